@@ -1,0 +1,435 @@
+"""Pure engine of ``bauer_trick`` (no RL imports). Binding rules: ``shared/rules/bauer_trick.md``.
+
+Hands are integer bit masks (bit ``card`` set) so legality and trick resolution are a few integer
+operations; the observation lives in one absolute float32 buffer updated in place as the deal
+goes on (see ``encoding``) and rebuilt from scratch only at the start of a deal or a load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from envs.bauer_trick.cards import (
+    EFFECTIVE_SUIT,
+    NO_TRUMP,
+    NUM_CARDS,
+    STRENGTH,
+    SUIT_BITS,
+    bits_of,
+    cards_of,
+)
+from envs.bauer_trick.encoding import (
+    ABS,
+    ABS_SIZE,
+    CALL_BASE,
+    NUM_ACTIONS,
+    NUM_SEATS,
+    OBS_SPEC,
+    OBSERVER_PERM,
+    PASS,
+    PHASE_CALL,
+    PHASE_OVER,
+    PHASE_PLAY,
+    action_name,
+)
+from envs.bauer_trick.render import render_state
+from envs.core.game import Game, State, rng_from, rng_to_dict
+from envs.core.options import Option, int_range
+
+SPOKE_PASS = 4  # calls[seat]: -1 not spoken yet, 0..3 suit named, 4 passed
+_ACTING = tuple((p,) for p in range(NUM_SEATS))
+# _BYTE_BOOLS[b] = the 8 bits of byte b as bools, to expand a 32-bit hand into a mask quickly.
+_BYTE_BOOLS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
+
+CATEGORIES = ("calls_made", "no_trump_won", "failed_calls_punished")
+
+
+class BauerTrickGame(Game):
+    """Bauer, the Saarland partnership trick-taking game: 4 players, teams {0, 2} and {1, 3}."""
+
+    name = "bauer_trick"
+    OPTIONS = (
+        Option("episode", "game", "`game`: play deals until a team reaches 0 points; `deal`: one "
+               "deal per episode", allowed=("game", "deal")),
+        Option("start_score", 8, "points each team starts with", check=int_range(1)),
+        Option("max_deals", 100, "deals after which a `game` episode is truncated",
+               check=int_range(1)),
+        Option("no_trump_leader", "dealer", "who leads a deal without trump",
+               allowed=("dealer", "left_of_dealer")),
+        Option("defenders_score_on_fail", False, "when the calling team fails (4-4 included) "
+               "the other team subtracts 1", allowed=(False, True)),
+        Option("trump_selection", "call_or_pass", "`call_or_pass`: each player once names a suit "
+               "or passes; `forehand_on_four`: 4 cards each, the player left of the dealer must "
+               "name trump, 4 more cards each, that player leads a trump if able",
+               allowed=("call_or_pass", "forehand_on_four")),
+        Option("reward", "game", "`game`: +1/-1 to the winning/losing team at the end; "
+               "`points`: also +1/-1 each time a team subtracts a point",
+               allowed=("game", "points")),
+    )
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.num_players = NUM_SEATS
+        self.num_actions = NUM_ACTIONS
+        self.obs_spec = OBS_SPEC
+        self.deal_mode = self.options["episode"] == "deal"
+        self.forehand_mode = self.options["trump_selection"] == "forehand_on_four"
+        self.max_decisions = 36 if self.deal_mode else 36 * self.options["max_deals"]
+        self.categories = CATEGORIES if self.options["defenders_score_on_fail"] else CATEGORIES[:2]
+
+    def new_state(self, seed: int | np.random.Generator | None = None) -> BauerTrickState:
+        state = BauerTrickState(self, rng_from(seed))
+        state.dealer = int(state.rng.integers(NUM_SEATS))
+        state.deal()
+        return state
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> BauerTrickState:
+        from envs.bauer_trick.saving import state_from_dict
+
+        return state_from_dict(self, data)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+
+class BauerTrickState(State):
+    """One position: a deal in its call or play phase, or the finished game."""
+
+    def __init__(self, game: BauerTrickGame, rng: np.random.Generator):
+        self.game = game
+        self.rng = rng
+        self.points = [game.options["start_score"]] * 2
+        self.tally = [dict.fromkeys(game.categories, 0) for _ in range(2)]
+        self.total_returns = [0.0] * NUM_SEATS
+        self.deals_played = 0
+        self.truncated = False
+        self.dealer = 0
+        self.buf = np.zeros(ABS_SIZE, np.float32)
+        self._mask = np.zeros(NUM_ACTIONS, bool)
+        self._mask_for = -1  # decision counter the cached mask belongs to
+        self.decisions = 0
+        self._reset_deal_fields()
+
+    def _reset_deal_fields(self) -> None:
+        self.phase = PHASE_CALL
+        self.hands = [0] * NUM_SEATS
+        self.undealt: list[int] = []
+        self.calls = [-1] * NUM_SEATS
+        self.trump = -1
+        self.caller = -1
+        self.to_act = (self.dealer + 1) % NUM_SEATS
+        self.leader = -1
+        self.led_suit = -1
+        self.trick_seats: list[int] = []
+        self.trick_cards: list[int] = []
+        self.trick_no = 0
+        self.tricks = [0, 0]
+        self.played = [0] * NUM_SEATS
+        self.voids = [0] * NUM_SEATS
+
+    # --- dealing -----------------------------------------------------------------------------
+    def deal(self) -> None:
+        """Shuffle and deal a new deal (the dealer is already set)."""
+        self._reset_deal_fields()
+        order = self.rng.permutation(NUM_CARDS).tolist()
+        first = (self.dealer + 1) % NUM_SEATS
+        per_round = 4 if self.game.forehand_mode else 8
+        for i in range(NUM_SEATS):
+            seat = (first + i) % NUM_SEATS
+            self.hands[seat] = bits_of(order[i * per_round : (i + 1) * per_round])
+        self.undealt = order[NUM_SEATS * per_round :]
+        self.encode()
+
+    def _deal_rest(self) -> None:
+        """``forehand_on_four``: after the call, 4 more cards each, in the same seat order."""
+        first = (self.dealer + 1) % NUM_SEATS
+        for i in range(NUM_SEATS):
+            seat = (first + i) % NUM_SEATS
+            self.hands[seat] |= bits_of(self.undealt[i * 4 : (i + 1) * 4])
+        self.undealt = []
+
+    # --- protocol: decisions -----------------------------------------------------------------
+    def acting_players(self) -> tuple[int, ...]:
+        return () if self.phase == PHASE_OVER else _ACTING[self.to_act]
+
+    def legal_play_bits(self) -> int:
+        """Cards the acting player may play, as a bit mask."""
+        hand = self.hands[self.to_act]
+        if self.led_suit >= 0:
+            follow = hand & SUIT_BITS[self.trump][self.led_suit]
+            return follow or hand
+        if self.game.forehand_mode and self.trick_no == 0:
+            trumps = hand & SUIT_BITS[self.trump][self.trump]
+            return trumps or hand
+        return hand
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        mask = self._mask
+        if self._mask_for == self.decisions * NUM_SEATS + player:
+            return mask
+        self._mask_for = self.decisions * NUM_SEATS + player
+        mask[:] = False
+        if self.phase == PHASE_OVER or player != self.to_act:
+            return mask
+        if self.phase == PHASE_CALL:
+            mask[CALL_BASE : CALL_BASE + 4] = True
+            mask[PASS] = not self.game.forehand_mode
+        else:
+            bits = self.legal_play_bits()
+            mask[:NUM_CARDS] = _BYTE_BOOLS[
+                [bits & 255, (bits >> 8) & 255, (bits >> 16) & 255, bits >> 24]
+            ].ravel()
+        return mask
+
+    def _is_legal(self, action: int) -> bool:
+        if self.phase == PHASE_CALL:
+            return CALL_BASE <= action < PASS or (action == PASS and not self.game.forehand_mode)
+        return 0 <= action < NUM_CARDS and bool((self.legal_play_bits() >> action) & 1)
+
+    def apply(self, actions: Mapping[int, int]) -> None:
+        p = self.to_act
+        if self.phase == PHASE_OVER or len(actions) != 1 or p not in actions:
+            self.check_actions(actions)  # raises the standard, detailed error
+        action = actions[p]
+        if type(action) is not int:
+            action = self.check_actions(actions)[p]
+        if not self._is_legal(action):
+            raise self.illegal(p, action)
+        self.decisions += 1
+        if self.phase == PHASE_CALL:
+            self._call(p, action)
+        else:
+            self._play(p, action)
+
+    # --- the trump call ------------------------------------------------------------------------
+    def _call(self, p: int, action: int) -> None:
+        buf = self.buf
+        if action == PASS:
+            self.calls[p] = SPOKE_PASS
+            buf[ABS["calls"] + p * 5 + SPOKE_PASS] = 1.0
+            nxt = (p + 1) % NUM_SEATS
+            if nxt != (self.dealer + 1) % NUM_SEATS:
+                self.to_act = nxt
+                return
+            self.trump = NO_TRUMP
+            left = self.game.options["no_trump_leader"] == "left_of_dealer"
+            self._start_play((self.dealer + 1) % NUM_SEATS if left else self.dealer)
+            return
+        suit = action - CALL_BASE
+        self.calls[p] = suit
+        self.trump = suit
+        self.caller = p
+        if self.game.forehand_mode:
+            self._deal_rest()
+        self._start_play(p)
+
+    def _start_play(self, leader: int) -> None:
+        self.phase = PHASE_PLAY
+        self.leader = self.to_act = leader
+        self.encode()
+
+    # --- trick play --------------------------------------------------------------------------
+    def _play(self, p: int, card: int) -> None:
+        buf = self.buf
+        self.hands[p] &= ~(1 << card)
+        buf[ABS["hand"] + p * NUM_CARDS + card] = 0.0
+        buf[ABS["trick"] + p * NUM_CARDS + card] = 1.0
+        suit = EFFECTIVE_SUIT[self.trump][card]
+        if self.led_suit < 0:
+            self.led_suit = suit
+            if self.game.forehand_mode and self.trick_no == 0 and suit != self.trump:
+                # Leading a non-trump here shows the leader holds no trump.
+                self._mark_void(p, self.trump)
+        elif suit != self.led_suit:
+            self._mark_void(p, self.led_suit)
+        self.trick_seats.append(p)
+        self.trick_cards.append(card)
+        if len(self.trick_cards) == NUM_SEATS:
+            self._finish_trick()
+        else:
+            self.to_act = (p + 1) % NUM_SEATS
+
+    def _mark_void(self, seat: int, suit: int) -> None:
+        if suit < 4:
+            self.voids[seat] |= 1 << suit
+            self.buf[ABS["void"] + seat * 4 + suit] = 1.0
+
+    def _finish_trick(self) -> None:
+        strength = STRENGTH[self.trump][self.led_suit]
+        best = max(range(NUM_SEATS), key=lambda i: strength[self.trick_cards[i]])
+        winner = self.trick_seats[best]
+        team = winner % 2
+        buf = self.buf
+        buf[ABS["tricks_won"] + team * 9 + self.tricks[team]] = 0.0
+        self.tricks[team] += 1
+        buf[ABS["tricks_won"] + team * 9 + self.tricks[team]] = 1.0
+        for seat, card in zip(self.trick_seats, self.trick_cards):
+            self.played[seat] |= 1 << card
+            buf[ABS["trick"] + seat * NUM_CARDS + card] = 0.0
+            buf[ABS["played"] + seat * NUM_CARDS + card] = 1.0
+        buf[ABS["leader"] + self.leader] = 0.0
+        buf[ABS["leader"] + winner] = 1.0
+        buf[ABS["trick_number"] + self.trick_no] = 0.0
+        self.trick_seats = []
+        self.trick_cards = []
+        self.led_suit = -1
+        self.trick_no += 1
+        self.leader = self.to_act = winner
+        if self.trick_no == 8:
+            self._finish_deal()
+        else:
+            buf[ABS["trick_number"] + self.trick_no] = 1.0
+
+    def deal_scorer(self) -> tuple[int, str] | None:
+        """The team that subtracts a point for this finished deal and why, or ``None``."""
+        if self.trump == NO_TRUMP:
+            for team in (0, 1):
+                if self.tricks[team] >= 5:
+                    return team, "no_trump_won"
+            return None
+        calling = self.caller % 2
+        if self.tricks[calling] >= 5:
+            return calling, "calls_made"
+        if self.game.options["defenders_score_on_fail"]:
+            return 1 - calling, "failed_calls_punished"
+        return None
+
+    def _finish_deal(self) -> None:
+        game = self.game
+        self.deals_played += 1
+        scorer = self.deal_scorer()
+        per_point = game.deal_mode or game.options["reward"] == "points"
+        if scorer is not None:
+            team, category = scorer
+            self.points[team] -= 1
+            self.tally[team][category] += 1
+            if per_point:
+                self._reward_team(team, 1.0)
+        if scorer is not None and self.points[scorer[0]] == 0 and not game.deal_mode:
+            self._reward_team(scorer[0], 1.0)
+            self.phase = PHASE_OVER
+        elif game.deal_mode:
+            self.phase = PHASE_OVER
+        elif self.deals_played >= game.options["max_deals"]:
+            self.phase = PHASE_OVER
+            self.truncated = True
+        else:
+            self.dealer = (self.dealer + 1) % NUM_SEATS
+            self.deal()
+            return
+        self.encode()
+
+    def _reward_team(self, team: int, amount: float) -> None:
+        for seat in range(NUM_SEATS):
+            self.total_returns[seat] += amount if seat % 2 == team else -amount
+
+    # --- protocol: outcome -------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER and not self.truncated
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def returns(self) -> list[float]:
+        return self.total_returns
+
+    def scores(self) -> list[float]:
+        return [float(sum(self.tally[seat % 2].values())) for seat in range(NUM_SEATS)]
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        return [
+            {k: float(v) for k, v in self.tally[seat % 2].items()} for seat in range(NUM_SEATS)
+        ]
+
+    # --- protocol: information ---------------------------------------------------------------
+    def encode(self) -> None:
+        """Rebuild the absolute observation buffer from the compact state."""
+        buf = self.buf
+        buf[:] = 0.0
+        game = self.game
+        for seat in range(NUM_SEATS):
+            for card in cards_of(self.hands[seat]):
+                buf[ABS["hand"] + seat * NUM_CARDS + card] = 1.0
+            for card in cards_of(self.played[seat]):
+                buf[ABS["played"] + seat * NUM_CARDS + card] = 1.0
+            for suit in range(4):
+                if self.voids[seat] >> suit & 1:
+                    buf[ABS["void"] + seat * 4 + suit] = 1.0
+            if self.calls[seat] >= 0:
+                buf[ABS["calls"] + seat * 5 + self.calls[seat]] = 1.0
+        if self.trump >= 0:
+            buf[ABS["trump"] + self.trump] = 1.0
+            buf[ABS["caller"] + (self.caller if self.caller >= 0 else 4)] = 1.0
+        buf[ABS["dealer"] + self.dealer] = 1.0
+        for seat, card in zip(self.trick_seats, self.trick_cards):
+            buf[ABS["trick"] + seat * NUM_CARDS + card] = 1.0
+        if self.phase == PHASE_PLAY:
+            buf[ABS["leader"] + self.leader] = 1.0
+            buf[ABS["trick_number"] + self.trick_no] = 1.0
+        for team in (0, 1):
+            buf[ABS["tricks_won"] + team * 9 + self.tricks[team]] = 1.0
+            buf[ABS["points"] + team] = self.points[team] / game.options["start_score"]
+        buf[ABS["phase"] + self.phase] = 1.0
+        if not game.deal_mode:
+            buf[ABS["deals"]] = self.deals_played / game.options["max_deals"]
+
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            return np.take(self.buf, OBSERVER_PERM[player])
+        return np.take(self.buf, OBSERVER_PERM[player], out=out)
+
+    def determinize(self, player: int, rng: np.random.Generator) -> BauerTrickState:
+        from envs.bauer_trick.sampling import determinize
+
+        return determinize(self, player, rng)
+
+    # --- copying, saving, text ---------------------------------------------------------------
+    def clone(self) -> BauerTrickState:
+        new = object.__new__(BauerTrickState)
+        new.__dict__.update(self.__dict__)
+        new.rng = np.random.Generator(np.random.PCG64())
+        new.rng.bit_generator.state = self.rng.bit_generator.state
+        for name in ("points", "total_returns", "hands", "undealt", "calls", "trick_seats",
+                     "trick_cards", "tricks", "played", "voids"):
+            setattr(new, name, list(getattr(self, name)))
+        new.tally = [dict(t) for t in self.tally]
+        new.buf = self.buf.copy()
+        new._mask = np.zeros(NUM_ACTIONS, bool)
+        new._mask_for = -1
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "phase": ("call", "play", "over")[self.phase],
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "hands": [cards_of(h) for h in self.hands],
+            "undealt": list(self.undealt),
+            "calls": list(self.calls),
+            "trump": self.trump,
+            "caller": self.caller,
+            "leader": self.leader,
+            "trick": [[s, c] for s, c in zip(self.trick_seats, self.trick_cards)],
+            "trick_no": self.trick_no,
+            "tricks": list(self.tricks),
+            "played": [cards_of(b) for b in self.played],
+            "voids": list(self.voids),
+            "points": list(self.points),
+            "tally": [dict(t) for t in self.tally],
+            "deals_played": self.deals_played,
+            "truncated": self.truncated,
+            "returns": list(self.total_returns),
+            "decisions": self.decisions,
+            "rng": rng_to_dict(self.rng),
+        }
+
+    def render_text(self, viewer: int | None = None) -> str:
+        return render_state(self, viewer)
+
+    def __str__(self) -> str:
+        return render_state(self, None)

@@ -1,0 +1,26 @@
+"""Machinery shared by every tablezoo game: engine protocol, options, observation spec, errors,
+and the generic PettingZoo AEC and parallel adapters. Nothing game-specific lives here."""
+
+from envs.core.errors import (
+    IllegalActionError,
+    InvalidOptionError,
+    StateFormatError,
+    TablezooError,
+)
+from envs.core.game import Game, State, margin_rewards, rank_rewards
+from envs.core.obs_spec import ObsPiece, ObsSpec
+from envs.core.options import Option
+
+__all__ = [
+    "Game",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "ObsPiece",
+    "ObsSpec",
+    "Option",
+    "State",
+    "StateFormatError",
+    "TablezooError",
+    "margin_rewards",
+    "rank_rewards",
+]

@@ -1,0 +1,23 @@
+"""Exceptions shared by every tablezoo game.
+
+All of them derive from ``ValueError`` so callers that already guard against bad values keep
+working, and from ``TablezooError`` so a caller can catch everything the library raises on purpose.
+"""
+
+from __future__ import annotations
+
+
+class TablezooError(Exception):
+    """Base class of the errors tablezoo raises on purpose."""
+
+
+class IllegalActionError(TablezooError, ValueError):
+    """An action that is not legal for that player now; the state is left unchanged."""
+
+
+class InvalidOptionError(TablezooError, ValueError):
+    """An unknown option name or a value outside the option's allowed values."""
+
+
+class StateFormatError(TablezooError, ValueError):
+    """A saved state (``to_dict`` output) that is malformed or inconsistent."""

@@ -1,0 +1,253 @@
+"""The engine protocol every tablezoo game implements (pure Python + numpy, no RL imports).
+
+A ``Game`` is immutable: its options, player count, action count, observation spec and decision
+bound. A ``State`` is one mutable position. The generic PettingZoo adapters in ``envs.core`` and
+the agents only ever talk to these two classes, so a new game needs no adapter code of its own.
+
+Conventions every engine follows:
+- all randomness comes from the state's own ``numpy.random.Generator`` (``self.rng``), never from
+  the global ``random`` or ``numpy.random`` modules, so seeded runs are reproducible;
+- ``apply`` validates first and mutates after, so an illegal action leaves the state unchanged;
+- ``observe`` depends only on what that seat has seen (checked by re-sampling with
+  ``determinize`` and comparing bit for bit).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.errors import IllegalActionError, StateFormatError
+from envs.core.obs_spec import ObsSpec
+from envs.core.options import Option, resolve_options
+
+
+class Game(ABC):
+    """Immutable description of one configured game (rules + options)."""
+
+    name: ClassVar[str]
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+
+    num_players: int
+    num_actions: int
+    obs_spec: ObsSpec
+    max_decisions: int
+
+    def __init__(self, **options: Any):
+        self.options: dict[str, Any] = resolve_options(self.name, self.OPTIONS, options)
+
+    @abstractmethod
+    def new_state(self, seed: int | np.random.Generator | None = None) -> State:
+        """A fresh position (after setup and any initial chance events)."""
+
+    @abstractmethod
+    def state_from_dict(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state saved with ``State.to_dict``; raise ``StateFormatError`` if malformed."""
+
+    @abstractmethod
+    def action_name(self, action: int) -> str:
+        """A short human-readable name of action id ``action`` (used in errors and menus)."""
+
+    def action_names(self) -> list[str]:
+        return [self.action_name(a) for a in range(self.num_actions)]
+
+    def player_name(self, player: int) -> str:
+        return f"player_{player}"
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != _default(self.OPTIONS, k)}
+        args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
+        return f"{type(self).__name__}({args})"
+
+
+def _default(options: Sequence[Option], name: str) -> Any:
+    return next(o.default for o in options if o.name == name)
+
+
+class State(ABC):
+    """A mutable game position. Subclasses keep ``self.game`` and ``self.rng``."""
+
+    game: Game
+    rng: np.random.Generator
+
+    # --- who decides and what is legal -------------------------------------------------------
+    @abstractmethod
+    def acting_players(self) -> tuple[int, ...]:
+        """Seats that must decide now (several for simultaneous moves); empty when over."""
+
+    @abstractmethod
+    def legal_mask(self, player: int) -> np.ndarray:
+        """Bool array ``[num_actions]``; never all False for an acting player.
+
+        The array may be cached by the state: callers must not modify it.
+        """
+
+    def legal_actions(self, player: int) -> list[int]:
+        return np.flatnonzero(self.legal_mask(player)).tolist()
+
+    @abstractmethod
+    def apply(self, actions: Mapping[int, int]) -> None:
+        """Apply one decision per acting player; raise ``IllegalActionError`` and change nothing
+        if any action is illegal or the set of players is not exactly ``acting_players()``."""
+
+    def step(self, action: int) -> None:
+        """Convenience for turn-based play: apply ``action`` for the single acting player."""
+        acting = self.acting_players()
+        if len(acting) != 1:
+            raise IllegalActionError(
+                f"{self.game.name}: step() needs exactly one acting player, "
+                f"but acting players are {list(acting)}; use apply({{player: action}})"
+            )
+        self.apply({acting[0]: action})
+
+    # --- outcome -----------------------------------------------------------------------------
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """The game ended by its rules."""
+
+    def is_truncated(self) -> bool:
+        """The game was cut at its documented bound (``max_*`` option) before a natural end."""
+        return False
+
+    def is_over(self) -> bool:
+        return self.is_terminal() or self.is_truncated()
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Cumulative reward per seat so far (the reward option decides what counts)."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Game points per seat so far (higher is better)."""
+
+    @abstractmethod
+    def score_breakdown(self) -> list[dict[str, float]]:
+        """Per seat, the scoring categories whose values sum to ``scores()``."""
+
+    # --- information -------------------------------------------------------------------------
+    @abstractmethod
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The flat float32 observation of ``player``, written into ``out`` when given."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: np.random.Generator) -> State:
+        """A new state consistent with all ``player`` has seen, every hidden thing re-sampled."""
+
+    # --- copying and saving ------------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (cheap: search agents call it often)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict; ``game.state_from_dict`` restores it exactly (RNG included)."""
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """A readable (ANSI) table of the position."""
+
+    # --- helpers for engines -----------------------------------------------------------------
+    def illegal(self, player: int, action: Any, why: str = "") -> IllegalActionError:
+        """Build the standard error: game, player, action name and the legal action names."""
+        game = self.game
+        if isinstance(action, (int, np.integer)) and 0 <= int(action) < game.num_actions:
+            shown = f"{int(action)} ({game.action_name(int(action))})"
+        else:
+            shown = repr(action)
+        if player in self.acting_players():
+            legal = ", ".join(
+                f"{a} ({game.action_name(a)})" for a in self.legal_actions(player)
+            )
+        else:
+            legal = "none: this player is not acting now"
+        reason = f" ({why})" if why else ""
+        return IllegalActionError(
+            f"{game.name}: action {shown} is illegal for {game.player_name(player)}{reason}; "
+            f"legal actions: {legal}"
+        )
+
+    def check_actions(self, actions: Mapping[int, int]) -> dict[int, int]:
+        """Validate a joint action against ``acting_players`` and ``legal_mask``.
+
+        Returns the actions as plain ints. Engines call this first in ``apply`` unless they have
+        a faster equivalent check.
+        """
+        acting = self.acting_players()
+        if len(actions) != len(acting) or any(p not in actions for p in acting):
+            raise IllegalActionError(
+                f"{self.game.name}: expected one action for each acting player {list(acting)}, "
+                f"got actions for {sorted(actions)}"
+            )
+        checked: dict[int, int] = {}
+        n = self.game.num_actions
+        for player, action in actions.items():
+            if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+                raise self.illegal(player, action, "not an integer action id")
+            a = int(action)
+            if not 0 <= a < n or not self.legal_mask(player)[a]:
+                raise self.illegal(player, action)
+            checked[player] = a
+        return checked
+
+
+def rng_from(seed: int | np.random.Generator | None) -> np.random.Generator:
+    """The state's own generator from a seed, an existing generator, or fresh entropy."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
+    """JSON-safe snapshot of a PCG64 generator (its exact position in the stream)."""
+    return rng.bit_generator.state
+
+
+def rng_from_dict(data: Mapping[str, Any]) -> np.random.Generator:
+    try:
+        bitgen = np.random.PCG64()
+        bitgen.state = dict(data)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise StateFormatError(f"malformed rng state {data!r}: {exc}") from exc
+    return np.random.Generator(bitgen)
+
+
+def rank_rewards(scores: Sequence[float]) -> list[float]:
+    """The collection's zero-sum rank reward.
+
+    Two players: +1/-1 (0 each on a draw). More: first +1, last -1, linear in between; tied
+    players share the average of the places they occupy.
+    """
+    n = len(scores)
+    if n < 2:
+        return [0.0] * n
+    place_value = [1.0 - 2.0 * i / (n - 1) for i in range(n)]
+    order = sorted(range(n), key=lambda p: -scores[p])
+    out = [0.0] * n
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        shared = sum(place_value[i : j + 1]) / (j - i + 1)
+        for k in range(i, j + 1):
+            out[order[k]] = shared
+        i = j + 1
+    return out
+
+
+def margin_rewards(scores: Sequence[float]) -> list[float]:
+    """Own score minus the best other score, per seat."""
+    out = []
+    for p, s in enumerate(scores):
+        best_other = max(x for q, x in enumerate(scores) if q != p)
+        out.append(float(s - best_other))
+    return out
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise ``StateFormatError(message)`` unless ``condition``; for ``state_from_dict``."""
+    if not condition:
+        raise StateFormatError(message)

@@ -1,0 +1,52 @@
+"""Pieces shared by the AEC and parallel adapters: action coercion, reset options, render modes."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from envs.core.errors import InvalidOptionError
+from envs.core.game import Game, State
+
+RENDER_MODES = ("human", "ansi")
+RESET_OPTIONS = ("state",)
+
+
+def check_render_mode(env_name: str, render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise InvalidOptionError(
+            f"{env_name}: render_mode={render_mode!r} is not supported; "
+            f"allowed values: None, {', '.join(repr(m) for m in RENDER_MODES)}"
+        )
+
+
+def as_action_id(state: State, player: int, action: Any) -> int:
+    """An action as a plain ``int``; numpy integers pass, anything else is a clear error."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    raise state.illegal(player, action, "an action must be an integer action id")
+
+
+def initial_state(
+    game: Game, np_random: np.random.Generator, options: dict[str, Any] | None, env_name: str
+) -> State:
+    """A new game seeded from the env's generator, or the saved state of ``options["state"]``.
+
+    Unknown reset options are ignored with a warning (PettingZoo's API test passes one).
+    """
+    seed = int(np_random.integers(2**63 - 1))
+    options = options or {}
+    unknown = sorted(set(options) - set(RESET_OPTIONS))
+    if unknown:
+        warnings.warn(
+            f"{env_name}: ignoring unknown reset option(s) {unknown}; "
+            f"known reset options: {', '.join(RESET_OPTIONS)}",
+            stacklevel=3,
+        )
+    if "state" in options:
+        return game.state_from_dict(options["state"])
+    return game.new_state(seed)
