@@ -1,0 +1,49 @@
+"""The (env, options) cases every cross-game suite runs, shared by the top-level test modules."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+import envs
+
+# Seeded random games per variant in the conformance simulation (the issues' acceptance counts;
+# bauer_trick's own 2,000 games + 10,000 deals are in tests/bauer_trick). TABLEZOO_SIM_SCALE
+# scales them down for a quick local run (e.g. 0.05); CI runs them in full.
+SIM_GAMES = {"bauer_trick_v0": 200, "bauer_draft_v0": 1000, "bower_v0": 3000, "ethnos_v0": 500}
+SIM_CHUNK = 250
+SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
+
+
+def available(name: str) -> bool:
+    module = envs.registry._MODULES[name]
+    return importlib.util.find_spec(module) is not None and importlib.util.find_spec(
+        module + ".env") is not None
+
+
+def case_id(name: str, options: dict) -> str:
+    return name + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+def cases() -> list:
+    out = []
+    for name in envs.ENVS:
+        for options in envs.VARIANTS[name]:
+            marks = [] if available(name) else [pytest.mark.skip(reason=f"{name} not built yet")]
+            out.append(pytest.param(name, options, id=case_id(name, options), marks=marks))
+    return out
+
+
+def sim_chunks() -> list:
+    out = []
+    for name in envs.ENVS:
+        games = max(1, round(SIM_GAMES[name] * SCALE))
+        for options in envs.VARIANTS[name]:
+            marks = [] if available(name) else [pytest.mark.skip(reason=f"{name} not built yet")]
+            for start in range(0, games, SIM_CHUNK):
+                stop = min(games, start + SIM_CHUNK)
+                out.append(pytest.param(name, options, start, stop, marks=marks,
+                                        id=f"{case_id(name, options)}-games{start}-{stop}"))
+    return out
