@@ -1,0 +1,8 @@
+"""PettingZoo constructors of ``ethnos_v0`` (generic adapters of ``envs.core``)."""
+
+from envs.core.factory import env_functions
+from envs.ethnos.rules import EthnosGame
+
+env, raw_env, parallel_env = env_functions(EthnosGame, "ethnos_v0")
+
+__all__ = ["env", "raw_env", "parallel_env"]
