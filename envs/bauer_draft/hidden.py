@@ -1,0 +1,106 @@
+"""Information sets: ``determinize`` re-samples every card hidden from one seat.
+
+Hidden from seat ``p`` (rules spec §7): opponents' hands (and the cards an effect gave them to
+choose from), opponents' face-down Night cards (a Humpe copy target with them), every pile's order
+and the central deck. Kept: what ``p`` sees, and the cards whose exact place ``p`` knows (the cards
+it passed while they are still on that pile or in the hand that drew them; Ville after someone
+took him back). A card ``p`` knows to be in a shuffled pile stays in that pile at a random place.
+
+The re-sampling is one permutation of hidden card ids applied to every structure of a clone, so
+the hidden cards' bookkeeping (play order, copy targets, other seats' memories) moves with them and
+the result is a consistent position. Face-down slots receive Night cards only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.bauer_draft.cards import NUM_CARDS
+from envs.bauer_draft.encoding import OVER
+from envs.bauer_draft.rules import NIGHT, TRACK_EXACT, TRACK_NONE
+
+if TYPE_CHECKING:
+    from envs.bauer_draft.rules import BauerDraftState
+
+
+def hidden_slots(state: BauerDraftState, p: int) -> tuple[list[int], list[int]]:
+    """Cards ``p`` cannot place: (face-down tableau cards of others, cards anywhere else)."""
+    known = state.tracked[p]
+    face_down: list[int] = []
+    other: list[int] = []
+    over = state.kind == OVER
+    for s in range(state.n):
+        if s == p:
+            continue
+        other.extend(c for c in state.hands[s] if known[c] == TRACK_NONE)
+        if not over:
+            face_down.extend(c for c in state.tableau[s] if NIGHT[c] and known[c] == TRACK_NONE)
+    for pile in state.piles:
+        other.extend(c for c in pile if known[c] == TRACK_NONE)
+    other.extend(state.central)
+    return face_down, other
+
+
+def determinize(state: BauerDraftState, p: int, rng: np.random.Generator) -> BauerDraftState:
+    face_down, other = hidden_slots(state, p)
+    pool = face_down + other
+    night_pool = [c for c in pool if NIGHT[c]]
+    rng.shuffle(night_pool)
+    to_face_down = night_pool[:len(face_down)]
+    taken = set(to_face_down)
+    rest = [c for c in pool if c not in taken]
+    rng.shuffle(rest)
+    perm = list(range(NUM_CARDS))
+    for old, new in zip(face_down + other, to_face_down + rest):
+        perm[old] = new
+    new = state.clone()
+    new.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
+    _apply_permutation(new, p, perm)
+    _shuffle_loose_pile_cards(new, p, rng)
+    return new
+
+
+def _apply_permutation(st: BauerDraftState, p: int, perm: list[int]) -> None:
+    def remap(cards: list[int]) -> list[int]:
+        return [perm[c] for c in cards]
+
+    st.hands = [cards if s == p else remap(cards) for s, cards in enumerate(st.hands)]
+    st.tableau = [cards if s == p else remap(cards) for s, cards in enumerate(st.tableau)]
+    st.piles = [remap(pile) for pile in st.piles]
+    st.central = remap(st.central)
+    st.sel = [picks if s == p else [(perm[c], via) for c, via in picks]
+              for s, picks in enumerate(st.sel)]
+    if st.first is not None and st.decider != p:
+        st.first = (perm[st.first[0]], st.first[1])
+    if st.offer >= 0:
+        st.offer = perm[st.offer]
+    for name in ("owner", "seq", "played_round"):
+        old = getattr(st, name)
+        moved = [0] * NUM_CARDS
+        for c in range(NUM_CARDS):
+            moved[perm[c]] = old[c]
+        setattr(st, name, moved)
+    st.copy_target = [perm[t] if t >= 0 else t for t in st.copy_target]
+    st.queue = type(st.queue)((task, perm[c] if c >= 0 else c, s) for task, c, s in st.queue)
+    index = np.array(perm)
+    for table in (st.memory, st.tracked):
+        mine = table[p].copy()
+        moved = np.empty_like(table)
+        moved[:, index] = table
+        moved[p] = mine
+        table[...] = moved
+    st._masks = [None] * st.n
+
+
+def _shuffle_loose_pile_cards(st: BauerDraftState, p: int, rng: np.random.Generator) -> None:
+    """Cards ``p`` knows to be in a pile but not where (after Uggel-Guggel) get a random place."""
+    known = st.tracked[p]
+    for pile in st.piles:
+        slots = [i for i, c in enumerate(pile) if known[c] != TRACK_EXACT]
+        if len(slots) > 1:
+            cards = [pile[i] for i in slots]
+            order = rng.permutation(len(cards))
+            for i, j in zip(slots, order):
+                pile[i] = cards[j]

@@ -1,0 +1,672 @@
+"""Pure engine of ``bauer_draft`` (no RL imports). Binding rules: ``shared/rules/bauer_draft.md``.
+
+One ``BauerDraftState`` walks through the rounds as a small state machine: a simultaneous select
+decision (every seat), an optional Ville sub-step, then the reveal and the queue of on-play
+effects, which pauses at every decision one player must take (Witch direction, Olle's pick, Daga,
+copies, ...). Automatic steps run inside ``apply`` until the next decision, so ``acting_players``
+always names the seats that must decide now.
+
+Piles are Python lists with the top card at the end; ``piles[s]`` is the pile in front of seat
+``s`` and ``pile_ids[s]`` its identity (the Witch moves piles, a passer remembers the identity).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from envs.bauer_draft import encoding as enc
+from envs.bauer_draft.cards import CARDS, COPIERS, DANGER, EVENT, JOURNEY, NUM_CARDS
+from envs.bauer_draft.encoding import (
+    COPY,
+    COPY_CHOICE,
+    COPY_DECLINE,
+    COPY_LATER,
+    COPY_OFFER,
+    DAGA,
+    DAGA_KEEP,
+    DAGA_PLAY,
+    DISCARD,
+    MARTIN,
+    NO_VILLE,
+    NUM_ACTIONS,
+    OLLE,
+    OLLE_VILLE,
+    OVER,
+    PLAY,
+    SELECT,
+    SELECT_VILLE,
+    WITCH,
+    WITCH_LEFT,
+    WITCH_NONE,
+    WITCH_RIGHT,
+    YULE,
+    YULE_VILLE,
+)
+from envs.bauer_draft.scoring import CATEGORIES, score_holdings
+from envs.core.game import Game, State, margin_rewards, rank_rewards, rng_from
+from envs.core.options import Option
+
+# Cards with a rule of their own, found by effect key so a replaced card list still works.
+UGGEL, WITCH_CARD, MARTIN_CARD, OLLE_CARD, DAGA_CARD, YULE_CARD, VILLE = (
+    CARDS.effect_card[e] for e in ("uggel", "witch", "martin", "olle", "daga", "yule", "ville"))
+COPIER_CARDS = tuple(CARDS.effect_card[e] for e in COPIERS)
+COPIER_INDEX = {card: k for k, card in enumerate(COPIER_CARDS)}
+_day = ~CARDS.night
+# What each copier may copy: Bella a Day Event, Adventure Boy a Day Journey or Danger, Humpe any
+# Night card.
+ELIGIBLE = (
+    tuple(bool(x) for x in (_day & (CARDS.kind == EVENT))),
+    tuple(bool(x) for x in (_day & ((CARDS.kind == JOURNEY) | (CARDS.kind == DANGER)))),
+    tuple(bool(x) for x in CARDS.night),
+)
+ON_PLAY = tuple(e in ("uggel", "witch", "martin", "olle", "daga", "bella", "adventure_boy",
+                      "humpe") for e in CARDS.effect_of)
+NIGHT = CARDS.night_list
+
+# copy_mode values
+COPY_NONE, COPY_WAIT, COPY_DONE = 0, 1, 2
+# tracked levels: what a player knows about a hidden card's place
+TRACK_NONE, TRACK_EXACT, TRACK_PILE = 0, 1, 2
+# tasks of the effect queue
+TASK_EFFECT, TASK_DAGA_CARDS, TASK_COPY_CHOICE = 0, 1, 2
+TASK_NAMES = ("effect", "daga_cards", "copy_choice")
+
+
+class BauerDraftGame(Game):
+    """Bauer – The Card Game: simultaneous drafting for 2–5 players (55 cards, 18 characters)."""
+
+    name = "bauer_draft"
+    OPTIONS = (
+        Option("num_players", 4, "number of players", allowed=(2, 3, 4, 5)),
+        Option("reward", "rank", "`rank`: zero-sum rank reward at the end (first +1, last -1, "
+               "linear, ties averaged); `score`: raw final score; `margin`: own score minus the "
+               "best other score", allowed=("rank", "score", "margin")),
+    )
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        n = self.options["num_players"]
+        self.num_players = n
+        self.num_rounds = 8 if n == 5 else 10
+        self.pile_size = 10 if n == 5 else 12
+        self.num_actions = NUM_ACTIONS
+        self.obs_spec = enc.build_obs_spec(n, self.num_rounds)
+        # AEC steps: n selects + a Ville sub-step per round, at most 4 decisions per character
+        # effect (Daga's re-copy included), one offer per copier and card, the Yule Goat.
+        self.max_decisions = self.num_rounds * (n + 1) + 4 * 11 + 3 * NUM_CARDS + 4
+        from envs.bauer_draft.observation import Encoder
+
+        self.encoder = Encoder(self)
+
+    def new_state(self, seed: int | np.random.Generator | None = None) -> BauerDraftState:
+        state = BauerDraftState(self, rng_from(seed))
+        state.setup()
+        return state
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> BauerDraftState:
+        from envs.bauer_draft.saving import state_from_dict
+
+        return state_from_dict(self, data)
+
+    def action_name(self, action: int) -> str:
+        return enc.action_name(action)
+
+
+class BauerDraftState(State):
+    """One position. Fields are plain lists/ints plus a few small numpy arrays."""
+
+    def __init__(self, game: BauerDraftGame, rng: np.random.Generator):
+        n = game.num_players
+        self.game = game
+        self.rng = rng
+        self.n = n
+        self.round = 0
+        self.kind = SELECT
+        self.decider = -1                 # the single deciding seat outside the select step
+        self.source = -1                  # the character whose effect is being decided
+        self.offer = -1                   # the card offered to a copy-later copier
+        self.first: tuple[int, bool] | None = None  # first pick of a Ville sub-step
+        self.sel: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.piles: list[list[int]] = [[] for _ in range(n)]
+        self.pile_ids = list(range(n))
+        self.central: list[int] = []
+        self.discards: list[int] = []
+        self.tableau: list[list[int]] = [[] for _ in range(n)]
+        self.owner = [-1] * NUM_CARDS     # seat whose tableau holds the card
+        self.seq = [-1] * NUM_CARDS       # play order of tableau cards
+        self.played_round = [-1] * NUM_CARDS
+        self.next_seq = 0
+        self.copy_mode = [COPY_NONE] * 3
+        self.copy_target = [-1] * 3
+        self.copy_since = [0] * 3
+        self.daga_used = False
+        self.daga_ready = False           # Daga is in a tableau and her on-play has resolved
+        self.queue: deque[tuple[int, int, int]] = deque()
+        self.plays = [0] * n              # cards each seat has played (entered its tableau)
+        # memory[p, c]: pile id p knows card c was put on (-1: none); tracked[p, c]: TRACK_*.
+        self.memory = np.full((n, NUM_CARDS), -1, np.int8)
+        self.tracked = np.zeros((n, NUM_CARDS), np.int8)
+        self.acting: tuple[int, ...] = tuple(range(n))
+        self._masks: list[np.ndarray | None] = [None] * n
+        self._final: list[dict[str, int]] | None = None
+
+    # --- setup -------------------------------------------------------------------------------
+    def setup(self) -> None:
+        g = self.game
+        deck = [int(c) for c in self.rng.permutation(NUM_CARDS)]
+        size = g.pile_size
+        self.piles = [deck[s * size:(s + 1) * size] for s in range(self.n)]
+        self.central = deck[self.n * size:]
+        self._start_round()
+
+    # --- protocol: who acts, what is legal ---------------------------------------------------
+    def acting_players(self) -> tuple[int, ...]:
+        return self.acting
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        mask = self._masks[player]
+        if mask is None:
+            mask = self._build_mask(player)
+            self._masks[player] = mask
+        return mask
+
+    def _build_mask(self, p: int) -> np.ndarray:
+        m = np.zeros(NUM_ACTIONS, bool)
+        if p not in self.acting:
+            return m
+        kind = self.kind
+        daga = self.daga_available(p)
+        if kind in (SELECT, MARTIN, OLLE, YULE):
+            for c in self.hands[p]:
+                m[PLAY + c] = True
+                if daga:
+                    m[DAGA_PLAY + c] = True
+        elif kind in (SELECT_VILLE, OLLE_VILLE, YULE_VILLE):
+            m[NO_VILLE] = True
+            first, first_via = self.first_pick(p)
+            for c in self.hands[p]:
+                if c != first:
+                    m[PLAY + c] = True
+                    if daga and not first_via:
+                        m[DAGA_PLAY + c] = True
+        elif kind == WITCH:
+            m[WITCH_LEFT] = m[WITCH_NONE] = True
+            m[WITCH_RIGHT] = self.n > 2
+        elif kind == DAGA:
+            for c in self.tableau[p]:
+                if c != DAGA_CARD:
+                    m[DISCARD + c] = True
+            m[DAGA_KEEP] = True
+        elif kind == COPY_CHOICE:
+            for c in self.copy_options(COPIER_INDEX[self.source], p):
+                m[COPY + c] = True
+            m[COPY_LATER] = True
+        elif kind == COPY_OFFER:
+            m[COPY + self.offer] = True
+            m[COPY_DECLINE] = True
+        return m
+
+    def first_pick(self, p: int) -> tuple[int, bool]:
+        """The first card of a Ville sub-step (select: the seat's pending selection)."""
+        if self.kind == SELECT_VILLE:
+            return self.sel[p][0]
+        assert self.first is not None
+        return self.first
+
+    def daga_available(self, p: int) -> bool:
+        """``p`` may use Daga's ability deferred now (Daga resolved in p's tableau, unused)."""
+        return self.daga_ready and not self.daga_used and self.owner[DAGA_CARD] == p
+
+    def ville_ready(self, p: int) -> bool:
+        """``p`` has Ville in the tableau from an earlier round (the Yule stage counts as later)."""
+        return self.owner[VILLE] == p and self.played_round[VILLE] < self.round
+
+    def copy_options(self, k: int, p: int) -> list[int]:
+        eligible = ELIGIBLE[k]
+        return [c for c in self.tableau[p] if eligible[c]]
+
+    # --- protocol: apply ---------------------------------------------------------------------
+    def apply(self, actions: Mapping[int, int]) -> None:
+        checked = self.check_actions(actions)
+        kind = self.kind
+        self._masks = [None] * self.n
+        if kind == SELECT:
+            self._apply_select(checked)
+            return
+        p = self.decider
+        a = checked[p]
+        if kind == SELECT_VILLE:
+            if a != NO_VILLE:
+                self.sel[p].append((a % NUM_CARDS, a >= DAGA_PLAY))
+            self._finish_select()
+        elif kind == WITCH:
+            self._move_piles(a)
+            self._resume()
+        elif kind in (MARTIN, OLLE, YULE):
+            pick = (a % NUM_CARDS, a >= DAGA_PLAY)
+            if kind != MARTIN and len(self.hands[p]) == 2 and self.ville_ready(p):
+                self.first = pick
+                self._decide(OLLE_VILLE if kind == OLLE else YULE_VILLE, p, self.source)
+                return
+            self._resolve_extra(p, [pick], ville_both=False)
+        elif kind in (OLLE_VILLE, YULE_VILLE):
+            assert self.first is not None
+            picks = [self.first]
+            if a != NO_VILLE:
+                picks.append((a % NUM_CARDS, a >= DAGA_PLAY))
+            self.first = None
+            self._resolve_extra(p, picks, ville_both=a != NO_VILLE)
+        elif kind == DAGA:
+            self.daga_ready = True
+            if a != DAGA_KEEP:
+                self._daga_discard(p, a - DISCARD)
+            self._resume()
+        elif kind == COPY_CHOICE:
+            k = COPIER_INDEX[self.source]
+            if a == COPY_LATER:
+                self.copy_mode[k] = COPY_WAIT
+                self.copy_since[k] = self.next_seq
+            else:
+                self.copy_mode[k] = COPY_DONE
+                self.copy_target[k] = a - COPY
+            self._resume()
+        elif kind == COPY_OFFER:
+            k = COPIER_INDEX[self.source]
+            if a == COPY_DECLINE:
+                self.copy_since[k] = self.seq[self.offer] + 1
+            else:
+                self.copy_mode[k] = COPY_DONE
+                self.copy_target[k] = self.offer
+            self._resume()
+        else:  # pragma: no cover - OVER has no acting players, check_actions refuses
+            raise self.illegal(p, a, "the game is over")
+
+    def _apply_select(self, actions: dict[int, int]) -> None:
+        for p, a in actions.items():
+            self.sel[p] = [(a % NUM_CARDS, a >= DAGA_PLAY)]
+        v = self.owner[VILLE]
+        if v >= 0 and self.ville_ready(v):
+            self._decide(SELECT_VILLE, v, VILLE)
+            return
+        self._finish_select()
+
+    # --- the round ---------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        """Draw: every seat takes the top 3 cards of the pile in front of it."""
+        tracked = self.tracked
+        tracked[tracked == TRACK_PILE] = TRACK_NONE  # a drawn-from pile: place unknown again
+        memory = self.memory
+        for s in range(self.n):
+            pile = self.piles[s]
+            drawn = pile[-3:][::-1]
+            del pile[-3:]
+            self.hands[s] = drawn
+            for c in drawn:
+                memory[s, c] = -1
+        self.kind = SELECT
+        self.decider = self.source = -1
+        self.acting = tuple(range(self.n))
+
+    def _finish_select(self) -> None:
+        """Pass the unkept cards left, then reveal the selections and run the effect queue."""
+        n = self.n
+        sel, hands = self.sel, self.hands
+        passes: list[list[int]] = []
+        ville_user = -1
+        for p in range(n):
+            chosen = [c for c, _ in sel[p]]
+            passed = [c for c in hands[p] if c not in chosen]
+            if len(chosen) == 2:
+                self._leave_tableau(VILLE)
+                passed.append(VILLE)
+                ville_user = p
+            passes.append(passed)
+        tracked, memory = self.tracked, self.memory
+        for hand in hands:
+            for c in hand:
+                tracked[:, c] = TRACK_NONE  # an opponent's kept card may be Night or passed on
+        for p in range(n):
+            dest = (p + 1) % n
+            pile_id = self.pile_ids[dest]
+            self.piles[dest].extend(passes[p])
+            for c in passes[p]:
+                memory[p, c] = pile_id
+                tracked[p, c] = TRACK_EXACT
+        if ville_user >= 0:  # taking Ville back is public: everyone knows where he went
+            dest = (ville_user + 1) % n
+            memory[:, VILLE] = self.pile_ids[dest]
+            tracked[:, VILLE] = TRACK_EXACT
+        self.hands = [[] for _ in range(n)]
+        revealed: list[int] = []
+        for p in range(n):
+            for c, via_daga in sel[p]:
+                if via_daga:
+                    self._daga_swap(p, c, revealed)
+                else:
+                    self._play(p, c, revealed)
+        self.sel = [[] for _ in range(n)]
+        revealed.sort()  # on-play effects of the reveal resolve in ascending card-id order
+        self.queue.extend((TASK_EFFECT, c, self.owner[c]) for c in revealed)
+        self._resume()
+
+    def _resume(self) -> None:
+        """Run queued effects and automatic steps until a decision is needed or the game ends."""
+        self.first = None
+        self.offer = -1
+        queue = self.queue
+        while True:
+            while queue:
+                if self._run_task(*queue.popleft()):
+                    return
+            if self._offer_copy():
+                return
+            last = self.game.num_rounds - 1
+            if self.round < last:
+                self.round += 1
+                self._start_round()
+                return
+            if self.round == last:
+                self.round += 1  # the Yule Goat stage after the final round
+                if self._start_yule():
+                    return
+                continue
+            self._finish()
+            return
+
+    def _decide(self, kind: int, player: int, source: int) -> None:
+        self.kind = kind
+        self.decider = player
+        self.source = source
+        self.acting = (player,)
+        self._masks = [None] * self.n
+
+    def _run_task(self, task: int, card: int, p: int) -> bool:
+        """Run one queued step; True when it stopped at a decision."""
+        if task == TASK_DAGA_CARDS:
+            self._play_central(p, 2, None)
+            return False
+        if task == TASK_COPY_CHOICE:
+            return self._ask_copy(card, p)
+        if self.owner[card] != p:  # the character left the tableau before resolving (assumed)
+            if card == DAGA_CARD:
+                self.daga_ready = True
+            return False
+        effect = CARDS.effect_of[card]
+        if effect == "uggel":
+            self._shuffle_piles()
+        elif effect == "witch":
+            self._decide(WITCH, p, card)
+            return True
+        elif effect == "martin":
+            if self.central:
+                c = self.central.pop()
+                if self.daga_available(p):
+                    self.hands[p] = [c]
+                    self._decide(MARTIN, p, card)
+                    return True
+                self._play(p, c, None)
+        elif effect == "olle":
+            take = [self.central.pop() for _ in range(min(2, len(self.central)))]
+            if take:
+                self.hands[p] = take
+                if len(take) == 1 and not self.daga_available(p):
+                    self.hands[p] = []
+                    self._play(p, take[0], None)  # a single option is not asked
+                else:
+                    self._decide(OLLE, p, card)
+                    return True
+        elif effect == "daga":
+            if not self.daga_used and any(c != card for c in self.tableau[p]):
+                self._decide(DAGA, p, card)
+                return True
+            self.daga_ready = True
+        elif effect in COPIERS:
+            return self._ask_copy(card, p)
+        return False
+
+    def _ask_copy(self, copier: int, p: int) -> bool:
+        """A copier chooses "copy now" or "later" (only "later" possible: not asked)."""
+        if self.owner[copier] != p:
+            return False
+        k = COPIER_INDEX[copier]
+        self.copy_mode[k] = COPY_NONE
+        self.copy_target[k] = -1
+        if self.copy_options(k, p):
+            self._decide(COPY_CHOICE, p, copier)
+            return True
+        self.copy_mode[k] = COPY_WAIT
+        self.copy_since[k] = self.next_seq
+        return False
+
+    def _offer_copy(self) -> bool:
+        """End of the queue: offer each copy-later copier its next eligible later card."""
+        for k, copier in enumerate(COPIER_CARDS):
+            if self.copy_mode[k] != COPY_WAIT:
+                continue
+            p = self.owner[copier]
+            if p < 0:
+                continue
+            since, eligible, seq = self.copy_since[k], ELIGIBLE[k], self.seq
+            for c in self.tableau[p]:
+                if eligible[c] and seq[c] >= since:
+                    self._decide(COPY_OFFER, p, copier)
+                    self.offer = c
+                    return True
+        return False
+
+    def _start_yule(self) -> bool:
+        """After the last round the Yule Goat's owner takes the 2 cards left in their pile."""
+        p = self.owner[YULE_CARD]
+        if p < 0 or not self.piles[p]:
+            return False
+        cards = self.piles[p][::-1]
+        self.piles[p] = []
+        tracked = self.tracked
+        for c in cards:
+            self.memory[p, c] = -1
+            tracked[tracked[:, c] != TRACK_NONE, c] = TRACK_EXACT  # the whole pile: place known
+        self.hands[p] = cards
+        if len(cards) == 1 and not self.daga_available(p):
+            self.hands[p] = []
+            self._play(p, cards[0], None)
+            return False
+        self._decide(YULE, p, YULE_CARD)
+        return True
+
+    def _finish(self) -> None:
+        self.kind = OVER
+        self.decider = self.source = -1
+        self.acting = ()
+        self._final = self._compute_breakdown()
+
+    # --- moving cards ------------------------------------------------------------------------
+    def _play(self, p: int, c: int, collect: list[int] | None) -> None:
+        """Card ``c`` enters p's tableau; a Day character's on-play effect is queued."""
+        self.tableau[p].append(c)
+        self.owner[c] = p
+        self.seq[c] = self.next_seq
+        self.next_seq += 1
+        self.played_round[c] = self.round
+        self.plays[p] += 1
+        if not NIGHT[c]:
+            self.memory[:, c] = -1
+        if c == DAGA_CARD:
+            self.daga_ready = False
+        if ON_PLAY[c]:
+            if collect is None:
+                self.queue.append((TASK_EFFECT, c, p))
+            else:
+                collect.append(c)
+
+    def _play_central(self, p: int, count: int, collect: list[int] | None) -> None:
+        for _ in range(min(count, len(self.central))):
+            self._play(p, self.central.pop(), collect)
+
+    def _discard(self, c: int) -> None:
+        self.discards.append(c)
+        self.memory[:, c] = -1
+
+    def _leave_tableau(self, c: int) -> list[int]:
+        """Remove ``c`` from its tableau; return the copiers that lost their copy's source."""
+        p = self.owner[c]
+        self.tableau[p].remove(c)
+        self.owner[c] = -1
+        self.seq[c] = -1
+        if c in COPIER_INDEX:
+            k = COPIER_INDEX[c]
+            self.copy_mode[k] = COPY_NONE
+            self.copy_target[k] = -1
+        lost = []
+        for k in range(3):
+            if self.copy_mode[k] == COPY_DONE and self.copy_target[k] == c:
+                self.copy_mode[k] = COPY_NONE
+                self.copy_target[k] = -1
+                lost.append(k)
+        return lost
+
+    def _daga_swap(self, p: int, c: int, collect: list[int] | None) -> None:
+        """Deferred Daga: discard the selected card ``c``, play the top 2 central cards."""
+        self.daga_used = True
+        self._discard(c)
+        self._play_central(p, 2, collect)
+
+    def _daga_discard(self, p: int, c: int) -> None:
+        """Daga on play: discard tableau card ``c``; a lost copy is re-chosen before the 2
+        central cards are played (so those count as later cards)."""
+        self.daga_used = True
+        lost = self._leave_tableau(c)
+        self._discard(c)
+        self.queue.appendleft((TASK_DAGA_CARDS, -1, p))
+        for k in reversed(lost):
+            if self.owner[COPIER_CARDS[k]] == p:
+                self.queue.appendleft((TASK_COPY_CHOICE, COPIER_CARDS[k], p))
+
+    def _resolve_extra(self, p: int, picks: list[tuple[int, bool]], ville_both: bool) -> None:
+        """Brother Martin / Olle / Yule Goat: discard the unpicked card, play the picks."""
+        chosen = [c for c, _ in picks]
+        for c in self.hands[p]:
+            if c not in chosen:
+                self._discard(c)
+        self.hands[p] = []
+        if ville_both:
+            self._leave_tableau(VILLE)
+            self._discard(VILLE)
+        for c, via_daga in picks:
+            if via_daga:
+                self._daga_swap(p, c, None)
+            else:
+                self._play(p, c, None)
+        self._resume()
+
+    def _move_piles(self, action: int) -> None:
+        if action == WITCH_NONE:
+            return
+        step = 1 if action == WITCH_LEFT else -1  # left: the pile of seat i goes to seat i+1
+        n = self.n
+        self.piles = [self.piles[(s - step) % n] for s in range(n)]
+        self.pile_ids = [self.pile_ids[(s - step) % n] for s in range(n)]
+
+    def _shuffle_piles(self) -> None:
+        tracked = self.tracked
+        for pile in self.piles:
+            if len(pile) > 1:
+                order = self.rng.permutation(len(pile))
+                pile[:] = [pile[i] for i in order]
+            for c in pile:
+                tracked[tracked[:, c] == TRACK_EXACT, c] = TRACK_PILE
+
+    # --- outcome -----------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.kind == OVER
+
+    def holdings(self) -> list[list[int]]:
+        """Per seat: tableau cards plus one entry per copy made."""
+        out = [list(t) for t in self.tableau]
+        for k, copier in enumerate(COPIER_CARDS):
+            if self.copy_mode[k] == COPY_DONE and self.owner[copier] >= 0:
+                out[self.owner[copier]].append(self.copy_target[k])
+        return out
+
+    def night_counts(self) -> list[int]:
+        return [sum(NIGHT[c] for c in h) for h in self.holdings()]
+
+    def _compute_breakdown(self) -> list[dict[str, int]]:
+        return score_holdings(self.holdings())
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        parts = self._final if self._final is not None else self._compute_breakdown()
+        return [{k: float(d[k]) for k in CATEGORIES} for d in parts]
+
+    def scores(self) -> list[float]:
+        return [float(sum(d.values())) for d in self.score_breakdown()]
+
+    def returns(self) -> list[float]:
+        if self.kind != OVER:
+            return [0.0] * self.n
+        scores = self.scores()
+        mode = self.game.options["reward"]
+        if mode == "score":
+            return scores
+        if mode == "margin":
+            return margin_rewards(scores)
+        return rank_rewards(scores)
+
+    # --- information -------------------------------------------------------------------------
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = self.game.obs_spec.zeros()
+        self.game.encoder.encode(self, player, out)
+        return out
+
+    def determinize(self, player: int, rng: np.random.Generator) -> BauerDraftState:
+        from envs.bauer_draft.hidden import determinize
+
+        return determinize(self, player, rng)
+
+    # --- copying and saving ------------------------------------------------------------------
+    def clone(self) -> BauerDraftState:
+        new = BauerDraftState.__new__(BauerDraftState)
+        new.game = self.game
+        new.rng = np.random.Generator(np.random.PCG64())
+        new.rng.bit_generator.state = self.rng.bit_generator.state
+        new.n = self.n
+        new.round, new.kind, new.decider = self.round, self.kind, self.decider
+        new.source, new.offer, new.first = self.source, self.offer, self.first
+        new.sel = [list(x) for x in self.sel]
+        new.hands = [list(x) for x in self.hands]
+        new.piles = [list(x) for x in self.piles]
+        new.pile_ids = list(self.pile_ids)
+        new.central = list(self.central)
+        new.discards = list(self.discards)
+        new.tableau = [list(x) for x in self.tableau]
+        new.owner = list(self.owner)
+        new.seq = list(self.seq)
+        new.played_round = list(self.played_round)
+        new.next_seq = self.next_seq
+        new.copy_mode = list(self.copy_mode)
+        new.copy_target = list(self.copy_target)
+        new.copy_since = list(self.copy_since)
+        new.daga_used, new.daga_ready = self.daga_used, self.daga_ready
+        new.queue = deque(self.queue)
+        new.plays = list(self.plays)
+        new.memory = self.memory.copy()
+        new.tracked = self.tracked.copy()
+        new.acting = self.acting
+        new._masks = list(self._masks)  # masks are never mutated in place
+        new._final = self._final
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        from envs.bauer_draft.saving import state_to_dict
+
+        return state_to_dict(self)
+
+    def __str__(self) -> str:
+        from envs.bauer_draft.render import render_state
+
+        return render_state(self)
