@@ -1,0 +1,87 @@
+"""Speed of every tablezoo env: random legal play through the AEC API, with the observation and
+the action mask of the acting agent fetched every step (what a training loop pays).
+
+    python -m envs.benchmark                      # every env, default options, 3 s each
+    python -m envs.benchmark --env bower_v0 --seconds 10
+    python -m envs.benchmark --variants --json    # every player count / mode, machine-readable
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+import envs
+from envs.registry import VARIANTS
+
+
+@dataclass
+class Result:
+    env: str
+    options: dict
+    steps_per_s: float
+    games_per_s: float
+    steps: int
+    games: int
+    seconds: float
+
+
+def measure(name: str, options: dict, seconds: float) -> Result:
+    """Play random legal games for ``seconds`` of wall time; count decisions and finished games."""
+    env = envs.make(name, **options)
+    pick = random.Random(0)
+    steps = games = 0
+    seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[pick.randrange(len(legal))]))
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return Result(name, options, steps / elapsed, games / elapsed, steps, games, elapsed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", action="append", choices=envs.ENVS,
+                        help="env to measure (repeatable); default: all")
+    parser.add_argument("--seconds", type=float, default=3.0, help="wall time per measurement")
+    parser.add_argument("--variants", action="store_true",
+                        help="measure every option set of envs.VARIANTS, not just the defaults")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    results = []
+    for name in args.env or envs.ENVS:
+        for options in (VARIANTS[name] if args.variants else [{}]):
+            try:
+                results.append(measure(name, options, args.seconds))
+            except ImportError as exc:  # a game module not installed/built
+                print(f"{name}: skipped ({exc})", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"python": platform.python_version(), "machine": platform.machine(),
+                          "results": [asdict(r) for r in results]}, indent=2))
+        return 0
+    print(f"{'env':<16} {'options':<28} {'steps/s':>10} {'games/s':>9}")
+    for r in results:
+        opts = ",".join(f"{k}={v}" for k, v in r.options.items()) or "(defaults)"
+        print(f"{r.env:<16} {opts:<28} {r.steps_per_s:>10,.0f} {r.games_per_s:>9,.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
