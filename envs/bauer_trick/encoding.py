@@ -34,7 +34,8 @@ OBS_SPEC = ObsSpec(
         ObsPiece("leader", (NUM_SEATS,), "relative seat that led the current trick"),
         ObsPiece("played", (NUM_SEATS, NUM_CARDS), "cards played in earlier tricks of this deal "
                  "by relative seat"),
-        ObsPiece("void", (NUM_SEATS, 4), "per relative seat, effective suits it failed to follow"),
+        ObsPiece("void", (NUM_SEATS, 4), "per relative seat, effective suits it has shown "
+                 "it lacks (failed to follow; forehand_on_four: led a non-trump to trick 1)"),
         ObsPiece("tricks_won", (2, 9), "tricks won this deal, one-hot 0..8: my team, other team"),
         ObsPiece("points", (2,), "points still to lose / start_score: my team, other team"),
         ObsPiece("trick_number", (8,), "index of the current trick, one-hot (play phase)"),

@@ -1,0 +1,37 @@
+"""Print the generated documentation tables of an env (options and observation pieces).
+
+    python -m envs.docs bauer_trick_v0
+
+The README embeds these tables verbatim; ``tests/test_docs.py`` fails when they drift from the
+code, so regenerate and paste after changing an option or an observation piece.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import envs
+from envs.core.options import options_markdown
+
+
+def tables(name: str, **options) -> str:
+    game = envs.make_game(name, **options)
+    return "\n\n".join([
+        f"Options of `{name}`:\n\n{options_markdown(type(game).OPTIONS)}",
+        f"Observation of `{name}` ({game.obs_spec.size} float32 values"
+        f"{', with the default options' if not options else ''}):\n\n"
+        f"{game.obs_spec.markdown_table()}",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("env", choices=envs.ENVS)
+    args = parser.parse_args(argv)
+    print(tables(args.env))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
