@@ -46,7 +46,7 @@ NUM_BONUS = 20
 DATA_PATH = Path(__file__).with_name("components.json")
 
 
-def _load() -> dict:
+def load_raw() -> dict:
     with DATA_PATH.open(encoding="utf-8") as fh:
         return json.load(fh)
 
@@ -67,8 +67,10 @@ def _cell_units(cell: dict, where: str) -> tuple[int, np.ndarray]:
     return MATERIALS.index(cell["mat"]), units
 
 
-def _build() -> dict:
-    data = _load()
+def _build(data: dict | None = None) -> dict:
+    """Check ``data`` (default: the JSON file) against the spec totals; return the tables."""
+    if data is None:
+        data = load_raw()
     checks = data["checks"]
     tiles = data["nest_tiles"]
     bonus = data["bonus_tiles"]
@@ -139,6 +141,7 @@ def _build() -> dict:
     }
 
 
+build_tables = _build
 _DATA = _build()
 TILE_IDS: tuple[str, ...] = _DATA["tile_ids"]
 END_MAT: np.ndarray = _DATA["end_mat"]
