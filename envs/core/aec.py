@@ -96,15 +96,20 @@ class TablezooAECEnv(AECEnv):
         acting = state.acting_players()
         if len(acting) == 1:
             state.apply({p: a})
+            self._decisions += 1
         else:
             if not (0 <= a < self.game.num_actions and state.legal_mask(p)[a]):
                 raise state.illegal(p, action)
             self._pending[p] = a
             if len(self._pending) == len(acting):
-                joint, self._pending = self._pending, {}
-                state.apply(joint)
+                try:
+                    state.apply(self._pending)
+                except Exception:
+                    del self._pending[p]  # the others' answers stand; this agent asks again
+                    raise
+                self._pending = {}
+                self._decisions += 1  # one joint decision, as the engine counts them
         self._cumulative_rewards[agent] = 0.0
-        self._decisions += 1
         self._after_decision()
 
     def _over(self) -> bool:
