@@ -80,7 +80,7 @@ TYPE_COLOUR[SKELETON] = -1
 for _tribe in range(NUM_TRIBES):
     _want = _CHECKS["halfling_cards"] if _tribe == HALFLINGS else _CHECKS["cards_per_tribe"]
     _check(int(TRIBE_COUNTS[_tribe].sum()) == _want, f"{TRIBES[_tribe]} need {_want} cards")
-_check(NUM_TYPES == _CHECKS["card_types"], "need 67 card types")
+_check(_CHECKS["card_types"] == NUM_TYPES, "need 67 card types")
 for _name, _set in GLORY_SETS.items():
     _check(len(_set["four_plus"]) == _CHECKS["glory_tokens_four_plus"], f"{_name}: six 4+ tokens")
     _check(len(_set["four_plus"]) + len(_set["other"]) == _CHECKS["glory_tokens"],

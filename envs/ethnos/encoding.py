@@ -144,7 +144,7 @@ def seat_pieces(markers_high: float) -> tuple[tuple[str, tuple[int, ...], str, f
         ("band_leaders", (NUM_TYPES,), "this seat's bands by leader type", 24.0),
         ("band_tribe_size", (NUM_TRIBES - 1, 10), "this seat's bands by leader tribe and size X",
          24.0),
-        ("band_scored_size", (10,), "this seat's bands by size after Skeleton removal", 24.0),
+        ("band_scored_size", (10,), "this seat's bands by size after Skeleton removal", 90.0),
         ("band_glory", (), "band glory this seat would score now (Dwarf bonus included)", 500.0),
     )
 

@@ -5,4 +5,4 @@ from envs.ethnos.rules import EthnosGame
 
 env, raw_env, parallel_env = env_functions(EthnosGame, "ethnos_v0")
 
-__all__ = ["env", "raw_env", "parallel_env"]
+__all__ = ["env", "parallel_env", "raw_env"]

@@ -15,7 +15,14 @@ from envs.core.game import Game
 from envs.core.options import Option, int_range
 from envs.ethnos import encoding as enc
 from envs.ethnos.components import (
-    NUM_TRIBES, NUM_TYPES, SKELETON, SKELETONS, TRIBE_COUNTS, TRIBE_INDEX, TRIBES, TYPE_COLOUR,
+    NUM_TRIBES,
+    NUM_TYPES,
+    SKELETON,
+    SKELETONS,
+    TRIBE_COUNTS,
+    TRIBE_INDEX,
+    TRIBES,
+    TYPE_COLOUR,
     TYPE_TRIBE,
 )  # fmt: skip
 
@@ -192,8 +199,8 @@ class EthnosGame(Game):
         self.same_tribe = np.zeros((NUM_TYPES, NUM_TYPES), bool)
         self.same_colour = np.zeros((NUM_TYPES, NUM_TYPES), bool)
         for lead in range(NUM_TYPES - 1):
-            self.same_tribe[lead] = (TYPE_TRIBE == TYPE_TRIBE[lead]) & (t != SKELETON)
-            self.same_colour[lead] = (TYPE_COLOUR == TYPE_COLOUR[lead]) & (t != SKELETON)
+            self.same_tribe[lead] = (TYPE_TRIBE[lead] == TYPE_TRIBE) & (t != SKELETON)
+            self.same_colour[lead] = (TYPE_COLOUR[lead] == TYPE_COLOUR) & (t != SKELETON)
         self.skeleton_only = t == SKELETON
 
     # --- protocol --------------------------------------------------------------------------
@@ -215,4 +222,4 @@ class EthnosGame(Game):
         return enc.action_name(action)
 
 
-__all__ = ["EthnosGame", "OPTIONS", "NUM_TRIBES", "SKELETONS"]
+__all__ = ["NUM_TRIBES", "OPTIONS", "SKELETONS", "EthnosGame"]

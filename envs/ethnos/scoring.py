@@ -48,7 +48,10 @@ def rank_award(values: Sequence[int], keys: Sequence[TrollKey], slots: Sequence[
 
 
 def age_slots(values_by_age: Sequence[int], age: int) -> list[int]:
-    """Slot list S for Age ``age`` (0-based), best first: Age I [v1], II [v2, v1], III [v3, v2, v1]."""
+    """Slot list S for Age ``age`` (0-based), best first.
+
+    Age I [v1], Age II [v2, v1], Age III [v3, v2, v1].
+    """
     return [values_by_age[a] for a in range(age, -1, -1)]
 
 

@@ -17,7 +17,14 @@ from envs.core.errors import StateFormatError
 from envs.core.game import require, rng_from_dict, rng_to_dict
 from envs.ethnos import encoding as enc
 from envs.ethnos.components import (
-    DRAGON, DWARVES, NUM_KINGDOMS, NUM_TYPES, SKELETON, TRIBE_INDEX, TRIBES, TYPE_TRIBE,
+    DRAGON,
+    DWARVES,
+    NUM_KINGDOMS,
+    NUM_TYPES,
+    SKELETON,
+    TRIBE_INDEX,
+    TRIBES,
+    TYPE_TRIBE,
 )  # fmt: skip
 from envs.ethnos.scoring import band_value
 
@@ -130,20 +137,23 @@ def state_from_dict(game, d: Mapping[str, Any]):
     s.age = _int(d, "age", 0, game.num_ages - 1)
     s.first_player = _int(d, "first_player", 0, n - 1)
     phase_name = _get(d, "phase")
-    allowed_phases = list(enc.PHASES) + ["over"]
+    allowed_phases = [*list(enc.PHASES), "over"]
     require(phase_name in allowed_phases,
             f"ethnos state: phase={phase_name!r}; allowed: {allowed_phases}")
     s.terminal = phase_name == "over"
     s.phase = enc.OVER if s.terminal else enc.PHASES.index(phase_name)
     s.actor = _int(d, "actor", -1, n - 1)
-    require(s.terminal or s.actor >= 0, "ethnos state: actor must be a seat unless the game is over")
+    require(s.terminal or s.actor >= 0,
+            "ethnos state: actor must be a seat unless the game is over")
     s.decisions = _int(d, "decisions", 0, 10**9)
     deck = _get(d, "deck")
     require(isinstance(deck, list) and all(type(c) is int and 0 <= c <= DRAGON for c in deck),
             f"ethnos state: deck must be a list of card type ids 0..{DRAGON} ({DRAGON} = Dragon)")
     s.deck = list(deck)
-    s.dragons = _int(d, "dragons", 0, 2 if not s.terminal else 3)
-    require(deck.count(DRAGON) == 3 - s.dragons or s.terminal,
+    s.dragons = _int(d, "dragons", 0, 3)
+    require((s.dragons == 3) == (s.phase in (enc.ORC_PICK, enc.OVER)),
+            "ethnos state: 3 Dragons are revealed exactly in the 'orc' and 'over' phases")
+    require(deck.count(DRAGON) == 3 - s.dragons,
             f"ethnos state: the deck holds {deck.count(DRAGON)} Dragons but {s.dragons} were "
             "revealed (3 in all)")
     s.lower_left = _int(d, "lower_left", 0, 10**6)
@@ -275,4 +285,4 @@ def _rebuild_derived(s) -> None:
     s.elf_kept_view[0] = s.elf_n
 
 
-__all__ = ["state_to_dict", "state_from_dict", "StateFormatError"]
+__all__ = ["StateFormatError", "state_from_dict", "state_to_dict"]

@@ -18,16 +18,38 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import State, rank_rewards, rng_from
-from envs.core.game import margin_rewards
+from envs.core.game import State, margin_rewards, rank_rewards, rng_from
 from envs.ethnos import encoding as enc
 from envs.ethnos.components import (
-    CENTAURS, DRAGON, DWARVES, ELVES, GIANTS, GLORY_SETS, HALFLINGS, KINGDOMS, MARKERS_PER_PLAYER,
-    MERFOLK, MINOTAURS, NUM_KINGDOMS, NUM_TYPES, ORCS, SKELETON, TRIBES, TROLLS, TYPE_COLOUR,
-    TYPE_NAMES, TYPE_TRIBE, WINGFOLK, WIZARDS,
+    CENTAURS,
+    DRAGON,
+    DWARVES,
+    ELVES,
+    GIANTS,
+    GLORY_SETS,
+    HALFLINGS,
+    KINGDOMS,
+    MARKERS_PER_PLAYER,
+    MERFOLK,
+    MINOTAURS,
+    NUM_KINGDOMS,
+    NUM_TYPES,
+    ORCS,
+    SKELETON,
+    TRIBES,
+    TROLLS,
+    TYPE_COLOUR,
+    TYPE_NAMES,
+    TYPE_TRIBE,
+    WINGFOLK,
+    WIZARDS,
 )  # fmt: skip
 from envs.ethnos.scoring import (
-    age_slots, band_value, rank_award, troll_key, two_player_age_two,
+    age_slots,
+    band_value,
+    rank_award,
+    troll_key,
+    two_player_age_two,
 )  # fmt: skip
 
 CATEGORIES: tuple[str, ...] = ("kingdoms", "merfolk", "giant_claims", "giant_bonus", "orcs",
@@ -369,7 +391,9 @@ class EthnosState(State):
         self.elf_kept_view[0] = 0
 
     def _draw(self, p: int) -> bool:
-        """Deck draw procedure D (§4.1) into ``p``'s hand; True if the third Dragon ended the Age."""
+        """Deck draw procedure D (§4.1) into ``p``'s hand.
+
+        Returns True if the third Dragon was drawn (the Age has then ended)."""
         deck = self.deck
         while True:
             c = deck.pop()
@@ -653,10 +677,9 @@ class EthnosState(State):
             self.merfolk_left_view[0] = passed
             self._next_merfolk(p)
             return
-        elif tribe == TROLLS:
-            if any(self.troll_owner[v] < 0 for v in range(min(6, x))):
-                self.phase = enc.TROLL_PICK
-                return
+        elif tribe == TROLLS and any(self.troll_owner[v] < 0 for v in range(min(6, x))):
+            self.phase = enc.TROLL_PICK
+            return
         self._after_ability(p)
 
     def _next_merfolk(self, p: int) -> None:
@@ -806,7 +829,7 @@ class EthnosState(State):
         dragons_left = 3 - s.dragons
         size = len(s.deck)
         region = min(s.lower_left, size)
-        spots = set(rng.choice(region, dragons_left, replace=False).tolist()) if dragons_left else ()
+        spots = set(rng.choice(region, dragons_left, replace=False).tolist())
         deck = []
         it = iter(rest)
         for i in range(size):
@@ -894,4 +917,4 @@ def _cards_text(counts: np.ndarray) -> str:
     return ", ".join(parts) if parts else "-"
 
 
-__all__ = ["EthnosState", "CATEGORIES", "MARKERS_PER_PLAYER"]
+__all__ = ["CATEGORIES", "MARKERS_PER_PLAYER", "EthnosState"]
