@@ -49,8 +49,8 @@ def action_name(action: int) -> str:
 def action_table_markdown() -> str:
     rows = ["| ids | action |", "|---|---|"]
     for base, text in _BLOCKS:
-        rows.append(f"| {base}..{base + NUM_CARDS - 1} | {text.format('card c = id - ' + str(base))}"
-                    " |")
+        card = f"card c = id - {base}"
+        rows.append(f"| {base}..{base + NUM_CARDS - 1} | {text.format(card)} |")
     for a, text in _SINGLE_NAMES.items():
         rows.append(f"| {a} | {text} |")
     rows.append(f"| {NUM_ACTIONS} | NOOP (parallel env only, added by the core) |")

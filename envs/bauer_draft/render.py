@@ -18,7 +18,8 @@ _MODES = ("-", "later", "copied")
 
 def render_state(st: BauerDraftState) -> str:
     g = st.game
-    stage = "Yule Goat stage" if st.round >= g.num_rounds else f"round {st.round + 1}/{g.num_rounds}"
+    last = g.num_rounds
+    stage = "Yule Goat stage" if st.round >= last else f"round {st.round + 1}/{last}"
     lines = [f"bauer_draft  {g.num_players} players  {stage}  decision: {KINDS[st.kind]}"
              + (f" by seat {st.decider}" if st.decider >= 0 else "")
              + (f" ({CARDS[st.source].name})" if st.source >= 0 else "")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -591,6 +592,10 @@ class BauerDraftState(State):
             if self.copy_mode[k] == COPY_DONE and self.owner[copier] >= 0:
                 out[self.owner[copier]].append(self.copy_target[k])
         return out
+
+    def all_cards(self) -> list[int]:
+        """Every card in a hand, pile, the central deck, the discards or a tableau."""
+        return list(chain(*self.hands, *self.piles, self.central, self.discards, *self.tableau))
 
     def night_counts(self) -> list[int]:
         return [sum(NIGHT[c] for c in h) for h in self.holdings()]

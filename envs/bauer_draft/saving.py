@@ -13,7 +13,6 @@ Every card must appear exactly once in hands, piles, central deck, discards and 
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -133,6 +132,7 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any]) -> BauerDraftState:
             f"bauer_draft state: pile_ids must be a permutation of 0..{n - 1}")
     st.pile_ids = list(pile_ids)
     seq_counter = 0
+    max_seq = -1
     for s, entries in enumerate(_per_seat(data, "tableau", n)):
         require(isinstance(entries, list), f"bauer_draft state: tableau[{s}] must be a list")
         for e in entries:
@@ -143,18 +143,18 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any]) -> BauerDraftState:
             st.seq[c] = _int(entry.get("seq", seq_counter), f"seq of {entry['card']}", 0, 10**6)
             st.played_round[c] = _int(entry.get("round", -1), f"round of {entry['card']}",
                                       -1, game.num_rounds)
-            seq_counter = max(seq_counter, st.seq[c]) + 1
+            seq_counter += 1
+            max_seq = max(max_seq, st.seq[c])
     for s in range(n):
         st.tableau[s].sort(key=lambda c: st.seq[c])
-    everywhere = (sum(st.hands, []) + sum(st.piles, []) + st.central + st.discards
-                  + sum(st.tableau, []))
+    everywhere = st.all_cards()
     missing = sorted(set(range(NUM_CARDS)) - set(everywhere))
     doubled = sorted({c for c in everywhere if everywhere.count(c) > 1})
     require(not missing and not doubled,
             "bauer_draft state: every card must be in exactly one place; "
             f"missing {[CARDS.codes[c] for c in missing]}, "
             f"more than once {[CARDS.codes[c] for c in doubled]}")
-    st.next_seq = _int(data.get("next_seq", seq_counter), "next_seq", seq_counter, 10**6)
+    st.next_seq = _int(data.get("next_seq", max_seq + 1), "next_seq", max_seq + 1, 10**6)
     for k, entry in enumerate(data.get("copies", [{}] * 3)):
         mode = entry.get("mode", "none")
         require(mode in COPY_MODES, f"bauer_draft state: copy mode {mode!r}; allowed {COPY_MODES}")

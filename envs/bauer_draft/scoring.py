@@ -55,8 +55,19 @@ def theme_points(tags: Sequence[int]) -> int:
 class Holding:
     """Counts of one player's holding that every scoring rule reads."""
 
-    __slots__ = ("cards", "events", "event_points", "journeys", "night_journeys", "dangers",
-                 "swords", "tags", "night", "quest_points", "quests_completed")
+    __slots__ = (
+        "cards",
+        "dangers",
+        "event_points",
+        "events",
+        "journeys",
+        "night",
+        "night_journeys",
+        "quest_points",
+        "quests_completed",
+        "swords",
+        "tags",
+    )
 
     def __init__(self, holding: Sequence[int], cards: CardSet = CARDS):
         self.cards = list(holding)
