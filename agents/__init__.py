@@ -1,0 +1,23 @@
+"""Baseline agents behind one protocol: ``agent.act(observation, action_mask, state=None) -> int``.
+
+``make_agent(name, env_name=..., seed=..., **kw)`` builds one by name (``AGENTS``): ``random``,
+``heuristic`` (per game, ``agents/heuristics/<game>.py``), ``search`` (determinized Monte-Carlo
+rollouts through the engine state) and ``policy`` (a saved MaskablePPO model; needs the training
+extras). Every agent is seedable and uses only its own generator.
+"""
+
+from agents.base import Agent, BaseAgent
+from agents.random_agent import RandomAgent
+from agents.registry import AGENTS, agent_from_spec, make_agent, parse_agent_spec
+from agents.search import SearchAgent
+
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "BaseAgent",
+    "RandomAgent",
+    "SearchAgent",
+    "agent_from_spec",
+    "make_agent",
+    "parse_agent_spec",
+]

@@ -1,0 +1,92 @@
+"""The one agent protocol every tablezoo agent follows, and a small base class.
+
+Agents see what an env hands a seat (``observation``, ``action_mask``) and, optionally, the engine
+``State`` so that search agents can ``determinize`` and ``clone`` it. The ``player`` keyword says
+which seat is asked; it is only needed when several seats decide at once (simultaneous moves) and
+the agent uses ``state``. Every agent owns a ``numpy.random.Generator`` and is re-seeded with
+``reset(seed)``, so a seeded tournament replays exactly; no agent touches the global RNGs.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from envs.core.game import State
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What tournaments, the single-agent training view and ``envs.play`` rely on."""
+
+    name: str
+
+    def act(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        state: State | None = None,
+        player: int | None = None,
+    ) -> int:
+        """A legal action id for the seat that sees ``observation`` and ``action_mask``."""
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; with ``seed``, the agent's choices become reproducible."""
+
+
+class BaseAgent:
+    """Holds the agent's own generator; subclasses implement ``act``."""
+
+    name = "base"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        state: State | None = None,
+        player: int | None = None,
+    ) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+def legal_ids(action_mask: np.ndarray) -> np.ndarray:
+    """The allowed action ids of a mask (a game mask, or an env mask with the NOOP slot).
+
+    Raises a clear error on an empty mask rather than letting an agent pick an arbitrary id.
+    """
+    ids = np.flatnonzero(action_mask)
+    if ids.size == 0:
+        raise ValueError("action_mask allows no action: this seat has nothing to decide now")
+    return ids
+
+
+def only_noop(action_mask: np.ndarray, num_actions: int) -> bool:
+    """True for a parallel-env mask of a waiting seat (only the NOOP id ``num_actions`` set)."""
+    return (
+        len(action_mask) == num_actions + 1
+        and bool(action_mask[num_actions])
+        and not np.any(action_mask[:num_actions])
+    )
+
+
+def acting_seat(state: State, player: int | None) -> int:
+    """The seat an agent answers for: ``player`` if given, else the single acting player."""
+    if player is not None:
+        return player
+    acting = state.acting_players()
+    if len(acting) != 1:
+        raise ValueError(
+            f"{state.game.name}: several seats act now {list(acting)}; pass player= to act()"
+        )
+    return acting[0]

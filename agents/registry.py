@@ -1,0 +1,129 @@
+"""Agents by name: ``make_agent(name, env_name=..., seed=..., **kw)`` and the spec strings the
+command-line tools use (``"random"``, ``"search:rollouts=128"``, ``"policy:runs/x/model.zip"``)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import envs
+from agents.base import BaseAgent
+from agents.heuristics import heuristic_class
+from agents.random_agent import RandomAgent
+from agents.search import SearchAgent
+
+
+def _policy(**kw: Any) -> BaseAgent:
+    from agents.policy import PolicyAgent
+
+    return PolicyAgent(**kw)
+
+
+def _policy_params() -> set[str]:
+    from agents.policy import PolicyAgent
+
+    return _params(PolicyAgent)
+
+
+def _params(cls: Callable[..., Any]) -> set[str]:
+    return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
+
+
+AGENTS: tuple[str, ...] = ("random", "heuristic", "search", "policy")
+
+
+def make_agent(
+    name: str, env_name: str | None = None, seed: int | None = None, **kw: Any
+) -> BaseAgent:
+    """A fresh agent ``name`` (one of ``AGENTS``) for env ``env_name``, seeded with ``seed``.
+
+    ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` needs ``path=``.
+    Unknown names, envs or keyword arguments raise ``ValueError`` naming the allowed values.
+    """
+    return agent_factory(name, env_name, **kw)(seed)
+
+
+def agent_factory(
+    name: str, env_name: str | None = None, **kw: Any
+) -> Callable[[int | None], BaseAgent]:
+    """Validate ``name``/``env_name``/``kw`` once and return ``seed -> fresh agent``.
+
+    The opponent pool builds agents every episode; doing the checks here once keeps that cheap.
+    """
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(AGENTS)}")
+    if env_name is not None and env_name not in envs.ENVS:
+        raise ValueError(f"unknown env {env_name!r}; known envs: {', '.join(envs.ENVS)}")
+    if name == "heuristic":
+        if env_name is None:
+            raise ValueError("agent 'heuristic' is game-specific: pass env_name=")
+        cls: Callable[..., BaseAgent] = heuristic_class(env_name)
+        allowed = _params(cls)
+    elif name == "random":
+        cls, allowed = RandomAgent, _params(RandomAgent)
+    elif name == "search":
+        cls, allowed = SearchAgent, _params(SearchAgent)
+    else:
+        allowed = _policy_params()
+        if "path" in kw and "model" not in kw:
+            from agents.policy import load_model
+
+            kw = {**{k: v for k, v in kw.items() if k != "path"},
+                  "model": load_model(kw["path"])}  # load the zip once, not per agent
+        cls = _policy
+    unknown = sorted(set(kw) - allowed)
+    if unknown:
+        raise ValueError(
+            f"agent {name!r}: unknown argument(s) {', '.join(unknown)}; "
+            f"allowed: {', '.join(sorted(allowed)) or '(none)'}"
+        )
+    cls(seed=0, **kw)  # run the constructor's own checks (e.g. rollouts >= 1) now, not later
+
+    def make(seed: int | None) -> BaseAgent:
+        return cls(seed=seed, **kw)
+
+    return make
+
+
+def parse_value(text: str) -> Any:
+    """``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"``/``"false"`` -> bool, ``"none"`` -> None,
+    anything else stays a string (for ``key=value`` flags of the command-line tools)."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"name"`` or ``"name:key=value,key=value"``; ``"policy:PATH"`` is short for path=PATH."""
+    name, _, rest = spec.partition(":")
+    kw: dict[str, Any] = {}
+    if name == "policy" and rest and "=" not in rest.split(",")[0]:
+        path, _, rest = rest.partition(",")
+        kw["path"] = path
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"agent spec {spec!r}: expected key=value after ':', got {item!r}")
+        kw[key.strip()] = parse_value(value)
+    return name, kw
+
+
+def agent_from_spec(spec: str, env_name: str | None = None, seed: int | None = None) -> BaseAgent:
+    """``make_agent`` from a spec string such as ``"search:rollouts=32"``."""
+    name, kw = parse_agent_spec(spec)
+    return make_agent(name, env_name=env_name, seed=seed, **kw)
+
+
+def factory_from_spec(spec: str, env_name: str | None = None) -> Callable[[int | None], BaseAgent]:
+    """``agent_factory`` from a spec string."""
+    name, kw = parse_agent_spec(spec)
+    return agent_factory(name, env_name=env_name, **kw)

@@ -1,0 +1,147 @@
+"""Agent protocol: legality over many real positions, seeding, no global RNG, registry errors."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import envs
+from agents import AGENTS, Agent, RandomAgent, SearchAgent, make_agent, parse_agent_spec
+from agents.registry import agent_from_spec
+
+ENV = "bauer_trick_v0"
+OPTION_SETS = [{"episode": "deal"}, {}, {"trump_selection": "forehand_on_four"}]
+
+
+def positions(options: dict, games: int, seed: int = 0):
+    """Yield (state, player) at every decision of seeded random games (state is live: use now)."""
+    game = envs.make_game(ENV, **options)
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        state = game.new_state(seed * 1000 + g)
+        steps = 0
+        while not state.is_over() and steps < 120:  # game mode: the first few deals suffice
+            (p,) = state.acting_players()
+            yield state, p
+            legal = np.flatnonzero(state.legal_mask(p))
+            state.apply({p: int(rng.choice(legal))})
+            steps += 1
+
+
+def cheap_agents(seed: int) -> list:
+    return [
+        make_agent("random", env_name=ENV, seed=seed),
+        make_agent("heuristic", env_name=ENV, seed=seed),
+        make_agent("search", env_name=ENV, seed=seed, rollouts=4, max_depth=36),
+    ]
+
+
+def test_every_agent_follows_the_protocol():
+    for agent in cheap_agents(0):
+        assert isinstance(agent, Agent)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: str(o) or "game")
+def test_agents_choose_legal_actions_in_many_positions(options):
+    agents = cheap_agents(1)
+    checked = 0
+    for state, p in positions(options, games=12):
+        mask = state.legal_mask(p).copy()
+        obs = state.observe(p)
+        for agent in agents:
+            a = agent.act(obs, mask, state=state, player=p)
+            assert type(a) is int
+            assert mask[a], f"{agent.name} chose illegal {a} ({state.game.action_name(a)})"
+        checked += 1
+    assert checked > 200
+
+
+def test_agents_accept_env_masks_with_the_noop_slot():
+    game = envs.make_game(ENV, episode="deal")
+    n = game.num_actions
+    for state, p in positions({"episode": "deal"}, games=3):
+        env_mask = np.zeros(n + 1, np.int8)
+        env_mask[:n] = state.legal_mask(p)
+        waiting = np.zeros(n + 1, np.int8)
+        waiting[n] = 1
+        for agent in cheap_agents(2):
+            assert env_mask[agent.act(state.observe(p), env_mask, state=state, player=p)]
+            assert agent.act(state.observe(p), waiting, state=state, player=p) == n
+
+
+def test_random_agent_is_uniform_over_the_mask():
+    mask = np.zeros(10, bool)
+    mask[[2, 5, 7]] = True
+    agent = RandomAgent(seed=3)
+    counts = np.bincount([agent.act(np.zeros(1), mask) for _ in range(3000)], minlength=10)
+    assert counts[[0, 1, 3, 4, 6, 8, 9]].sum() == 0
+    assert all(900 < c < 1100 for c in counts[[2, 5, 7]])
+
+
+def test_empty_mask_is_a_clear_error():
+    with pytest.raises(ValueError, match="allows no action"):
+        RandomAgent(seed=0).act(np.zeros(1), np.zeros(5, bool))
+
+
+def decisions(agent_name: str, seed: int, **kw) -> list[int]:
+    agent = make_agent(agent_name, env_name=ENV, seed=seed, **kw)
+    return [agent.act(state.observe(p), state.legal_mask(p), state=state, player=p)
+            for state, p in positions({"episode": "deal"}, games=4, seed=5)]
+
+
+@pytest.mark.parametrize("name,kw", [("random", {}), ("search", {"rollouts": 4})])
+def test_same_seed_same_choices_and_global_rngs_untouched(name, kw):
+    np.random.seed(123)
+    random.seed(123)
+    np_before, py_before = np.random.get_state()[1].copy(), random.getstate()
+    first = decisions(name, 7, **kw)
+    assert np.array_equal(np.random.get_state()[1], np_before)
+    assert random.getstate() == py_before
+    np.random.seed(999)  # stirring the global generators must change nothing
+    random.seed(999)
+    assert decisions(name, 7, **kw) == first
+    assert decisions(name, 8, **kw) != first
+
+
+def test_reset_reseeds_an_agent():
+    agent = make_agent("random", seed=1)
+    mask = np.ones(30, bool)
+    first = [agent.act(np.zeros(1), mask) for _ in range(20)]
+    agent.reset(1)
+    assert [agent.act(np.zeros(1), mask) for _ in range(20)] == first
+
+
+def test_search_agent_needs_the_state_and_a_sane_budget():
+    agent = SearchAgent(seed=0)
+    with pytest.raises(ValueError, match="needs the engine state"):
+        agent.act(np.zeros(3), np.ones(3, bool))
+    with pytest.raises(ValueError, match="rollouts"):
+        SearchAgent(rollouts=0)
+
+
+def test_registry_errors_name_the_allowed_values():
+    with pytest.raises(ValueError, match="known agents: random, heuristic, search, policy"):
+        make_agent("greedy", env_name=ENV)
+    with pytest.raises(ValueError, match="known envs: bauer_trick_v0"):
+        make_agent("random", env_name="chess_v0")
+    with pytest.raises(ValueError, match="unknown argument.*depth.*allowed: max_depth, rollouts"):
+        make_agent("search", env_name=ENV, depth=3)
+    with pytest.raises(ValueError, match="pass env_name"):
+        make_agent("heuristic")
+    with pytest.raises(ValueError, match="envs with one: bauer_trick_v0"):
+        make_agent("heuristic", env_name="bower_v0")
+    with pytest.raises(ValueError, match="expected key=value"):
+        agent_from_spec("search:64", env_name=ENV)
+    assert set(AGENTS) == {"random", "heuristic", "search", "policy"}
+
+
+def test_agent_specs_parse_types():
+    assert parse_agent_spec("random") == ("random", {})
+    assert parse_agent_spec("search:rollouts=32,max_depth=none") == (
+        "search", {"rollouts": 32, "max_depth": None})
+    assert parse_agent_spec("policy:runs/a/model.zip,deterministic=false") == (
+        "policy", {"path": "runs/a/model.zip", "deterministic": False})
+    assert parse_agent_spec("heuristic:call_threshold=4.5") == (
+        "heuristic", {"call_threshold": 4.5})

@@ -1,0 +1,106 @@
+"""A few thousand steps of training, save, resume, load as an agent, evaluate (no strength)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import envs
+from agents import make_agent
+from training import evaluate, train
+
+ENV = "bauer_trick_v0"
+SMALL = ["--n-envs", "2", "--n-steps", "256", "--batch-size", "128", "--n-epochs", "1",
+         "--net-arch", "32", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    code = train.main(["--env", ENV, "--timesteps", "2048", "--out", str(out), "--self-play",
+                       "--snapshot-every", "1024", "--checkpoint-every", "1024", *SMALL])
+    assert code == 0
+    return out
+
+
+def test_training_writes_model_checkpoints_logs_and_config(run_dir):
+    assert (run_dir / "model.zip").is_file()
+    assert len(list((run_dir / "checkpoints").glob("model_*_steps.zip"))) >= 2
+    assert any((run_dir / "tb").rglob("events.out.tfevents.*"))
+    config = json.loads((run_dir / "config.json").read_text())
+    assert config["env"] == ENV and config["env_options"] == {"episode": "deal"}
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["timesteps"] >= 2048
+    assert any(name.startswith("self@") for name in summary["final_pool"])
+
+
+def test_resume_continues_the_step_count(run_dir):
+    before = json.loads((run_dir / "summary.json").read_text())["total_timesteps"]
+    assert train.main(["--env", ENV, "--timesteps", "512", "--out", str(run_dir), "--resume",
+                       *SMALL]) == 0
+    after = json.loads((run_dir / "summary.json").read_text())["total_timesteps"]
+    assert after >= before + 512
+
+
+def test_saved_model_plays_legal_actions_as_an_agent(run_dir):
+    game = envs.make_game(ENV, episode="deal")
+    greedy = make_agent("policy", env_name=ENV, path=str(run_dir / "model.zip"))
+    sampled = [make_agent("policy", env_name=ENV, seed=5, path=str(run_dir / "model.zip"),
+                          deterministic=False) for _ in range(2)]
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        state = game.new_state(seed)
+        while not state.is_over():
+            (p,) = state.acting_players()
+            mask = state.legal_mask(p).copy()
+            obs = state.observe(p)
+            a = greedy.act(obs, mask)
+            assert mask[a]
+            assert greedy.act(obs, mask) == a  # greedy is a function of the input
+            assert sampled[0].act(obs, mask) == sampled[1].act(obs, mask)  # same seed
+            probs = greedy.action_probabilities(obs, mask)
+            assert probs[~mask].sum() == 0 and probs.sum() == pytest.approx(1, abs=1e-5)
+            state.apply({p: int(rng.choice(np.flatnonzero(mask)))})
+
+
+def test_evaluate_prints_and_writes_rates(run_dir, capsys):
+    out = run_dir / "eval.json"
+    assert evaluate.main(["--env", ENV, "--model", str(run_dir / "model.zip"), "--games", "40",
+                          "--json", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "mean reward" in printed and "95% CI" in printed
+    result = json.loads(out.read_text())
+    assert result["games"] == 40
+    assert result["win"] + result["draw"] + result["loss"] == pytest.approx(1.0)
+    assert result["mean_reward_low"] <= result["mean_reward"] <= result["mean_reward_high"]
+
+
+def test_policy_agent_and_cli_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no model file"):
+        make_agent("policy", env_name=ENV, path=str(tmp_path / "missing.zip"))
+    with pytest.raises(SystemExit):
+        train.main(["--env", "nope_v0", "--timesteps", "10", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit, match="no model.zip or checkpoint"):
+        train.main(["--env", ENV, "--timesteps", "10", "--out", str(tmp_path), "--resume",
+                    *SMALL])
+
+
+@pytest.mark.parametrize("tool,extra,message", [
+    (train, ["--timesteps", "10", "--env-option", "episode=hand"],
+     "allowed values: 'game', 'deal'"),
+    (train, ["--timesteps", "10", "--env-option", "colour=red"], "known options: episode"),
+    (train, ["--timesteps", "10", "--env-option", "episode"], "expects key=value"),
+    (train, ["--timesteps", "10", "--opponent", "randum"], "known agents: random"),
+    (evaluate, ["--model", "x.zip", "--opponent", "randum"], "known agents: random"),
+    (evaluate, ["--model", "x.zip", "--partner", "heuristic:depth=2"], "allowed: call_threshold"),
+    (evaluate, ["--model", "missing/x.zip"], "no model file"),
+])
+def test_bad_command_lines_exit_with_a_clear_message(tool, extra, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        tool.main(["--env", ENV, *(["--out", str(tmp_path)] if tool is train else []), *extra])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,65 @@
+"""Confidence intervals on inputs whose answers are known by hand or from the literature."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from training.stats import mean_interval, summarize, wilson_interval
+
+
+def test_mean_interval_by_hand():
+    iv = mean_interval([1, -1, 1, -1])
+    # s = sqrt(4/3) = 1.1547; half width = 1.95996 * 1.1547 / 2 = 1.13159
+    assert iv.value == 0
+    assert iv.low == pytest.approx(-1.13159, abs=1e-5)
+    assert iv.high == pytest.approx(1.13159, abs=1e-5)
+
+
+def test_mean_interval_shrinks_like_one_over_root_n():
+    small = mean_interval([1.0, 0.0] * 50)
+    large = mean_interval([1.0, 0.0] * 5000)
+    assert small.value == large.value == 0.5
+    ratio = (small.high - small.low) / (large.high - large.low)
+    assert ratio == pytest.approx(10 * math.sqrt(9999 / 9900), rel=1e-9)
+
+
+def test_mean_interval_of_constant_values_has_zero_width():
+    iv = mean_interval([0.25] * 10)
+    assert iv.low == iv.value == iv.high == 0.25
+
+
+def test_mean_interval_edge_cases():
+    with pytest.raises(ValueError, match="no values"):
+        mean_interval([])
+    single = mean_interval([3.0])
+    assert single.value == 3.0 and math.isinf(single.low) and math.isinf(single.high)
+
+
+def test_wilson_interval_known_values():
+    # 5 of 10: the textbook 95% Wilson interval is [0.2366, 0.7634]
+    iv = wilson_interval(5, 10)
+    assert (iv.low, iv.high) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    # 0 of 10: low is 0 and high is z^2 / (n + z^2)
+    iv = wilson_interval(0, 10)
+    assert iv.low == 0.0
+    assert iv.high == pytest.approx(3.8415 / 13.8415, abs=1e-4)
+    # 10 of 10 mirrors it
+    assert wilson_interval(10, 10).low == pytest.approx(1 - 3.8415 / 13.8415, abs=1e-4)
+
+
+def test_wilson_interval_rejects_bad_counts():
+    with pytest.raises(ValueError):
+        wilson_interval(3, 0)
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+def test_summarize_counts_wins_draws_losses_by_sign():
+    s = summarize([1.0, 0.0, -1.0, 1.0, 0.5])
+    assert s.n == 5
+    assert (s.win.value, s.draw.value, s.loss.value) == (0.6, 0.2, 0.2)
+    assert s.mean_reward.value == pytest.approx(0.3)
+    d = s.as_dict()
+    assert d["games"] == 5 and d["win"] == 0.6 and d["mean_reward_low"] < 0.3

@@ -1,0 +1,145 @@
+"""Evaluate a saved model in one seat against agents, over seeded games with seats rotated.
+
+    python -m training.evaluate --env bauer_trick_v0 --model RUN/model.zip --opponent random \
+        --games 2000
+
+Game ``k`` is dealt from seed ``--seed + k`` and the model sits in seat ``k mod num_players``, so
+every seat is played equally often. Its team-mates (bauer_trick: the partner) are ``--partner``
+agents, every other seat an ``--opponent`` agent. Prints win/draw/loss rates (Wilson 95%
+intervals) and the mean reward with its 95% interval; ``--json`` also writes them to a file.
+Env options default to the run's ``config.json`` next to the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import envs
+from agents.base import BaseAgent
+from agents.registry import factory_from_spec
+from envs.core.game import Game
+from training.cli import check_env_name, env_options_for, parse_env_options, read_run_config
+from training.match import play_game
+from training.stats import OutcomeSummary, summarize
+from training.teams import partners_of
+
+AgentFactory = Callable[[int | None], BaseAgent]
+
+
+def evaluate_seat(
+    game: Game,
+    make_hero: AgentFactory,
+    make_partner: AgentFactory,
+    make_opponent: AgentFactory,
+    games: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> list[float]:
+    """The hero's return in each of ``games`` seeded games, its seat rotating every game."""
+    rewards = []
+    n = game.num_players
+    for k in range(games):
+        seat = k % n
+        partners = partners_of(game, seat)
+        agents = []
+        for p in range(n):
+            make = make_hero if p == seat else make_partner if p in partners else make_opponent
+            agents.append(make(None))  # play_game seeds every agent from the game's seed
+        result = play_game(game, agents, seed + k)
+        rewards.append(result.returns[seat])
+        if progress is not None:
+            progress(k + 1)
+    return rewards
+
+
+def format_summary(summary: OutcomeSummary) -> str:
+    lines = [f"games: {summary.n}"]
+    for key in ("win", "draw", "loss"):
+        iv = getattr(summary, key)
+        lines.append(f"{key:>5}: {iv.value:6.2%}  95% CI [{iv.low:6.2%}, {iv.high:6.2%}]")
+    m = summary.mean_reward
+    lines.append(f"mean reward: {m.value:+.4f}  95% CI [{m.low:+.4f}, {m.high:+.4f}]")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--env", required=True, type=check_env_name)
+    p.add_argument("--model", required=True, type=Path, help="a model.zip from training.train")
+    p.add_argument("--opponent", default="random", help="agent spec of the opponents")
+    p.add_argument("--partner", default="random", help="agent spec of the model's team-mates")
+    p.add_argument("--games", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=None,
+                   help="default: the options in the run's config.json")
+    p.add_argument("--stochastic", action="store_true",
+                   help="sample the policy's actions instead of taking the most likely one")
+    p.add_argument("--json", type=Path, help="also write the results to this file")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    import torch
+
+    from agents.policy import PolicyAgent, load_model
+
+    torch.set_num_threads(1)
+    if args.games < 1:
+        raise SystemExit("--games must be >= 1")
+    config = read_run_config(args.model)
+    if args.env_option is None and config.get("env") == args.env:
+        given: dict[str, Any] = config.get("env_options", {})
+    else:
+        given = parse_env_options(args.env_option)
+    try:
+        options = env_options_for(args.env, given)
+        make_partner = factory_from_spec(args.partner, args.env)
+        make_opponent = factory_from_spec(args.opponent, args.env)
+    except ValueError as exc:  # bad option, unknown agent: argparse prints it and exits 2
+        parser.error(str(exc))
+    game = envs.make_game(args.env, **options)
+    try:
+        model = load_model(args.model)
+    except FileNotFoundError as exc:
+        parser.error(str(exc))
+
+    def make_hero(seed: int | None) -> BaseAgent:
+        return PolicyAgent(model=model, seed=seed, deterministic=not args.stochastic)
+
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, file=sys.stderr, desc="evaluating")
+    t0 = time.perf_counter()
+    rewards = evaluate_seat(game, make_hero, make_partner, make_opponent, args.games, args.seed,
+                            progress=(lambda _: bar.update(1)) if bar else None)
+    if bar is not None:
+        bar.close()
+    summary = summarize(rewards)
+    last_seed = args.seed + args.games - 1
+    print(f"{args.env} {options}: model {args.model} vs partner={args.partner}, "
+          f"opponents={args.opponent}, seats rotated, seeds {args.seed}..{last_seed}")
+    print(format_summary(summary))
+    print(f"({time.perf_counter() - t0:.1f} s)")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"env": args.env, "env_options": options, "model": str(args.model),
+                   "partner": args.partner, "opponent": args.opponent, "seed": args.seed,
+                   **summary.as_dict()}
+        args.json.write_text(json.dumps(payload, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""Confidence intervals for evaluation results (normal interval for a mean, Wilson for a rate).
+
+Kept free of scipy: z = 1.96 for 95%. The Wilson interval is used for win/draw/loss rates because
+it stays inside [0, 1] and behaves at rates near 0 or 1, where the normal one does not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its confidence interval ``[low, high]``."""
+
+    value: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.value:+.4f} [{self.low:+.4f}, {self.high:+.4f}]"
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
+    """Sample mean with the normal interval ``mean +- z * s / sqrt(n)`` (``s`` with ddof=1)."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("mean_interval: no values")
+    mean = math.fsum(values) / n
+    if n == 1:
+        return Interval(mean, -math.inf, math.inf)
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> Interval:
+    """Rate ``successes / n`` with the Wilson score interval."""
+    if n <= 0:
+        raise ValueError("wilson_interval: n must be positive")
+    if not 0 <= successes <= n:
+        raise ValueError(f"wilson_interval: successes={successes} outside 0..{n}")
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class OutcomeSummary:
+    """Win/draw/loss rates (reward > 0, == 0, < 0) and the mean reward over ``n`` games."""
+
+    n: int
+    win: Interval
+    draw: Interval
+    loss: Interval
+    mean_reward: Interval
+
+    def as_dict(self) -> dict[str, float]:
+        out: dict[str, float] = {"games": self.n}
+        for key in ("win", "draw", "loss", "mean_reward"):
+            iv: Interval = getattr(self, key)
+            out[key] = iv.value
+            out[f"{key}_low"] = iv.low
+            out[f"{key}_high"] = iv.high
+        return out
+
+
+def summarize(rewards: Sequence[float]) -> OutcomeSummary:
+    n = len(rewards)
+    wins = sum(1 for r in rewards if r > 0)
+    losses = sum(1 for r in rewards if r < 0)
+    return OutcomeSummary(
+        n=n,
+        win=wilson_interval(wins, n),
+        draw=wilson_interval(n - wins - losses, n),
+        loss=wilson_interval(losses, n),
+        mean_reward=mean_interval(rewards),
+    )
