@@ -26,7 +26,7 @@ from envs.ethnos.components import (
     TYPE_TRIBE,
 )  # fmt: skip
 
-MAX_DECISIONS_DEFAULT = 6000
+MAX_DECISIONS_DEFAULT = 10000  # spec §10 bound: 3 Ages x (32 C + 5 n + 1) < 10000
 
 
 def _int_list(length: int, low: int = 0):
