@@ -19,7 +19,7 @@ import numpy as np
 
 from envs.bauer_draft.cards import NUM_CARDS
 from envs.bauer_draft.encoding import OVER
-from envs.bauer_draft.rules import NIGHT, TRACK_EXACT, TRACK_NONE
+from envs.bauer_draft.rules import NIGHT, TRACK_EXACT
 
 if TYPE_CHECKING:
     from envs.bauer_draft.rules import BauerDraftState
@@ -34,11 +34,11 @@ def hidden_slots(state: BauerDraftState, p: int) -> tuple[list[int], list[int]]:
     for s in range(state.n):
         if s == p:
             continue
-        other.extend(c for c in state.hands[s] if known[c] == TRACK_NONE)
+        other.extend(c for c in state.hands[s] if c not in known)
         if not over:
-            face_down.extend(c for c in state.tableau[s] if NIGHT[c] and known[c] == TRACK_NONE)
+            face_down.extend(c for c in state.tableau[s] if NIGHT[c] and c not in known)
     for pile in state.piles:
-        other.extend(c for c in pile if known[c] == TRACK_NONE)
+        other.extend(c for c in pile if c not in known)
     other.extend(state.central)
     return face_down, other
 
@@ -84,21 +84,19 @@ def _apply_permutation(st: BauerDraftState, p: int, perm: list[int]) -> None:
         setattr(st, name, moved)
     st.copy_target = [perm[t] if t >= 0 else t for t in st.copy_target]
     st.queue = type(st.queue)((task, perm[c] if c >= 0 else c, s) for task, c, s in st.queue)
-    index = np.array(perm)
     for table in (st.memory, st.tracked):
-        mine = table[p].copy()
-        moved = np.empty_like(table)
-        moved[:, index] = table
-        moved[p] = mine
-        table[...] = moved
+        for q in range(st.n):
+            if q != p:  # other seats' memories follow the cards; mine is what I saw
+                table[q] = {perm[c]: value for c, value in table[q].items()}
     st._masks = [None] * st.n
+    st.rebuild_views()
 
 
 def _shuffle_loose_pile_cards(st: BauerDraftState, p: int, rng: np.random.Generator) -> None:
     """Cards ``p`` knows to be in a pile but not where (after Uggel-Guggel) get a random place."""
     known = st.tracked[p]
     for pile in st.piles:
-        slots = [i for i, c in enumerate(pile) if known[c] != TRACK_EXACT]
+        slots = [i for i, c in enumerate(pile) if known.get(c) != TRACK_EXACT]
         if len(slots) > 1:
             cards = [pile[i] for i in slots]
             order = rng.permutation(len(cards))

@@ -42,34 +42,39 @@ class Encoder:
         self.o_decider = off["decider"]
         self.o_focus = off["focus"]
         self.tab_slice = spec.slice("tableau")
+        self.disc_slice = spec.slice("discards")
+        n = self.n
+        self.orders = [np.array([(p + r) % n for r in range(n)]) for p in range(n)]
+        self.seats = np.arange(n)
 
     def encode(self, state: BauerDraftState, p: int, out: np.ndarray) -> None:
         out.fill(0.0)
         n, nc = self.n, NUM_CARDS
-        over = state.kind == OVER
+        kind = state.kind
+        over = kind == OVER
+        o = self.o_hand
         for c in state.hands[p]:
-            out[self.o_hand + c] = 1.0
-        if state.decider == p and state.kind != OVER:
-            if state.kind == SELECT_VILLE:
-                picks = state.sel[p][:1]
+            out[o + c] = 1.0
+        decider = state.decider
+        if decider == p:
+            if kind == SELECT_VILLE:
+                c, via_daga = state.sel[p][0]
+            elif state.first is not None:
+                c, via_daga = state.first
             else:
-                picks = [state.first] if state.first is not None else []
-            for c, via_daga in picks:
+                c = -1
+            if c >= 0:
                 out[self.o_sel + c] = 1.0
                 if via_daga:
                     out[self.o_sel + nc + c] = 1.0
-        owner = state.owner
+        # tableaux: rows in relative seat order, others' Night cards masked until the end
         tab = out[self.tab_slice].reshape(n, nc)
-        night_counts = [0] * n
-        for r in range(n):
-            s = (p + r) % n
-            row = tab[r]
-            cards = state.tableau[s]
-            if cards:
-                row[cards] = 1.0
-                if r and not over:
-                    row *= DAY_ROW
-            night_counts[r] = sum(NIGHT[c] for c in cards)
+        np.take(state.tab_m, self.orders[p], axis=0, out=tab)
+        if not over:
+            tab[1:] *= DAY_ROW
+        night = state.night_n
+        counts = [night[(p + r) % n] for r in range(n)]
+        owner = state.owner
         for k, copier in enumerate(COPIER_CARDS):
             s = owner[copier]
             if s < 0:
@@ -80,21 +85,21 @@ class Encoder:
             if mode == COPY_DONE:
                 target = state.copy_target[k]
                 if NIGHT[target]:
-                    night_counts[r] += 1
-                if r == 0 or over or not NIGHT[target]:
+                    counts[r] += 1
+                    if r == 0 or over:
+                        out[self.o_copies + r * nc + target] = 1.0
+                else:
                     out[self.o_copies + r * nc + target] = 1.0
-        out[self.o_night:self.o_night + n] = night_counts
-        if state.discards:
-            out[[self.o_disc + c for c in state.discards]] = 1.0
+        out[self.o_night:self.o_night + n] = counts
+        out[self.disc_slice] = state.disc_m
         memory = state.memory[p]
-        known = np.flatnonzero(memory >= 0)
-        if known.size:
-            seat_of_pile = [0] * n
+        if memory:
+            rel_of_pile = [0] * n
             for s, pile_id in enumerate(state.pile_ids):
-                seat_of_pile[pile_id] = s
-            for c in known.tolist():
-                r = (seat_of_pile[memory[c]] - p) % n
-                out[self.o_passed + r * nc + c] = 1.0
+                rel_of_pile[pile_id] = (s - p) % n
+            o = self.o_passed
+            for c, pile_id in memory.items():
+                out[o + rel_of_pile[pile_id] * nc + c] = 1.0
         d = owner[DAGA_CARD]
         if d >= 0 and state.daga_available(d):
             out[self.o_daga + (d - p) % n] = 1.0
@@ -102,13 +107,16 @@ class Encoder:
         if v >= 0 and state.ville_ready(v):
             out[self.o_ville + (v - p) % n] = 1.0
         out[self.o_round + state.round] = 1.0
+        piles = state.piles
+        o = self.o_pile
         for r in range(n):
-            out[self.o_pile + r] = len(state.piles[(p + r) % n])
+            out[o + r] = len(piles[(p + r) % n])
         out[self.o_central] = len(state.central)
-        out[self.o_phase + state.kind] = 1.0
+        out[self.o_phase + kind] = 1.0
+        o = self.o_decider
         for s in state.acting:
-            out[self.o_decider + (s - p) % n] = 1.0
-        if state.decider == p:
+            out[o + (s - p) % n] = 1.0
+        if decider == p:
             if state.source >= 0:
                 out[self.o_focus + state.source] = 1.0
             if state.offer >= 0:

@@ -48,6 +48,7 @@ from envs.bauer_draft.encoding import (
     YULE_VILLE,
 )
 from envs.bauer_draft.scoring import CATEGORIES, score_holdings
+from envs.core.errors import IllegalActionError
 from envs.core.game import Game, State, margin_rewards, rank_rewards, rng_from
 from envs.core.options import Option
 
@@ -149,9 +150,14 @@ class BauerDraftState(State):
         self.daga_ready = False           # Daga is in a tableau and her on-play has resolved
         self.queue: deque[tuple[int, int, int]] = deque()
         self.plays = [0] * n              # cards each seat has played (entered its tableau)
-        # memory[p, c]: pile id p knows card c was put on (-1: none); tracked[p, c]: TRACK_*.
-        self.memory = np.full((n, NUM_CARDS), -1, np.int8)
-        self.tracked = np.zeros((n, NUM_CARDS), np.int8)
+        # memory[p][c]: id of the pile p knows card c was put on; tracked[p][c]: TRACK_EXACT or
+        # TRACK_PILE for hidden cards whose place p knows (absent: TRACK_NONE).
+        self.memory: list[dict[int, int]] = [{} for _ in range(n)]
+        self.tracked: list[dict[int, int]] = [{} for _ in range(n)]
+        # views kept in step with the lists for the observation encoder
+        self.tab_m = np.zeros((n, NUM_CARDS), np.float32)  # card in seat's tableau
+        self.disc_m = np.zeros(NUM_CARDS, np.float32)       # card discarded
+        self.night_n = [0] * n                              # Night cards in seat's tableau
         self.acting: tuple[int, ...] = tuple(range(n))
         self._masks: list[np.ndarray | None] = [None] * n
         self._final: list[dict[str, int]] | None = None
@@ -233,6 +239,8 @@ class BauerDraftState(State):
 
     # --- protocol: apply ---------------------------------------------------------------------
     def apply(self, actions: Mapping[int, int]) -> None:
+        if self.kind == OVER:
+            raise IllegalActionError(f"bauer_draft: the game is over; got actions {actions!r}")
         checked = self.check_actions(actions)
         kind = self.kind
         self._masks = [None] * self.n
@@ -284,8 +292,6 @@ class BauerDraftState(State):
                 self.copy_mode[k] = COPY_DONE
                 self.copy_target[k] = self.offer
             self._resume()
-        else:  # pragma: no cover - OVER has no acting players, check_actions refuses
-            raise self.illegal(p, a, "the game is over")
 
     def _apply_select(self, actions: dict[int, int]) -> None:
         for p, a in actions.items():
@@ -299,8 +305,9 @@ class BauerDraftState(State):
     # --- the round ---------------------------------------------------------------------------
     def _start_round(self) -> None:
         """Draw: every seat takes the top 3 cards of the pile in front of it."""
-        tracked = self.tracked
-        tracked[tracked == TRACK_PILE] = TRACK_NONE  # a drawn-from pile: place unknown again
+        for known in self.tracked:  # a drawn-from pile: the place is unknown again
+            for c in [c for c, level in known.items() if level == TRACK_PILE]:
+                del known[c]
         memory = self.memory
         for s in range(self.n):
             pile = self.piles[s]
@@ -308,7 +315,7 @@ class BauerDraftState(State):
             del pile[-3:]
             self.hands[s] = drawn
             for c in drawn:
-                memory[s, c] = -1
+                memory[s].pop(c, None)
         self.kind = SELECT
         self.decider = self.source = -1
         self.acting = tuple(range(self.n))
@@ -330,18 +337,20 @@ class BauerDraftState(State):
         tracked, memory = self.tracked, self.memory
         for hand in hands:
             for c in hand:
-                tracked[:, c] = TRACK_NONE  # an opponent's kept card may be Night or passed on
+                for known in tracked:  # an opponent's kept card may be Night or passed on
+                    known.pop(c, None)
         for p in range(n):
             dest = (p + 1) % n
             pile_id = self.pile_ids[dest]
             self.piles[dest].extend(passes[p])
             for c in passes[p]:
-                memory[p, c] = pile_id
-                tracked[p, c] = TRACK_EXACT
+                memory[p][c] = pile_id
+                tracked[p][c] = TRACK_EXACT
         if ville_user >= 0:  # taking Ville back is public: everyone knows where he went
             dest = (ville_user + 1) % n
-            memory[:, VILLE] = self.pile_ids[dest]
-            tracked[:, VILLE] = TRACK_EXACT
+            for q in range(n):
+                memory[q][VILLE] = self.pile_ids[dest]
+                tracked[q][VILLE] = TRACK_EXACT
         self.hands = [[] for _ in range(n)]
         revealed: list[int] = []
         for p in range(n):
@@ -467,10 +476,11 @@ class BauerDraftState(State):
             return False
         cards = self.piles[p][::-1]
         self.piles[p] = []
-        tracked = self.tracked
         for c in cards:
-            self.memory[p, c] = -1
-            tracked[tracked[:, c] != TRACK_NONE, c] = TRACK_EXACT  # the whole pile: place known
+            self.memory[p].pop(c, None)
+            for known in self.tracked:  # the whole pile went to the hand: the place is known
+                if c in known:
+                    known[c] = TRACK_EXACT
         self.hands[p] = cards
         if len(cards) == 1 and not self.daga_available(p):
             self.hands[p] = []
@@ -494,8 +504,12 @@ class BauerDraftState(State):
         self.next_seq += 1
         self.played_round[c] = self.round
         self.plays[p] += 1
+        self.tab_m[p, c] = 1.0
+        if NIGHT[c]:
+            self.night_n[p] += 1
         if not NIGHT[c]:
-            self.memory[:, c] = -1
+            for mem in self.memory:
+                mem.pop(c, None)
         if c == DAGA_CARD:
             self.daga_ready = False
         if ON_PLAY[c]:
@@ -510,12 +524,17 @@ class BauerDraftState(State):
 
     def _discard(self, c: int) -> None:
         self.discards.append(c)
-        self.memory[:, c] = -1
+        self.disc_m[c] = 1.0
+        for mem in self.memory:
+            mem.pop(c, None)
 
     def _leave_tableau(self, c: int) -> list[int]:
         """Remove ``c`` from its tableau; return the copiers that lost their copy's source."""
         p = self.owner[c]
         self.tableau[p].remove(c)
+        self.tab_m[p, c] = 0.0
+        if NIGHT[c]:
+            self.night_n[p] -= 1
         self.owner[c] = -1
         self.seq[c] = -1
         if c in COPIER_INDEX:
@@ -573,13 +592,15 @@ class BauerDraftState(State):
         self.pile_ids = [self.pile_ids[(s - step) % n] for s in range(n)]
 
     def _shuffle_piles(self) -> None:
-        tracked = self.tracked
         for pile in self.piles:
             if len(pile) > 1:
                 order = self.rng.permutation(len(pile))
                 pile[:] = [pile[i] for i in order]
-            for c in pile:
-                tracked[tracked[:, c] == TRACK_EXACT, c] = TRACK_PILE
+        in_piles = {c for pile in self.piles for c in pile}
+        for known in self.tracked:
+            for c in known:
+                if c in in_piles:
+                    known[c] = TRACK_PILE
 
     # --- outcome -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -592,6 +613,15 @@ class BauerDraftState(State):
             if self.copy_mode[k] == COPY_DONE and self.owner[copier] >= 0:
                 out[self.owner[copier]].append(self.copy_target[k])
         return out
+
+    def rebuild_views(self) -> None:
+        """Recompute the encoder's views from the card lists (after a load or re-sampling)."""
+        self.tab_m.fill(0.0)
+        self.disc_m.fill(0.0)
+        for s, cards in enumerate(self.tableau):
+            self.tab_m[s, cards] = 1.0
+            self.night_n[s] = sum(NIGHT[c] for c in cards)
+        self.disc_m[self.discards] = 1.0
 
     def all_cards(self) -> list[int]:
         """Every card in a hand, pile, the central deck, the discards or a tableau."""
@@ -659,8 +689,11 @@ class BauerDraftState(State):
         new.daga_used, new.daga_ready = self.daga_used, self.daga_ready
         new.queue = deque(self.queue)
         new.plays = list(self.plays)
-        new.memory = self.memory.copy()
-        new.tracked = self.tracked.copy()
+        new.memory = [dict(m) for m in self.memory]
+        new.tracked = [dict(t) for t in self.tracked]
+        new.tab_m = self.tab_m.copy()
+        new.disc_m = self.disc_m.copy()
+        new.night_n = list(self.night_n)
         new.acting = self.acting
         new._masks = list(self._masks)  # masks are never mutated in place
         new._final = self._final

@@ -67,8 +67,8 @@ def state_to_dict(s: BauerDraftState) -> dict[str, Any]:
         "daga_ready": s.daga_ready,
         "queue": [[TASK_NAMES[t], code[c] if c >= 0 else None, p] for t, c, p in s.queue],
         "plays": list(s.plays),
-        "memory": [{code[c]: int(m) for c, m in enumerate(row) if m >= 0} for row in s.memory],
-        "tracked": [{code[c]: TRACK_NAMES[int(t)] for c, t in enumerate(row) if t}
+        "memory": [{code[c]: m for c, m in sorted(row.items())} for row in s.memory],
+        "tracked": [{code[c]: TRACK_NAMES[t] for c, t in sorted(row.items())}
                     for row in s.tracked],
         "rng": rng_to_dict(s.rng),
     }
@@ -182,10 +182,12 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any]) -> BauerDraftState:
         for s, row in enumerate(rows):
             for code, value in row.items():
                 if names is None:
-                    table[s, _card(code, key)] = _int(value, key, 0, n - 1)
+                    table[s][_card(code, key)] = _int(value, key, 0, n - 1)
                 else:
-                    require(value in names, f"bauer_draft state: {key} value {value!r}")
-                    table[s, _card(code, key)] = names.index(value)
+                    require(value in names[1:], f"bauer_draft state: {key} value {value!r}; "
+                            f"allowed {names[1:]}")
+                    table[s][_card(code, key)] = names.index(value)
+    st.rebuild_views()
     _load_decision(st, data, n)
     return st
 

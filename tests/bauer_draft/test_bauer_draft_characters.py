@@ -64,15 +64,15 @@ def test_uggel_guggel_shuffles_each_pile_on_its_own():
     # ... and some pile is no longer in passing order
     assert any(after[s] + st.hands[s][::-1] != expected[s] for s in range(3))
     # the passer knew its cards were somewhere in that pile; after the draw it knows nothing
-    assert st.tracked[0, idx("E01")] == 0
+    assert idx("E01") not in st.tracked[0]
 
 
 def test_uggel_guggel_marks_passed_cards_as_somewhere_in_the_pile():
     st = position(3, hands={0: ["C01", "E01", "E02"], 1: ["C02", "E03", "E04"]})
     select(st, {0: play("C01"), 1: play("C02")})
     assert st.kind == WITCH  # Uggel-Guggel (C01) resolved first, the Witch (C02) waits
-    assert st.tracked[0, idx("E01")] == TRACK_PILE
-    assert st.tracked[0, idx("E02")] == TRACK_PILE
+    assert st.tracked[0][idx("E01")] == TRACK_PILE
+    assert st.tracked[0][idx("E02")] == TRACK_PILE
 
 
 # --- Witch of Harta Forest -----------------------------------------------------------------

@@ -39,7 +39,7 @@ def fingerprint(st) -> tuple:
             tuple(map(tuple, st.hands)), tuple(map(tuple, st.piles)), tuple(st.central),
             tuple(st.discards), tuple(map(tuple, st.tableau)), tuple(st.copy_mode),
             tuple(st.copy_target), tuple(st.queue), st.daga_used, tuple(map(tuple, st.sel)),
-            st.memory.tobytes(), st.tracked.tobytes())
+            repr(st.memory), repr(st.tracked))
 
 
 def locations(st) -> dict[int, tuple[str, int]]:
