@@ -1,0 +1,88 @@
+"""Tournaments: lineups, zero-sum bookkeeping, ratings order, files written, errors."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+from training_toy_games import BidGame
+
+import envs
+from agents.registry import factory_from_spec
+from training import tournament
+from training.ratings import Ratings, ranks_from_returns
+from training.tournament import block_lineup, run_tournament
+
+ENV = "bauer_trick_v0"
+
+
+def test_ranks_from_returns_share_ties():
+    assert ranks_from_returns([1.0, -1.0]) == [1, 2]
+    assert ranks_from_returns([0.0, 1.0, 0.0, -1.0]) == [2, 1, 2, 4]
+
+
+def test_ratings_follow_results():
+    ratings = Ratings(["a", "b"])
+    for _ in range(20):
+        ratings.update([["a", "a"], ["b", "b"]], [1.0, -1.0])
+    table = ratings.table()
+    assert table["a"]["mu"] > 25 > table["b"]["mu"]
+
+
+def test_block_lineups():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        lineup = block_lineup(rng, 4, 2)
+        assert len(set(lineup)) == 2
+        lineup = block_lineup(rng, 2, 3)
+        assert len(set(lineup)) == 2 and set(lineup) <= {0, 1}
+
+
+def test_team_tournament_is_zero_sum_and_ranks_the_heuristic_first():
+    game = envs.make_game(ENV, episode="deal")
+    names = ["random", "heuristic"]
+    rows = run_tournament(game, names, [factory_from_spec(n, ENV) for n in names], games=200)
+    by_name = {row["agent"]: row for row in rows}
+    assert by_name["random"]["games"] == by_name["heuristic"]["games"] == 200
+    # the two teams' deal rewards cancel in every game
+    assert by_name["random"]["mean_reward"] == pytest.approx(-by_name["heuristic"]["mean_reward"])
+    assert by_name["heuristic"]["win"] == pytest.approx(by_name["random"]["loss"])
+    assert rows[0]["agent"] == "heuristic"  # measured team edge about +0.35 per deal
+    assert rows[0]["mean_reward_low"] > 0
+
+
+def test_tournament_is_seeded():
+    game = envs.make_game(ENV, episode="deal")
+    names = ["random", "search:rollouts=4,max_depth=36", "heuristic"]
+    factories = [factory_from_spec(n, ENV) for n in names]
+    first = run_tournament(game, names, factories, games=12, seed=3)
+    assert run_tournament(game, names, factories, games=12, seed=3) == first
+
+
+def test_tournament_without_teams():
+    names = ["random", "search:rollouts=6"]
+    rows = run_tournament(BidGame(), names, [factory_from_spec(n) for n in names], games=20)
+    assert sum(row["games"] for row in rows) == 20 * 3  # three seats, one unit each
+
+
+def test_cli_writes_table_and_plot(tmp_path, capsys):
+    out = tmp_path / "t"
+    assert tournament.main(["--env", ENV, "--agents", "random", "heuristic", "--games", "8",
+                            "--out", str(out), "--no-progress"]) == 0
+    rows = list(csv.DictReader((out / "results.csv").open()))
+    assert {row["agent"] for row in rows} == {"random", "heuristic"}
+    assert (out / "results.md").read_text().startswith("| agent |")
+    pytest.importorskip("matplotlib")
+    assert (out / "results.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("agents,message", [
+    (["random"], "at least two distinct"),
+    (["random", "random"], "at least two distinct"),
+    (["random", "minimax"], "known agents: random"),
+])
+def test_cli_errors(agents, message, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        tournament.main(["--env", ENV, "--agents", *agents, "--out", str(tmp_path)])
+    assert message in capsys.readouterr().err

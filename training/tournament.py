@@ -1,0 +1,152 @@
+"""Seeded tournaments between any agents, with OpenSkill ratings, a table and a plot.
+
+    python -m training.tournament --env bauer_trick_v0 \
+        --agents random heuristic search:rollouts=32 policy:RUN/model.zip --games 400 --out DIR
+
+Agents play *units*: a whole team in team games (bauer_trick: both partners are the same agent),
+else one seat. Games come in blocks of one seeded deal per rotation: a block draws which agent
+plays which unit (different agents per unit while there are enough agents), then replays the
+same deal with every agent index shifted by 1, 2, ... so each agent meets the same cards from
+every position (duplicate format, which cancels much of the luck of the deal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import envs
+from agents.base import BaseAgent
+from agents.registry import factory_from_spec
+from envs.core.game import Game
+from training.cli import check_env_name, env_options_for, parse_env_options
+from training.match import play_game
+from training.ratings import Ratings
+from training.report import write_plot, write_tables
+from training.stats import summarize
+from training.teams import teams_of
+
+AgentFactory = Callable[[int | None], BaseAgent]
+
+
+def block_lineup(rng: np.random.Generator, agents: int, units: int) -> list[int]:
+    """Agent index per unit: all different when ``agents >= units``, else not all the same."""
+    if agents >= units:
+        return rng.choice(agents, size=units, replace=False).tolist()
+    while True:
+        lineup = rng.integers(agents, size=units).tolist()
+        if len(set(lineup)) > 1:
+            return lineup
+
+
+def run_tournament(
+    game: Game,
+    names: Sequence[str],
+    factories: Sequence[AgentFactory],
+    games: int,
+    seed: int = 0,
+    progress: Callable[[], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``games`` games; one result row per agent, best OpenSkill ordinal first."""
+    if len(names) < 2:
+        raise ValueError("a tournament needs at least two agents")
+    if len(set(names)) != len(names):
+        raise ValueError(f"agent names must be distinct, got {list(names)}")
+    units = teams_of(game)
+    a = len(names)
+    rng = np.random.default_rng(seed)
+    rewards: dict[str, list[float]] = {name: [] for name in names}
+    ratings = Ratings(names)
+    lineup: list[int] = []
+    for k in range(games):
+        rotation = k % a
+        if rotation == 0:
+            lineup = block_lineup(rng, a, len(units))
+        by_unit = [(i + rotation) % a for i in lineup]
+        seats = [0] * game.num_players
+        for unit, agent_index in zip(units, by_unit):
+            for p in unit:
+                seats[p] = agent_index
+        result = play_game(game, [factories[i](None) for i in seats], seed + k // a)
+        unit_returns = [result.returns[unit[0]] for unit in units]
+        for agent_index, r in zip(by_unit, unit_returns):
+            rewards[names[agent_index]].append(r)
+        ratings.update([[names[seats[p]] for p in unit] for unit in units], unit_returns)
+        if progress is not None:
+            progress()
+    table = ratings.table()
+    rows = []
+    for name in names:
+        if not rewards[name]:
+            continue
+        summary = summarize(rewards[name])
+        rows.append({"agent": name, "games": summary.n,
+                     "mean_reward": summary.mean_reward.value,
+                     "mean_reward_low": summary.mean_reward.low,
+                     "mean_reward_high": summary.mean_reward.high,
+                     "win": summary.win.value, "draw": summary.draw.value,
+                     "loss": summary.loss.value, **table[name]})
+    rows.sort(key=lambda row: -row["ordinal"])
+    return rows
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.tournament", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--env", required=True, type=check_env_name)
+    p.add_argument("--agents", required=True, nargs="+", metavar="SPEC",
+                   help="agent specs: random heuristic search:rollouts=32 policy:RUN/model.zip")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=[])
+    p.add_argument("--out", type=Path, required=True, help="directory for results.{csv,md,png}")
+    p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        options = env_options_for(args.env, parse_env_options(args.env_option))
+        factories = [factory_from_spec(spec, args.env) for spec in args.agents]
+        if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
+            raise ValueError(f"--agents needs at least two distinct specs, got {args.agents}")
+    except (ValueError, FileNotFoundError) as exc:
+        parser.error(str(exc))
+    if any(spec.startswith("policy") for spec in args.agents):
+        import torch
+
+        torch.set_num_threads(1)
+    game = envs.make_game(args.env, **options)
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, file=sys.stderr, desc="tournament")
+    rows = run_tournament(game, args.agents, factories, args.games, args.seed,
+                          progress=bar.update if bar else None)
+    if bar is not None:
+        bar.close()
+    written = write_tables(rows, args.out)
+    if not args.no_plot:
+        plot = write_plot(rows, args.out, f"{args.env} {options}")
+        if plot is not None:
+            written.append(plot)
+    (args.out / "tournament.json").write_text(json.dumps(
+        {"env": args.env, "env_options": options, "games": args.games, "seed": args.seed,
+         "agents": args.agents, "results": rows}, indent=2))
+    print((args.out / "results.md").read_text())
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
