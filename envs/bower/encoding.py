@@ -7,7 +7,7 @@ current decision allows. Observation: seat-relative ("me" first) float32 pieces 
 
 from __future__ import annotations
 
-from envs.bower.components import BONUS_IDS, CODES, MATERIALS, NUM_BONUS, NUM_EGGS
+from envs.bower.components import BONUS_IDS, CODES, MATERIALS, NUM_BONUS, NUM_EGGS, NUM_TILES
 from envs.bower.geometry import NUM_CELLS, NUM_PLACEMENTS, cell_name, placement_name
 from envs.core.obs_spec import ObsPiece, ObsSpec
 
@@ -135,6 +135,11 @@ OBS_SPEC = ObsSpec(
         ),
         ObsPiece(
             "token_supply", (5,), "X, white feather, white flower, shell, branch token unused"
+        ),
+        ObsPiece(
+            "discarded_tiles",
+            (NUM_TILES,),
+            "nest tiles discarded face up (T01-T36, NB1-NB4)",
         ),
         ObsPiece("phase", (NUM_PHASES,), "current decision: " + ", ".join(PHASES)),
         ObsPiece("scalars", (len(SCALARS),), "; ".join(SCALARS)),

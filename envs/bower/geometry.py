@@ -76,6 +76,9 @@ def legal_footprint(occ: int, f: int) -> bool:
     return FP_ROW0[f] or bool(occ & FP_CONTACT[f])
 
 
+_FP_BITS_NP = np.array(FP_BITS, np.int64)
+_FP_CONTACT_NP = np.array(FP_CONTACT, np.int64)
+_FP_ROW0_NP = np.array(FP_ROW0, bool)
 _place_cache: dict[int, np.ndarray] = {}
 _cover_cache: dict[int, np.ndarray] = {}
 _CACHE_LIMIT = 1 << 17
@@ -84,14 +87,14 @@ _CACHE_LIMIT = 1 << 17
 def placement_mask(occ: int) -> np.ndarray:
     """Bool[76]: placements legal for a normal play on a nest with occupancy ``occ`` (cached).
 
-    The returned array is shared: never modify it.
+    Vectorized over the 38 footprints (§4: both cells empty, and row 0 or an occupied
+    neighbour). The returned array is shared: never modify it.
     """
     m = _place_cache.get(occ)
     if m is None:
-        m = np.zeros(NUM_PLACEMENTS, bool)
-        for f in range(NUM_FOOTPRINTS):
-            if legal_footprint(occ, f):
-                m[2 * f] = m[2 * f + 1] = True
+        free = (_FP_BITS_NP & occ) == 0
+        legal = free & (_FP_ROW0_NP | ((_FP_CONTACT_NP & occ) != 0))
+        m = np.repeat(legal, 2)
         m.flags.writeable = False
         if len(_place_cache) >= _CACHE_LIMIT:
             _place_cache.clear()
@@ -107,10 +110,7 @@ def cover_mask(occ: int) -> np.ndarray:
     """Bool[76]: COVER placements (both cells occupied, any orientation), cached."""
     m = _cover_cache.get(occ)
     if m is None:
-        m = np.zeros(NUM_PLACEMENTS, bool)
-        for f in range(NUM_FOOTPRINTS):
-            if occ & FP_BITS[f] == FP_BITS[f]:
-                m[2 * f] = m[2 * f + 1] = True
+        m = np.repeat((_FP_BITS_NP & occ) == _FP_BITS_NP, 2)
         m.flags.writeable = False
         if len(_cover_cache) >= _CACHE_LIMIT:
             _cover_cache.clear()

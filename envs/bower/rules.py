@@ -25,8 +25,8 @@ from envs.bower.components import (
     EB_FIRST,
     EGG_CODES,
     EGG_IDS,
+    END_GEMS,
     END_MAT_LIST,
-    END_UNITS,
     END_UNITS_LIST,
     IA1,
     IA2,
@@ -38,7 +38,6 @@ from envs.bower.components import (
     NUM_EGGS,
     NUM_NEST_TILES,
     NUM_TILES,
-    PINK_TILE,
     SHELL,
     SHELL_PINK,
     SP1,
@@ -73,7 +72,23 @@ from envs.bower.geometry import (
     legal_footprint,
     placement_mask,
 )
-from envs.bower.scoring import empty_breakdown, final_scores, gem_conditions, nest_stats
+from envs.bower.observation import (
+    CELL_BASE,
+    S_ALL,
+    S_COVER,
+    S_DISCARDS,
+    S_DISPLAY,
+    S_DRAW,
+    S_EGGS,
+    S_FLAGS,
+    S_HANDS,
+    S_KEPT,
+    S_NESTS,
+    S_TOKENS,
+    encode_sections,
+    encode_tail,
+)
+from envs.bower.scoring import conditions_from_bits, empty_breakdown, final_scores, nest_stats
 from envs.core.errors import IllegalActionError, StateFormatError
 from envs.core.game import (
     Game,
@@ -144,22 +159,6 @@ OPTIONS: tuple[Option, ...] = (
 )  # fmt: skip
 
 
-def _tile_features() -> np.ndarray:
-    """Per placeable tile: both ends' material one-hot (4) + unit counts (13)."""
-    feats = np.zeros((NUM_TILES, E.TILE_FEATURES), OBS_DTYPE)
-    half = E.TILE_FEATURES // 2
-    for t in range(NUM_TILES):
-        for end in range(2):
-            base = end * half
-            feats[t, base + END_MAT_LIST[2 * t + end]] = 1.0
-            feats[t, base + 4 : base + half] = END_UNITS[2 * t + end]
-    return feats
-
-
-TILE_FEATURES = _tile_features()
-BITS6 = np.array([[(b >> i) & 1 for i in range(6)] for b in range(64)], OBS_DTYPE)
-
-
 class BowerGame(Game):
     """Bower for 2 players (spec ``shared/rules/bower.md``)."""
 
@@ -194,7 +193,6 @@ class BowerGame(Game):
         s.bonus_deck = [int(x) for x in rng.permutation(NUM_BONUS)]
         s.phase = PH_DRAFT
         s.actor = s.turn_player = s.start
-        s._repaint_all()
         return s
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BowerState:
@@ -244,7 +242,12 @@ class BowerState(State):
         self.turn_player = 0
         self.effect = -1  # bonus tile being resolved (token phases)
         self.decisions = 0
+        self.matb: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]  # visible cells per material
+        self.gem1: list[int] = [0, 0]  # visible cells with >= 1 gem
+        self.gem2: list[int] = [0, 0]  # visible cells with 2 gems
         self.planes = np.zeros((2, E.NEST_CHANNELS, NUM_CELLS), OBS_DTYPE)
+        self._obs = [np.zeros(OBS_SPEC.size, OBS_DTYPE), np.zeros(OBS_SPEC.size, OBS_DTYPE)]
+        self._dirty = [S_ALL, S_ALL]
         self._mask: np.ndarray | None = None
         self._final: tuple[list[dict[str, float]], int] | None = None
 
@@ -367,6 +370,7 @@ class BowerState(State):
         p = self.turn_player
         o = 1 - p
         if ph == PH_DRAFT:
+            self._touch(S_DISPLAY | S_HANDS)
             self.hands[self.actor].append(self.display[a])
             self.display[a] = -1
             if self.actor == self.start:
@@ -377,11 +381,13 @@ class BowerState(State):
                         self.display[d] = self.stack.pop()
                 self._start_turn(self.start)
         elif ph == PH_TAKE:
+            self._touch(S_DISPLAY | S_HANDS)
             self.hands[p].append(self._take_display(a))
             self._enter_play()
         elif ph == PH_PLAY:
             h, pl = divmod(a - PLAY, NUM_PLACEMENTS)
             tile = self.hands[p].pop(h)
+            self._touch(S_HANDS)
             if tile == self.forced[p]:
                 self.forced[p] = -1
             self._place(p, tile, pl, cover=False)
@@ -394,6 +400,7 @@ class BowerState(State):
         elif ph == PH_KEEP:
             self._keep(a - KEEP)
         elif ph == PH_SPY:
+            self._touch(S_EGGS)
             self.spied_cols[p] |= 1 << (a - COLUMN)
             self._enter_hand_check()
         elif ph == PH_TOKEN:
@@ -409,16 +416,19 @@ class BowerState(State):
             self._enter_hand_check()
         elif ph == PH_COVER_ASK:
             if a == ACCEPT:
+                self._touch(S_COVER)
                 self.cover_tile = self.stack.pop()
                 self.phase = PH_COVER
             else:
                 self._enter_hand_check()
         elif ph == PH_COVER:
             tile, self.cover_tile = self.cover_tile, -1
+            self._touch(S_COVER)
             self._place(p, tile, a - COVER, cover=True)
             self._enter_hand_check()
         elif ph == PH_FORCE:
             if a != PASS:
+                self._touch(S_DISPLAY | S_HANDS)
                 tile = self._take_display(a)
                 self.hands[o].append(tile)
                 self.forced[o] = tile
@@ -473,8 +483,14 @@ class BowerState(State):
         if not self.opts["bonus_tiles"]:
             self._enter_hand_check()
             return
-        branch = self._branch_code(p)
-        cols, cells = gem_conditions(self.top[p], branch, self.col_flags[p], self.cell_flags[p])
+        cols, cells = conditions_from_bits(
+            self.matb[p],
+            self.gem1[p],
+            self.gem2[p],
+            self._branch_code(p),
+            self.col_flags[p],
+            self.cell_flags[p],
+        )
         if not (cols or cells):
             self._enter_hand_check()
             return
@@ -491,6 +507,7 @@ class BowerState(State):
     def _flag(self, p: int, cols: int, cells: int) -> None:
         self.col_flags[p] |= cols
         self.cell_flags[p] |= cells
+        self._touch(S_FLAGS | S_NESTS)
         plane = self.planes[p, E.CH_FLAG]
         flags = self.cell_flags[p]
         for i in range(NUM_CELLS):
@@ -509,6 +526,7 @@ class BowerState(State):
                 self.discard_by = []
             drawn.append(self.bonus_deck.pop())
         self.drawn = drawn
+        self._touch(S_DRAW | S_KEPT)
         self.phase = PH_KEEP
 
     def _keep(self, j: int) -> None:
@@ -519,6 +537,7 @@ class BowerState(State):
                 self.bonus_discard.append(other)
                 self.discard_by.append(p)
         self.drawn = []
+        self._touch(S_DRAW | S_KEPT)
         if not self.opts["flag_all_triggers"]:
             self._flag(p, *self.conditions)
         self.kept[p].append(b)
@@ -529,9 +548,11 @@ class BowerState(State):
         p = self.turn_player
         self.effect = b
         if BONUS_KIND[b] == "nest":
+            self._touch(S_HANDS)
             self.hands[p].append(BONUS_TILE[b])
             self.limits[p] += 1
         elif b == SP2:
+            self._touch(S_EGGS)
             self.spied_removed[p] = True
         phase = self._effect_phase(b)
         if phase >= 0:
@@ -565,6 +586,7 @@ class BowerState(State):
 
     def _discard_from_hand(self, seat: int, h: int) -> None:
         tile = self.hands[seat].pop(h)
+        self._touch(S_HANDS | S_DISCARDS)
         if tile == self.forced[seat]:
             self.forced[seat] = -1  # the obligation ends with the tile
         self.tile_discards.append(tile)
@@ -583,7 +605,9 @@ class BowerState(State):
         p = self.turn_player
         o = 1 - p
         self.turns[p] += 1
-        self.forced[p] = -1  # after the forced turn an unplayed forced tile is ordinary
+        if self.forced[p] >= 0:  # after the forced turn an unplayed forced tile is ordinary
+            self.forced[p] = -1
+            self._touch(S_HANDS)
         self.conditions = (0, 0)
         if self.extra[p]:
             self.extra[p] = False
@@ -600,6 +624,7 @@ class BowerState(State):
         else:
             self.phase = PH_OVER
             self.actor = -1
+            self._touch(S_EGGS)
             self._final = self._compute_final()
 
     # ------------------------------------------------------------------ nest changes
@@ -620,6 +645,18 @@ class BowerState(State):
                     self._remove_token(tok)
         self.occ[p] |= FP_BITS[pl >> 1]
         self.placed[p].append((tile, pl, cover))
+        matb = self.matb[p]
+        for cell, end in ((a, 2 * tile), (b, 2 * tile + 1)):
+            bit = 1 << cell
+            keep = ~bit
+            matb[0] &= keep
+            matb[1] &= keep
+            matb[2] &= keep
+            matb[3] &= keep
+            matb[END_MAT_LIST[end]] |= bit
+            gems = END_GEMS[end]
+            self.gem1[p] = self.gem1[p] | bit if gems >= 1 else self.gem1[p] & keep
+            self.gem2[p] = self.gem2[p] | bit if gems >= 2 else self.gem2[p] & keep
         self._paint_cell(p, a)
         self._paint_cell(p, b)
 
@@ -627,6 +664,7 @@ class BowerState(State):
         self.tok_status[tok] = TOK_PLACED
         self.tok_seat[tok] = seat
         self.tok_cell[tok] = cell
+        self._touch(S_TOKENS)
         self._paint_cell(seat, cell)
 
     def _remove_token(self, tok: int) -> None:
@@ -646,20 +684,20 @@ class BowerState(State):
 
     def _paint_cell(self, seat: int, cell: int) -> None:
         """Rewrite one cell's channels of the public nest planes (kept for fast observe)."""
-        col = self.planes[seat, :, cell]
-        col[:] = 0.0
+        self._touch(S_NESTS)
         t = self.top[seat][cell]
-        if t >= 0:
-            col[E.CH_MAT + END_MAT_LIST[t]] = 1.0
-            col[E.CH_UNITS : E.CH_UNITS + len(CODES)] = END_UNITS[t]
-            col[E.CH_COVERED] = 1.0 if self.depth[seat][cell] else 0.0
-            col[E.CH_PINK_TILE] = 1.0 if t >> 1 == PINK_TILE else 0.0
-        for tok in range(4):
-            if self._token_cell(tok, seat) == cell:
-                col[E.CH_TOKEN + tok] = 1.0
-        if self._token_cell(TOK_BRANCH, seat) == cell:
-            col[E.CH_BRANCH + self.branch_orient] = 1.0
-        col[E.CH_FLAG] = self.cell_flags[seat] >> cell & 1
+        col = self.planes[seat, :, cell]
+        col[:] = CELL_BASE[t]  # row -1 is the empty cell
+        if self.depth[seat][cell]:
+            col[E.CH_COVERED] = 1.0
+        if TOK_PLACED in self.tok_status:
+            for tok in range(4):
+                if self._token_cell(tok, seat) == cell:
+                    col[E.CH_TOKEN + tok] = 1.0
+            if self._token_cell(TOK_BRANCH, seat) == cell:
+                col[E.CH_BRANCH + self.branch_orient] = 1.0
+        if self.cell_flags[seat] >> cell & 1:
+            col[E.CH_FLAG] = 1.0
 
     def _repaint_all(self) -> None:
         for seat in range(2):
@@ -733,85 +771,22 @@ class BowerState(State):
         return self.col_owner[pos] == player or bool(self.spied_cols[player] >> pos & 1)
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        buf = self._obs[player]
+        dirty = self._dirty[player]
+        if dirty:
+            encode_sections(self, player, buf, dirty)
+            self._dirty[player] = 0
+        encode_tail(self, player, buf)
         if out is None:
-            out = np.zeros(OBS_SPEC.size, OBS_DTYPE)
-        else:
-            out.fill(0.0)
-        me, op = player, 1 - player
-        v = _OBS_VIEWS
-        nests = out[v["nests"]].reshape(2, E.NEST_CHANNELS, NUM_CELLS)
-        nests[0] = self.planes[me]
-        nests[1] = self.planes[op]
-        out[v["column_flags"]][0:6] = BITS6[self.col_flags[me]]
-        out[v["column_flags"]][6:12] = BITS6[self.col_flags[op]]
-        owner = out[v["egg_owner"]]
-        eggs = out[v["column_eggs"]]
-        for c in range(6):
-            owner[c if self.col_owner[c] == me else 6 + c] = 1.0
-            if self.knows_egg(me, c):
-                eggs[NUM_EGGS * c + self.eggs[c]] = 1.0
-        if self.knows_egg(me, 6):
-            removed = out[v["removed_eggs"]]
-            removed[self.eggs[6]] = removed[self.eggs[7]] = 1.0
-        spied = out[v["spied_columns"]]
-        spied[0:6] = BITS6[self.spied_cols[me]]
-        spied[6:12] = BITS6[self.spied_cols[op]]
-        disp = out[v["display"]].reshape(3, -1)
-        for d in range(3):
-            t = self.display[d]
-            if t >= 0:
-                disp[d, 0] = 1.0
-                disp[d, 1:] = TILE_FEATURES[t]
-        hands = out[v["hands"]].reshape(2, 6, -1)
-        public = self.opts["hands_public"]
-        for k, seat in enumerate((me, op)):
-            forced = self.forced[seat]
-            for h, t in enumerate(self.hands[seat]):
-                row = hands[k, h]
-                row[0] = 1.0
-                row[1] = 1.0 if t == forced else 0.0
-                if k == 0 or public:
-                    row[2:] = TILE_FEATURES[t]
-        if self.cover_tile >= 0:
-            cov = out[v["cover_tile"]]
-            cov[0] = 1.0
-            cov[1:] = TILE_FEATURES[self.cover_tile]
-        if self.drawn and self.turn_player == me:
-            draw = out[v["bonus_draw"]]
-            for j, b in enumerate(self.drawn):
-                draw[NUM_BONUS * j + b] = 1.0
-        kept = out[v["bonus_kept"]]
-        for b in self.kept[me]:
-            kept[b] = 1.0
-        for b in self.kept[op]:
-            kept[NUM_BONUS + b] = 1.0
-        mine = out[v["bonus_my_discards"]]
-        for b, by in zip(self.bonus_discard, self.discard_by):
-            if by == me:
-                mine[b] = 1.0
-        supply = out[v["token_supply"]]
-        for tok in range(5):
-            if self.tok_status[tok] == TOK_SUPPLY:
-                supply[tok] = 1.0
-        out[v["phase"].start + self.phase] = 1.0
-        sc = out[v["scalars"]]
-        sc[0] = self.turns[me] / 12.0
-        sc[1] = self.turns[op] / 12.0
-        sc[2] = self.limits[me] / 5.0
-        sc[3] = self.limits[op] / 5.0
-        sc[4] = len(self.stack) / 36.0
-        sc[5] = len(self.bonus_deck) / 20.0
-        sc[6] = len(self.bonus_discard) / 20.0
-        sc[7] = self.extra[me]
-        sc[8] = self.extra[op]
-        sc[9] = self.owed[me]
-        sc[10] = self.owed[op]
-        sc[11] = self.start == me
-        sc[12] = self.turn_player == me and self.phase != PH_OVER
-        sc[13] = self.actor == me
-        sc[14] = self.phase == PH_OVER
-        sc[15] = bool(self.conditions[0] or self.conditions[1])
+            return buf.copy()
+        out[:] = buf
         return out
+
+    def _touch(self, sections: int) -> None:
+        """Mark observation sections as changed for both seats (see ``observation.py``)."""
+        d = self._dirty
+        d[0] |= sections
+        d[1] |= sections
 
     def determinize(self, player: int, rng: np.random.Generator) -> BowerState:
         """Re-sample what ``player`` cannot see: unknown eggs, the stack order, the bonus deck
@@ -842,6 +817,7 @@ class BowerState(State):
             k += 1
         if hidden_draw:
             s.drawn = pool[k : k + len(s.drawn)]
+        s._dirty = [S_ALL, S_ALL]
         return s
 
     # ------------------------------------------------------------------ copying and saving
@@ -881,6 +857,11 @@ class BowerState(State):
         s.spied_removed = self.spied_removed[:]
         s.tile_discards = self.tile_discards[:]
         s.planes = self.planes.copy()
+        s.matb = [self.matb[0][:], self.matb[1][:]]
+        s.gem1 = self.gem1[:]
+        s.gem2 = self.gem2[:]
+        s._obs = [self._obs[0].copy(), self._obs[1].copy()]
+        s._dirty = self._dirty[:]
         s._mask = None
         return s
 
@@ -1207,6 +1188,7 @@ def _parse(game: BowerGame, d: Mapping[str, Any]) -> BowerState:
         "bower: every bonus tile must be exactly once in deck, discard, drawn or kept",
     )
     s._repaint_all()
+    s._dirty = [S_ALL, S_ALL]
     if s.phase == PH_OVER:
         s._final = s._compute_final()
     else:

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from envs.bower.components import (
-    EARTH,
     END_GEMS,
     END_MAT_LIST,
     END_UNITS_LIST,
@@ -22,9 +21,84 @@ from envs.bower.components import (
     SHELL,
     SHELL_PINK,
 )
-from envs.bower.geometry import BRANCH_ENDS, COLS, NEIGHBOURS, NUM_CELLS
+from envs.bower.geometry import BRANCH_ENDS, COLS, NUM_CELLS
 
 MAT_NAMES = ("straw", "moss", "gravel")
+
+
+FULL = (1 << NUM_CELLS) - 1
+COL_FIRST = sum(1 << (6 * r) for r in range(4))  # cells of column 0
+COL_LAST = COL_FIRST << (COLS - 1)  # cells of column 5
+COLUMN_BITS = tuple(COL_FIRST << c for c in range(COLS))
+
+
+def _spread(bits: int) -> int:
+    """``bits`` plus its orthogonal neighbours (bitboard of the 4x6 nest, cell i = bit i)."""
+    return (
+        bits
+        | ((bits << 1) & ~COL_FIRST)
+        | ((bits >> 1) & ~COL_LAST)
+        | (bits << COLS)
+        | (bits >> COLS)
+    ) & FULL
+
+
+def components(mat_bits: int, link: tuple[int, int] | None = None) -> list[int]:
+    """Connected components (bitmasks) of the cells in ``mat_bits``; ``link`` is a pair of cell
+    bits joined by a branch token (used only when both lie in ``mat_bits``)."""
+    if link is not None and not (link[0] & mat_bits and link[1] & mat_bits):
+        link = None
+    out = []
+    rest = mat_bits
+    while rest:
+        comp = rest & -rest
+        while True:
+            grown = _spread(comp) & mat_bits
+            if link is not None:
+                if grown & link[0]:
+                    grown |= link[1]
+                if grown & link[1]:
+                    grown |= link[0]
+            if grown == comp:
+                break
+            comp = grown
+        out.append(comp)
+        rest &= ~comp
+    return out
+
+
+def _cells(bits: int) -> list[int]:
+    return [i for i in range(NUM_CELLS) if bits >> i & 1]
+
+
+def branch_link(branch: int) -> tuple[int, int] | None:
+    """The two cell bits a branch (``2 * cell + orient``, -1 for none) links, if inside."""
+    if branch < 0:
+        return None
+    ends = BRANCH_ENDS[branch]
+    return None if ends is None else (1 << ends[0], 1 << ends[1])
+
+
+def material_bits(top: Sequence[int]) -> list[int]:
+    """Bitmask of visible cells per material (straw, moss, gravel, earth)."""
+    bits = [0, 0, 0, 0]
+    for i, t in enumerate(top):
+        if t >= 0:
+            bits[END_MAT_LIST[t]] |= 1 << i
+    return bits
+
+
+def gem_bits(top: Sequence[int]) -> tuple[int, int]:
+    """(cells with >= 1 gem, cells with 2 gems): a group's gems = popcounts of both."""
+    g1 = g2 = 0
+    for i, t in enumerate(top):
+        if t >= 0:
+            g = END_GEMS[t]
+            if g >= 1:
+                g1 |= 1 << i
+            if g >= 2:
+                g2 |= 1 << i
+    return g1, g2
 
 
 def groups(top: Sequence[int], branch: int = -1) -> list[tuple[int, int]]:
@@ -33,61 +107,43 @@ def groups(top: Sequence[int], branch: int = -1) -> list[tuple[int, int]]:
     ``branch`` is ``2 * cell + orient`` of a branch token in this nest (-1 if none); its two ends
     are adjacent when both are visible cells of the same material. Earth never forms groups.
     """
-    mats = [END_MAT_LIST[t] if t >= 0 else -1 for t in top]
-    extra: dict[int, int] = {}
-    if branch >= 0:
-        ends = BRANCH_ENDS[branch]
-        if ends is not None:
-            a, b = ends
-            if mats[a] >= 0 and mats[a] != EARTH and mats[a] == mats[b]:
-                extra[a] = b
-                extra[b] = a
-    seen = 0
-    out: list[tuple[int, int]] = []
-    for start in range(NUM_CELLS):
-        m = mats[start]
-        if m < 0 or m == EARTH or seen >> start & 1:
-            continue
-        bits = 1 << start
-        seen |= bits
-        todo = [start]
-        while todo:
-            x = todo.pop()
-            nbrs = NEIGHBOURS[x]
-            if x in extra:
-                nbrs = (*nbrs, extra[x])
-            for n in nbrs:
-                if mats[n] == m and not seen >> n & 1:
-                    seen |= 1 << n
-                    bits |= 1 << n
-                    todo.append(n)
-        out.append((m, bits))
-    return out
+    link = branch_link(branch)
+    mats = material_bits(top)
+    return [(m, g) for m in range(3) for g in components(mats[m], link)]
 
 
-def _cells(bits: int) -> list[int]:
-    return [i for i in range(NUM_CELLS) if bits >> i & 1]
+def conditions_from_bits(
+    mats: Sequence[int], g1: int, g2: int, branch: int, col_flags: int, cell_flags: int
+) -> tuple[int, int]:
+    """§5.1 on bitboards: new (column bits, cell bits) to flag; (0, 0) when nothing is met.
+
+    Column: >= 3 gems (earth included) and not flagged. Group: >= 3 gems, no cell flagged.
+    """
+    new_cols = 0
+    for c in range(COLS):
+        if not col_flags >> c & 1:
+            cb = COLUMN_BITS[c]
+            if (g1 & cb).bit_count() + (g2 & cb).bit_count() >= 3:
+                new_cols |= 1 << c
+    new_cells = 0
+    if g1.bit_count() + g2.bit_count() >= 3:
+        link = branch_link(branch)
+        for m in range(3):
+            mb = mats[m]
+            if (g1 & mb).bit_count() + (g2 & mb).bit_count() < 3:
+                continue
+            for comp in components(mb, link):
+                if not comp & cell_flags and (g1 & comp).bit_count() + (g2 & comp).bit_count() >= 3:
+                    new_cells |= comp
+    return new_cols, new_cells
 
 
 def gem_conditions(
     top: Sequence[int], branch: int, col_flags: int, cell_flags: int
 ) -> tuple[int, int]:
-    """§5.1: new (column bits, cell bits) to flag; (0, 0) when no condition is met.
-
-    Column: >= 3 gems (earth included) and not flagged. Group: >= 3 gems, no cell flagged.
-    """
-    gems = [END_GEMS[t] if t >= 0 else 0 for t in top]
-    new_cols = 0
-    for c in range(COLS):
-        if not col_flags >> c & 1 and gems[c] + gems[c + 6] + gems[c + 12] + gems[c + 18] >= 3:
-            new_cols |= 1 << c
-    new_cells = 0
-    for _m, bits in groups(top, branch):
-        if bits & cell_flags:
-            continue
-        if sum(gems[i] for i in _cells(bits)) >= 3:
-            new_cells |= bits
-    return new_cols, new_cells
+    """§5.1 from a ``top`` array (see ``conditions_from_bits``)."""
+    g1, g2 = gem_bits(top)
+    return conditions_from_bits(material_bits(top), g1, g2, branch, col_flags, cell_flags)
 
 
 @dataclass

@@ -53,9 +53,16 @@ def obs_piece(state, seat, name):
 def play_next(prev, tile, game=GAME):
     """Seat 0 plays ``tile`` next on the nest (and flags) of ``prev``."""
     return build_state(
-        game, nests=[[e[:2] for e in prev["nests"][0]], []], hands=[[tile], ["T31"]],
-        hand_limits=[0, 1], phase="play", turn_player=0, start_player=0, turns=[3, 3],
-        column_flags=prev["column_flags"], cell_flags=prev["cell_flags"],
+        game,
+        nests=[[e[:2] for e in prev["nests"][0]], []],
+        hands=[[tile], ["T31"]],
+        hand_limits=[0, 1],
+        phase="play",
+        turn_player=0,
+        start_player=0,
+        turns=[3, 3],
+        column_flags=prev["column_flags"],
+        cell_flags=prev["cell_flags"],
     )
 
 
@@ -127,9 +134,17 @@ NB_GONE = ["NB1", "NB2", "NB3", "NB4"]  # kept by B earlier and discarded from h
 def trigger_position(kept_b, **kw):
     """Seat 0 will trigger column 2 and the gravel group by playing T25 at p 25 (X9 b)."""
     return build_state(
-        GAME, nests=[[("T12", 44)], []], hands=[["T25"], ["T31"]], hand_limits=[0, 1],
-        phase="play", turn_player=0, start_player=0, turns=[3, 3], bonus_kept=[[], kept_b],
-        tile_discards=NB_GONE, **kw,
+        GAME,
+        nests=[[("T12", 44)], []],
+        hands=[["T25"], ["T31"]],
+        hand_limits=[0, 1],
+        phase="play",
+        turn_player=0,
+        start_player=0,
+        turns=[3, 3],
+        bonus_kept=[[], kept_b],
+        tile_discards=NB_GONE,
+        **kw,
     )
 
 
@@ -160,8 +175,10 @@ def test_bonus_draw_stops_early_and_no_decision_when_nothing_left():
 
 
 def test_bonus_not_optional_and_bonus_tiles_off():
-    for game, expect in ((BowerGame(bonus_optional=False), "keep"),
-                         (BowerGame(bonus_tiles=False), "take")):
+    for game, expect in (
+        (BowerGame(bonus_optional=False), "keep"),
+        (BowerGame(bonus_tiles=False), "take"),
+    ):
         base = build_state(game, nests=[[("T12", 44)], []], phase="take", turn_player=0)
         s = play_next(base.to_dict(), "T25", game)
         s.step(PLAY + 25)
@@ -181,16 +198,23 @@ def test_nest_bonus_tile_goes_to_hand_and_raises_limit(nb):
 
 def test_nb3_earth_tile_triggers_column_through_play():
     s = build_state(
-        GAME, nests=[[("T07", 40)], []], hands=[["NB3", "T05"], ["T31"]], hand_limits=[1, 1],
-        phase="play", turn_player=0, start_player=0, turns=[3, 3],
+        GAME,
+        nests=[[("T07", 40)], []],
+        hands=[["NB3", "T05"], ["T31"]],
+        hand_limits=[1, 1],
+        phase="play",
+        turn_player=0,
+        start_player=0,
+        turns=[3, 3],
     )
     s.step(PLAY + 2 * 32)  # NB3 on (2,0)-(3,0): earth gem below the 2 moss gems
     assert phase(s) == "bonus" and s.col_flags[0] == 1 and s.cell_flags[0] == 0
 
 
 # ------------------------------------------------------------------ egg bonus tiles
-@pytest.mark.parametrize("eb, colour_tile", [("EB1", "T22"), ("EB2", "T31"), ("EB3", "T09"),
-                                              ("EB4", "T14")])
+@pytest.mark.parametrize(
+    "eb, colour_tile", [("EB1", "T22"), ("EB2", "T31"), ("EB3", "T09"), ("EB4", "T14")]
+)
 def test_colour_egg_tiles(eb, colour_tile):
     # A's tile holds 2 units of the colour on one end (T22 fe-red x2, T31 fe-yellow x2,
     # T09 fe-blue x2, T14 fe-purple x2); B holds one tile with none of them.
@@ -200,8 +224,14 @@ def test_colour_egg_tiles(eb, colour_tile):
             same = {"T22": "T29", "T31": "T30", "T09": "T21", "T14": "T28"}[colour_tile]
             nests = [[(colour_tile, 0)], [(same, 0)]]
         s = build_state(
-            GAME, nests=nests, hands=[[], []], hand_limits=[0, 0], phase="over",
-            turns=[12, 12], turn_player=0, bonus_kept=[[eb], []],
+            GAME,
+            nests=nests,
+            hands=[[], []],
+            hand_limits=[0, 0],
+            phase="over",
+            turns=[12, 12],
+            turn_player=0,
+            bonus_kept=[[eb], []],
         )
         h = int(eb[2]) - 1
         a, b = nest_stats(s.top[0]), nest_stats(s.top[1])
@@ -220,8 +250,9 @@ def test_egg_tile_keep_is_public_record():
 # ------------------------------------------------------------------ spy tiles
 def test_sp1_reveals_one_opponent_egg_to_the_spy_only():
     owner = [0, 1, 0, 1, 1, 0]
-    s = keep_position(["SP1", "EB1"], egg_owner=owner,
-                      eggs=["E3", "E5", "E1", "E8", "E2", "E4", "E6", "E7"])
+    s = keep_position(
+        ["SP1", "EB1"], egg_owner=owner, eggs=["E3", "E5", "E1", "E8", "E2", "E4", "E6", "E7"]
+    )
     s.step(KEEP + 0)
     assert phase(s) == "spy" and legal(s) == [COLUMN + 1, COLUMN + 3, COLUMN + 4]
     before_b = s.observe(1).copy()
@@ -270,8 +301,7 @@ def test_token_without_target_asks_nothing(tk):
 
 
 def test_x_token_on_own_nest_and_tokens_share_a_cell():
-    s = keep_position(["TK1"], nests=[[("T06", 0)], [("T02", 0)]],
-                      tokens={"shell": (0, 0)})
+    s = keep_position(["TK1"], nests=[[("T06", 0)], [("T02", 0)]], tokens={"shell": (0, 0)})
     s.step(KEEP + 0)
     s.step(470 + 0)  # own (0,0) moss [fe-blue, shell], where the shell token lies
     assert s.tok_seat[0] == 0 and s.tok_cell[0] == 0 and s.tok_cell[TOK_SHELL] == 0
@@ -282,9 +312,18 @@ def test_x_token_on_own_nest_and_tokens_share_a_cell():
 # ------------------------------------------------------------------ X7 cover (IA1)
 def test_x7_cover():
     s = build_state(
-        GAME, nests=[[("T01", 0)], []], hands=[["T07", "T05"], ["T31"]], hand_limits=[1, 1],
-        phase="play", turn_player=0, start_player=0, turns=[5, 5], bonus_kept=[["TK4"], []],
-        tokens={"shell": (0, 1)}, stack_top=["T34"], bonus_deck_top=["EB1", "EB2", "IA1"],
+        GAME,
+        nests=[[("T01", 0)], []],
+        hands=[["T07", "T05"], ["T31"]],
+        hand_limits=[1, 1],
+        phase="play",
+        turn_player=0,
+        start_player=0,
+        turns=[5, 5],
+        bonus_kept=[["TK4"], []],
+        tokens={"shell": (0, 1)},
+        stack_top=["T34"],
+        bonus_deck_top=["EB1", "EB2", "IA1"],
     )
     s.step(PLAY + 10)  # T07 at f = 5: (1,0) moss [gem, gem], (1,1) moss [fe-red]
     assert phase(s) == "bonus" and s.col_flags[0] == 1
@@ -322,16 +361,22 @@ def test_cover_pass():
 
 
 def test_cover_branch_base_removed_end_relinks():
-    s = keep_position(["IA1"], nests=[[("T03", 0), ("T21", 44), ("T29", 11), ("T01", 22)],
-                                      [("T02", 0)]],
-                      tokens={"branch": (0, 7, 1)}, stack_top=["T11"])
+    s = keep_position(
+        ["IA1"],
+        nests=[[("T03", 0), ("T21", 44), ("T29", 11), ("T01", 22)], [("T02", 0)]],
+        tokens={"branch": (0, 7, 1)},
+        stack_top=["T11"],
+    )
     s.step(KEEP + 0)
     s.step(ACCEPT)
     s.step(COVER + 2 * 11)  # cover (2,1)-(2,2): the branch end (2,1) becomes gravel
     assert s.tok_status[4] == 1
-    s2 = keep_position(["IA1"], nests=[[("T03", 0), ("T21", 44), ("T29", 11), ("T01", 22)],
-                                       [("T02", 0)]],
-                       tokens={"branch": (0, 7, 1)}, stack_top=["T11"])
+    s2 = keep_position(
+        ["IA1"],
+        nests=[[("T03", 0), ("T21", 44), ("T29", 11), ("T01", 22)], [("T02", 0)]],
+        tokens={"branch": (0, 7, 1)},
+        stack_top=["T11"],
+    )
     s2.step(KEEP + 0)
     s2.step(ACCEPT)
     s2.step(COVER + 2 * 5)  # cover (1,0)-(1,1): the branch base goes
@@ -359,8 +404,9 @@ def turn_sequence(state, rng_seed=0):
 ])  # fmt: skip
 def test_x8_double_turn_a_starts(mode, expect):
     game = BowerGame(double_turn_mode=mode)
-    s = keep_position(["IA3"], game=game, turns=[2, 2], start_player=0, hands=[[], []],
-                      hand_limits=[0, 0])
+    s = keep_position(
+        ["IA3"], game=game, turns=[2, 2], start_player=0, hands=[[], []], hand_limits=[0, 0]
+    )
     s.step(KEEP + 0)
     assert phase(s) == "double_ask" and legal(s) == [PASS, ACCEPT]
     s.step(ACCEPT)
@@ -377,8 +423,7 @@ def test_x8_double_turn_b_starts():
 
 
 def test_x8_double_turn_too_late_or_passed():
-    s = keep_position(["IA3"], turns=[10, 11], start_player=1, hands=[[], []],
-                      hand_limits=[0, 0])
+    s = keep_position(["IA3"], turns=[10, 11], start_player=1, hands=[[], []], hand_limits=[0, 0])
     s.step(KEEP + 0)
     assert s.turn_player == 1 and s.extra == [False, False]  # no decision, no effect
     assert turn_sequence(s) == "BA"
@@ -389,13 +434,21 @@ def test_x8_double_turn_too_late_or_passed():
 
 
 # ------------------------------------------------------------------ X10 force / discard
-FULL = [(f"T{13 + k:02d}", 2 * (5 * r + c)) for k, (r, c) in
-        enumerate((r, c) for r in range(4) for c in (0, 2, 4))]
+FULL = [
+    (f"T{13 + k:02d}", 2 * (5 * r + c))
+    for k, (r, c) in enumerate((r, c) for r in range(4) for c in (0, 2, 4))
+]
 
 
 def test_x10b_force():
-    s = keep_position(["IA2"], seat=1, hands=[["T05"], []], hand_limits=[1, 0],
-                      display=["T10", "T11", "T12"], stack_top=["T33"])
+    s = keep_position(
+        ["IA2"],
+        seat=1,
+        hands=[["T05"], []],
+        hand_limits=[1, 0],
+        display=["T10", "T11", "T12"],
+        stack_top=["T33"],
+    )
     s.step(KEEP + 0)
     assert phase(s) == "force" and legal(s) == [DISPLAY, DISPLAY + 1, DISPLAY + 2, PASS]
     s.step(DISPLAY + 1)
@@ -409,8 +462,14 @@ def test_x10b_force():
 
 
 def test_x10b_force_without_room():
-    s = keep_position(["IA2"], seat=1, hands=[["T05"], []], hand_limits=[1, 0],
-                      nests=[FULL, [("T02", 0)]], display=["T10", "T11", "T12"])
+    s = keep_position(
+        ["IA2"],
+        seat=1,
+        hands=[["T05"], []],
+        hand_limits=[1, 0],
+        nests=[FULL, [("T02", 0)]],
+        display=["T10", "T11", "T12"],
+    )
     s.step(KEEP + 0)
     s.step(DISPLAY + 1)
     assert s.turn_player == 0 and phase(s) == "hand" and legal(s) == [HAND, HAND + 1]
@@ -445,8 +504,14 @@ def test_x10c_discard():
 
 
 def test_discard_of_a_forced_tile_ends_the_obligation():
-    s = keep_position(["IA4"], seat=1, hands=[["T05", "T11"], []], hand_limits=[1, 0],
-                      forced=["T11", None], extra_turn=[False, True])
+    s = keep_position(
+        ["IA4"],
+        seat=1,
+        hands=[["T05", "T11"], []],
+        hand_limits=[1, 0],
+        forced=["T11", None],
+        extra_turn=[False, True],
+    )
     s.step(KEEP + 0)
     s.step(ACCEPT)
     s.step(HAND + 1)

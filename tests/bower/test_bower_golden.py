@@ -29,14 +29,17 @@ def playthrough_text() -> str:
         digest = hashlib.sha1(obs["observation"].tobytes()).hexdigest()[:12]
         legal = np.flatnonzero(obs["action_mask"])
         a = int(legal[rng.integers(len(legal))])
-        lines.append(f"{k:3d} {agent} legal={len(legal):3d} obs={digest} "
-                     f"-> {a} {e.game.action_name(a)}")
+        lines.append(
+            f"{k:3d} {agent} legal={len(legal):3d} obs={digest} -> {a} {e.game.action_name(a)}"
+        )
         e.step(a)
     s = e.state
     lines.append(f"scores={s.scores()} winner={s.winner()}")
     for q in (0, 1):
-        lines.append(f"player_{q} " + " ".join(
-            f"{k}={int(v)}" for k, v in s.score_breakdown()[q].items() if v))
+        lines.append(
+            f"player_{q} "
+            + " ".join(f"{k}={int(v)}" for k, v in s.score_breakdown()[q].items() if v)
+        )
     lines.append(e.render())
     return "\n".join(lines) + "\n"
 

@@ -96,12 +96,20 @@ def test_unmasked_placement_rejected_and_state_unchanged():
 def test_no_placement_possible_skips_play_and_bonus():
     # X10(a): a full nest; A (limit 1) holds T05, takes T09 from slot 0, places nothing and
     # discards T09 (HAND 643).
-    full = [(f"T{13 + k:02d}", 2 * (5 * r + c)) for k, (r, c) in
-            enumerate((r, c) for r in range(4) for c in (0, 2, 4))]
+    full = [
+        (f"T{13 + k:02d}", 2 * (5 * r + c))
+        for k, (r, c) in enumerate((r, c) for r in range(4) for c in (0, 2, 4))
+    ]
     assert not placement_mask(sum(1 << i for i in range(24))).any()
     s = build_state(
-        GAME, nests=[full, []], hands=[["T05"], ["T31"]], display=["T09", "T10", "T11"],
-        phase="take", turn_player=0, start_player=0, turns=[3, 3],
+        GAME,
+        nests=[full, []],
+        hands=[["T05"], ["T31"]],
+        display=["T09", "T10", "T11"],
+        phase="take",
+        turn_player=0,
+        start_player=0,
+        turns=[3, 3],
     )
     s.step(0)
     assert s.hands[0] == [4, 8]

@@ -25,16 +25,33 @@ def last_turn_keep(game, nests, seat, drawn, eggs, kept=None, **kw):
     turns = [11, 12] if seat == 0 else [12, 11]
     kept = kept or [[], []]
     return build_state(
-        game, nests=nests, hands=[[], []], hand_limits=[0, 0], phase="keep",
-        turn_player=seat, start_player=1 - seat, turns=turns, bonus_kept=kept,
-        bonus_drawn=drawn, eggs=eggs, **kw,
+        game,
+        nests=nests,
+        hands=[[], []],
+        hand_limits=[0, 0],
+        phase="keep",
+        turn_player=seat,
+        start_player=1 - seat,
+        turns=turns,
+        bonus_kept=kept,
+        bonus_drawn=drawn,
+        eggs=eggs,
+        **kw,
     )
 
 
 def over(game, nests, eggs, kept=None, tokens=None):
     return build_state(
-        game, nests=nests, hands=[[], []], hand_limits=[0, 0], phase="over", turn_player=0,
-        turns=[12, 12], bonus_kept=kept or [[], []], eggs=eggs, tokens=tokens,
+        game,
+        nests=nests,
+        hands=[[], []],
+        hand_limits=[0, 0],
+        phase="over",
+        turn_player=0,
+        turns=[12, 12],
+        bonus_kept=kept or [[], []],
+        eggs=eggs,
+        tokens=tokens,
     )
 
 
@@ -208,8 +225,7 @@ def test_x6_before_the_x():
 @pytest.mark.parametrize("x_cancels, col1", [("cell", (0, 1)), ("one", (0, 0))])
 def test_x6_x_token(x_cancels, col1):
     game = BowerGame(x_cancels=x_cancels)
-    s = last_turn_keep(game, [X6_A, X6_B], 1, ["EB3", "TK1"], eggs={1: "E1"},
-                       kept=[["EB1"], []])
+    s = last_turn_keep(game, [X6_A, X6_B], 1, ["EB3", "TK1"], eggs={1: "E1"}, kept=[["EB1"], []])
     s.step(KEEP + 1)
     own = [TARGET + c for c in (1, 2, 6, 7)]
     other = [TARGET + 24 + c for c in (0, 1, 7, 8)]

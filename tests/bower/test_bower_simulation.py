@@ -18,6 +18,7 @@ import numpy as np
 from envs.bower.components import NB_FIRST, NUM_NEST_TILES, TILE_INDEX
 from envs.bower.encoding import PHASES, PLAY
 from envs.bower.geometry import NEIGHBOURS, PLACEMENT_CELLS
+from envs.bower.observation import S_ALL
 from envs.bower.rules import BowerGame
 from envs.core.errors import IllegalActionError
 
@@ -56,8 +57,19 @@ def check_placement_legal(s, action):
 
 
 def fingerprint(s):
-    return (s.phase, s.actor, s.decisions, len(s.stack), tuple(s.display), len(s.hands[0]),
-            len(s.hands[1]), tuple(s.turns), s.occ[0], s.occ[1], tuple(s.drawn))
+    return (
+        s.phase,
+        s.actor,
+        s.decisions,
+        len(s.stack),
+        tuple(s.display),
+        len(s.hands[0]),
+        len(s.hands[1]),
+        tuple(s.turns),
+        s.occ[0],
+        s.occ[1],
+        tuple(s.drawn),
+    )
 
 
 def play_checked(game, seed, deep):
@@ -92,6 +104,11 @@ def play_checked(game, seed, deep):
                 assert np.array_equal(det.observe(q), obs), "determinize leaked"
                 if q == p:
                     assert np.array_equal(det.legal_mask(q), mask)
+        if deep:  # incremental observation buffers == a full re-encode, both seats
+            fresh = s.clone()
+            fresh._dirty = [S_ALL, S_ALL]
+            for q in (0, 1):
+                assert np.array_equal(fresh.observe(q), s.observe(q)), "stale observation"
         if s.phase == PLAY_PHASE:
             check_placement_legal(s, a)
         flags_before = (s.col_flags[:], s.cell_flags[:])
@@ -129,8 +146,9 @@ def play_checked(game, seed, deep):
         assert r == [diff, -diff]
     else:
         assert r[0] == -r[1] and r[0] in (-1.0, 0.0, 1.0)
-        assert r[0] == (np.sign(diff) if diff else (0 if s.pink_seat() < 0 else
-                                                     1 - 2 * s.pink_seat()))
+        assert r[0] == (
+            np.sign(diff) if diff else (0 if s.pink_seat() < 0 else 1 - 2 * s.pink_seat())
+        )
     return s
 
 

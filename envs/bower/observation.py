@@ -1,0 +1,240 @@
+"""Writing Bower observations fast: per-seat buffers refreshed section by section.
+
+The state keeps one flat buffer per seat and a bitmask of *dirty* sections per seat. Mutations
+mark the sections they touch (``BowerState._touch``); ``observe`` re-encodes only those, rewrites
+the small always-changing tail (phase and scalars) and copies the buffer out. A state rebuilt
+from scratch (``state_from_dict``, ``determinize``) marks everything dirty, and the tests compare
+incremental buffers against full re-encodes at every step of many games.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.bower import encoding as E
+from envs.bower.components import (
+    CODES,
+    END_MAT_LIST,
+    END_UNITS,
+    NUM_BONUS,
+    NUM_EGGS,
+    NUM_TILES,
+    PINK_TILE,
+)
+from envs.bower.geometry import NUM_CELLS
+from envs.core.obs_spec import OBS_DTYPE
+
+if TYPE_CHECKING:
+    from envs.bower.rules import BowerState
+
+# Sections (bits of the dirty mask).
+S_NESTS = 1  # nests planes (materials, units, tokens, branch, flags, covered, NB4)
+S_FLAGS = 2  # column flags
+S_EGGS = 4  # egg owners, known eggs, removed eggs, spied columns
+S_DISPLAY = 8
+S_HANDS = 16
+S_COVER = 32
+S_DRAW = 64
+S_KEPT = 128  # kept bonus tiles, my bonus discards
+S_TOKENS = 256  # token supply
+S_DISCARDS = 512  # nest tiles discarded face up
+S_ALL = 1023
+
+
+def _tile_features() -> np.ndarray:
+    """Per placeable tile: both ends' material one-hot (4) + unit counts (13)."""
+    feats = np.zeros((NUM_TILES, E.TILE_FEATURES), OBS_DTYPE)
+    half = E.TILE_FEATURES // 2
+    for t in range(NUM_TILES):
+        for end in range(2):
+            base = end * half
+            feats[t, base + END_MAT_LIST[2 * t + end]] = 1.0
+            feats[t, base + 4 : base + half] = END_UNITS[2 * t + end]
+    return feats
+
+
+TILE_FEATURES = _tile_features()
+
+
+def _cell_base() -> np.ndarray:
+    """Nest-plane channels of a visible tile end (row ``2 * tile + end``); the last row (index
+    -1) is an empty cell. Covered, token, branch and flag channels are added by the state."""
+    base = np.zeros((2 * NUM_TILES + 1, E.NEST_CHANNELS), OBS_DTYPE)
+    for t in range(2 * NUM_TILES):
+        base[t, E.CH_MAT + END_MAT_LIST[t]] = 1.0
+        base[t, E.CH_UNITS : E.CH_UNITS + len(CODES)] = END_UNITS[t]
+        base[t, E.CH_PINK_TILE] = 1.0 if t >> 1 == PINK_TILE else 0.0
+    return base
+
+
+CELL_BASE = _cell_base()
+# Display / hand rows: present (+ forced placeholder) then the tile features.
+DISPLAY_ROWS = np.concatenate([np.ones((NUM_TILES, 1), OBS_DTYPE), TILE_FEATURES], axis=1)
+HAND_ROWS = np.concatenate(
+    [np.ones((NUM_TILES, 1), OBS_DTYPE), np.zeros((NUM_TILES, 1), OBS_DTYPE), TILE_FEATURES], axis=1
+)
+HIDDEN_HAND_ROW = np.zeros(2 + E.TILE_FEATURES, OBS_DTYPE)
+HIDDEN_HAND_ROW[0] = 1.0
+BITS6 = np.array([[(b >> i) & 1 for i in range(6)] for b in range(64)], OBS_DTYPE)
+
+_SPEC = E.OBS_SPEC
+
+
+def _span(name: str) -> tuple[int, int]:
+    sl = _SPEC.slice(name)
+    return sl.start, sl.stop
+
+
+NESTS = _span("nests")
+NEST_SIZE = E.NEST_CHANNELS * NUM_CELLS
+COL_FLAGS = _span("column_flags")
+EGG_OWNER = _span("egg_owner")
+COLUMN_EGGS = _span("column_eggs")
+REMOVED = _span("removed_eggs")
+SPIED = _span("spied_columns")
+DISPLAY = _span("display")
+DISPLAY_ROW = 1 + E.TILE_FEATURES
+HANDS = _span("hands")
+HAND_ROW = 2 + E.TILE_FEATURES
+COVER = _span("cover_tile")
+DRAW = _span("bonus_draw")
+KEPT = _span("bonus_kept")
+MY_DISCARDS = _span("bonus_my_discards")
+TOKENS = _span("token_supply")
+DISCARDED = _span("discarded_tiles")
+PHASE = _span("phase")
+SCALARS = _span("scalars")
+PHASE_ROWS = np.eye(len(E.PHASES), dtype=OBS_DTYPE)
+TAIL = PHASE[0]  # phase and scalars are the last pieces: rewritten on every observe
+assert SCALARS[1] == _SPEC.size and PHASE[1] == SCALARS[0]
+
+
+_display_cache: dict[tuple[int, ...], np.ndarray] = {}
+_hand_cache: dict[tuple[tuple[int, ...], int, bool], np.ndarray] = {}
+_CACHE_LIMIT = 1 << 16
+
+
+def _display_block(display: tuple[int, ...]) -> np.ndarray:
+    """The encoded display rows for a display content (cached: displays recur)."""
+    block = _display_cache.get(display)
+    if block is None:
+        block = np.zeros((3, DISPLAY_ROW), OBS_DTYPE)
+        for d, t in enumerate(display):
+            if t >= 0:
+                block[d] = DISPLAY_ROWS[t]
+        block = block.reshape(-1)
+        if len(_display_cache) >= _CACHE_LIMIT:
+            _display_cache.clear()
+        _display_cache[display] = block
+    return block
+
+
+def _hand_block(hand: tuple[int, ...], forced: int, visible: bool) -> np.ndarray:
+    """The 6 encoded hand slots of one seat (cached by content, forced tile and visibility)."""
+    key = (hand, forced, visible)
+    block = _hand_cache.get(key)
+    if block is None:
+        block = np.zeros((6, HAND_ROW), OBS_DTYPE)
+        for h, t in enumerate(hand):
+            block[h] = HAND_ROWS[t] if visible else HIDDEN_HAND_ROW
+            if t == forced:
+                block[h, 1] = 1.0
+        block = block.reshape(-1)
+        if len(_hand_cache) >= _CACHE_LIMIT:
+            _hand_cache.clear()
+        _hand_cache[key] = block
+    return block
+
+
+def encode_sections(s: BowerState, me: int, buf: np.ndarray, dirty: int) -> None:
+    """Re-encode the ``dirty`` sections of seat ``me``'s buffer from the state."""
+    op = 1 - me
+    if dirty & S_NESTS:
+        a = NESTS[0]
+        buf[a : a + NEST_SIZE] = s.planes[me].reshape(-1)
+        buf[a + NEST_SIZE : a + 2 * NEST_SIZE] = s.planes[op].reshape(-1)
+    if dirty & S_FLAGS:
+        a = COL_FLAGS[0]
+        buf[a : a + 6] = BITS6[s.col_flags[me]]
+        buf[a + 6 : a + 12] = BITS6[s.col_flags[op]]
+    if dirty & S_EGGS:
+        buf[EGG_OWNER[0] : REMOVED[1]] = 0.0
+        owner = EGG_OWNER[0]
+        eggs = COLUMN_EGGS[0]
+        for c in range(6):
+            buf[owner + (c if s.col_owner[c] == me else 6 + c)] = 1.0
+            if s.knows_egg(me, c):
+                buf[eggs + NUM_EGGS * c + s.eggs[c]] = 1.0
+        if s.knows_egg(me, 6):
+            buf[REMOVED[0] + s.eggs[6]] = 1.0
+            buf[REMOVED[0] + s.eggs[7]] = 1.0
+        a = SPIED[0]
+        buf[a : a + 6] = BITS6[s.spied_cols[me]]
+        buf[a + 6 : a + 12] = BITS6[s.spied_cols[op]]
+    if dirty & S_DISPLAY:
+        buf[DISPLAY[0] : DISPLAY[1]] = _display_block(tuple(s.display))
+    if dirty & S_HANDS:
+        public = s.opts["hands_public"]
+        a = HANDS[0]
+        mid = a + 6 * HAND_ROW
+        buf[a:mid] = _hand_block(tuple(s.hands[me]), s.forced[me], True)
+        buf[mid : HANDS[1]] = _hand_block(tuple(s.hands[op]), s.forced[op], public)
+    if dirty & S_COVER:
+        a, b = COVER
+        if s.cover_tile >= 0:
+            buf[a] = 1.0
+            buf[a + 1 : b] = TILE_FEATURES[s.cover_tile]
+        else:
+            buf[a:b] = 0.0
+    if dirty & S_DRAW:
+        a, b = DRAW
+        buf[a:b] = 0.0
+        if s.drawn and s.turn_player == me:
+            for j, bonus in enumerate(s.drawn):
+                buf[a + NUM_BONUS * j + bonus] = 1.0
+    if dirty & S_KEPT:
+        a = KEPT[0]
+        buf[a : MY_DISCARDS[1]] = 0.0
+        for bonus in s.kept[me]:
+            buf[a + bonus] = 1.0
+        for bonus in s.kept[op]:
+            buf[a + NUM_BONUS + bonus] = 1.0
+        for bonus, by in zip(s.bonus_discard, s.discard_by):
+            if by == me:
+                buf[MY_DISCARDS[0] + bonus] = 1.0
+    if dirty & S_TOKENS:
+        a = TOKENS[0]
+        for tok in range(5):
+            buf[a + tok] = 1.0 if s.tok_status[tok] == 0 else 0.0
+    if dirty & S_DISCARDS:
+        a, b = DISCARDED
+        buf[a:b] = 0.0
+        for t in s.tile_discards:
+            buf[a + t] = 1.0
+
+
+def encode_tail(s: BowerState, me: int, buf: np.ndarray) -> None:
+    """Phase one-hot and scalars: they change with nearly every decision."""
+    op = 1 - me
+    over = s.phase == len(E.PHASES) - 1
+    buf[PHASE[0] : PHASE[1]] = PHASE_ROWS[s.phase]
+    buf[SCALARS[0] : SCALARS[1]] = (
+        s.turns[me] / 12.0,
+        s.turns[op] / 12.0,
+        s.limits[me] / 5.0,
+        s.limits[op] / 5.0,
+        len(s.stack) / 36.0,
+        len(s.bonus_deck) / 20.0,
+        len(s.bonus_discard) / 20.0,
+        s.extra[me],
+        s.extra[op],
+        s.owed[me],
+        s.owed[op],
+        s.start == me,
+        s.turn_player == me and not over,
+        s.actor == me,
+        over,
+        bool(s.conditions[0] or s.conditions[1]),
+    )
