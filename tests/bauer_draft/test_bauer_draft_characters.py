@@ -545,3 +545,32 @@ def test_copier_with_nothing_eligible_and_nothing_later_stays_plain():
                   copies=[{}, {}, {"mode": "later", "since": 0}])
     assert st.holdings()[0] == [idx("C11"), idx("E09")]
     assert st.score_breakdown()[0]["events"] == 4
+
+
+def test_olle_card_is_played_in_full_its_effect_resolves():
+    st = position(3, hands={0: ["C04", "E01", "E02"]}, central_top=("C02", "E07"))
+    select(st, {0: play("C04")})
+    decide(st, play("C02"))  # Olle plays the Witch: her effect joins the queue
+    assert st.kind == WITCH and st.decider == 0 and codes(st.discards) == ["E07"]
+
+
+def test_deferred_daga_with_empty_central_deck_discards_and_plays_nothing():
+    st = position(3, round=1, hands={0: ["E01", "E02", "E03"]}, tableau={0: ["C05"]},
+                  central_len=0)
+    select(st, {0: via_daga("E01")})
+    assert tableau_codes(st, 0) == ["C05"] and codes(st.discards)[-1] == "E01" and st.daga_used
+
+
+def test_humpe_later_is_offered_a_night_card_only_the_owner_sees():
+    st = position(3, round=1, hands={0: ["C03", "E01", "E02"]}, tableau={0: ["C11"]},
+                  copies=[{}, {}, {"mode": "later", "since": 0}], central_top=("ND4",))
+    select(st, {0: play("C03")})
+    assert st.kind == COPY_OFFER and st.offer == idx("ND4") and st.acting_players() == (0,)
+    spec = st.game.obs_spec
+    assert spec.view(st.observe(0), "focus")[idx("ND4")] == 1
+    assert spec.view(st.observe(1), "focus").sum() == 0
+    assert spec.view(st.observe(1), "tableau")[2, idx("ND4")] == 0
+    decide(st, copy("ND4"))
+    from envs.bauer_draft.scoring import Holding
+
+    assert Holding(st.holdings()[0]).swords == 6 and st.night_counts()[0] == 2
