@@ -190,7 +190,11 @@ class EthnosGame(Game):
         self.phase_offset = spec.offsets["phase"]
         self.deck_size_offset = spec.offsets["deck_size"]
         self.safe_top_offset = spec.offsets["deck_safe_top"]
-        self.private_slices = {name: spec.slice(name) for name, *_ in enc.PRIVATE_PIECES}
+        self.hand_slice = spec.slice("my_hand")
+        self.building_slice = spec.slice("my_building")
+        self.leader_slice = spec.slice("my_building_leader")
+        self.elf_slice = spec.slice("my_elf_kept")
+        self.private_rest = slice(self.building_slice.start, spec.size)
         self.glob_slices = {name: spec.slice(name) for name, *_ in enc.GLOBAL_PIECES}
 
     def _build_masks(self) -> None:

@@ -200,6 +200,20 @@ def state_from_dict(game, d: Mapping[str, Any]):
     s.building_len = int(s.building.sum())
     s.tribe_ok = _bool(b, "tribe_ok")
     s.colour_ok = _bool(b, "colour_ok")
+    if s.building_leader >= 0:
+        require(s.building[s.building_leader] >= 1,
+                "ethnos state: building.cards must include the leader")
+        rest = s.building.astype(int).tolist()
+        rest[s.building_leader] -= 1
+        others = [ct for ct, c in enumerate(rest) for _ in range(c)]
+        s.building_cards = [s.building_leader, *others]
+        require(_legal_band(s.building_cards),
+                "ethnos state: the band being built mixes tribes and colours")
+        lead = s.building_leader
+        plain = [c for c in others if c != SKELETON]
+        require(s.tribe_ok == all(TYPE_TRIBE[c] == TYPE_TRIBE[lead] for c in plain)
+                and s.colour_ok == all(c % 6 == lead % 6 for c in plain),
+                "ethnos state: building.tribe_ok / colour_ok disagree with building.cards")
     require((s.phase == enc.BUILD) == (s.building_leader >= 0),
             "ethnos state: building.leader must be set exactly in the 'build' phase")
     c = _get(d, "band")

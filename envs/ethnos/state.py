@@ -94,6 +94,7 @@ class EthnosState(State):
         self.giant_plays: list[tuple[int, int]] = []
         self.building_leader = -1
         self.building_len = 0
+        self.building_cards: list[int] = []  # leader first, then cards in the order added
         self.tribe_ok = True
         self.colour_ok = True
         self.cur_leader = -1
@@ -131,6 +132,7 @@ class EthnosState(State):
         self.band_tribe_size = col("band_tribe_size", 110)
         self.band_scored = col("band_scored_size", 10)
         self.band_glory_col = col("band_glory")
+        self.seat_flat = sf.reshape(-1)
         g = self.glob_f
         sl = self.game.glob_slices
         self.display = g[sl["display"]]
@@ -443,8 +445,8 @@ class EthnosState(State):
                 np.greater(self.display, 0, out=m[enc.RECRUIT_DISPLAY:enc.RECRUIT_DECK])
                 m[enc.RECRUIT_DECK] = True
             np.greater(hand[:SKELETON], 0, out=m[enc.LEADER:enc.LEADER + SKELETON])
-            if not m.any():
-                m[enc.PASS] = True
+            if self.hand_len[p] >= 10 and hand[SKELETON] >= self.hand_len[p]:
+                m[enc.PASS] = True  # ten Skeletons: nothing else is legal
         elif phase == enc.BUILD:
             lead = self.building_leader
             ok = g.skeleton_only.copy()
@@ -525,6 +527,7 @@ class EthnosState(State):
                 self.hand_len[p] -= 1
                 self.building[t] += 1
                 self.building_len += 1
+                self.building_cards.append(t)
                 if t != SKELETON:
                     lead = self.building_leader
                     if _TYPE_TRIBE[t] != _TYPE_TRIBE[lead]:
@@ -593,6 +596,7 @@ class EthnosState(State):
         self.building[lead] += 1
         self.building_leader = lead
         self.building_len = 1
+        self.building_cards = [lead]
         self.tribe_ok = True
         self.colour_ok = True
         self.phase = enc.BUILD
@@ -601,9 +605,8 @@ class EthnosState(State):
         """FINISH_BAND: the band becomes public, then §4.2 steps a-e run."""
         lead = self.building_leader
         x = self.building_len
-        cards = [lead]
-        for t in np.flatnonzero(self.building).tolist():
-            cards.extend([t] * (int(self.building[t]) - (1 if t == lead else 0)))
+        bc = self.building_cards
+        cards = [lead, *sorted(bc[1:])]  # canonical order: leader, then by type
         self.bands[p].append(cards)
         tribe = _TYPE_TRIBE[lead]
         skeletons = int(self.building[SKELETON])
@@ -781,23 +784,22 @@ class EthnosState(State):
             out = np.zeros(g.obs_spec.size, np.float32)
         gs = g.glob_size
         out[:gs] = self.glob_f
-        np.take(self.seat_f.reshape(-1), g.gather[player], out=out[gs:g.seat_end])
+        # One gather writes every seat piece in seat-relative order (precomputed per observer).
+        np.take(self.seat_flat, g.gather[player], out=out[gs:g.seat_end], mode="clip")
         out[g.deck_size_offset] = len(self.deck)
         out[g.safe_top_offset] = max(0, len(self.deck) - self.lower_left)
         if not self.terminal:
             out[g.phase_offset + self.phase] = 1
             out[g.acting_offset + (self.actor - player) % self.n] = 1
-        sl = g.private_slices
-        out[sl["my_hand"]] = self.hands[player]
-        priv = out[g.private_start:]
+        out[g.hand_slice] = self.hands[player]
         if player == self.actor and (self.phase == enc.BUILD or self.phase == enc.ELF_PICK):
-            out[sl["my_building"]] = self.building
-            out[sl["my_building_leader"]] = 0
+            out[g.building_slice] = self.building
+            out[g.leader_slice] = 0
             if self.building_leader >= 0:
-                out[sl["my_building_leader"].start + self.building_leader] = 1
-            out[sl["my_elf_kept"]] = self.elf_kept
+                out[g.leader_slice.start + self.building_leader] = 1
+            out[g.elf_slice] = self.elf_kept
         else:
-            priv[NUM_TYPES:] = 0
+            out[g.private_rest] = 0
         return out
 
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
@@ -851,6 +853,7 @@ class EthnosState(State):
         s.elf_kept = self.elf_kept.copy()
         s.discard = self.discard.copy()
         s.hand_len = self.hand_len[:]
+        s.building_cards = self.building_cards[:]
         s.deck = self.deck[:]
         s.bands = [[b[:] for b in bands] for bands in self.bands]
         s.troll_owner = self.troll_owner[:]
