@@ -126,15 +126,16 @@ GLOBAL_PIECES: tuple[tuple[str, tuple[int, ...], str, float], ...] = (
 )
 
 
-def seat_pieces(markers_high: float) -> tuple[tuple[str, tuple[int, ...], str, float], ...]:
+def seat_pieces(markers_high: float, track_high: float = 18.0
+                ) -> tuple[tuple[str, tuple[int, ...], str, float], ...]:
     """Seat pieces (shape without the leading ``num_players`` axis)."""
     return (
         ("acting", (), "1 for the seat that owns the pending decision", 1.0),
         ("first_player", (), "1 for this Age's first player", 1.0),
         ("hand_size", (), "cards in hand (a band being built still counts as hand)", 10.0),
-        ("glory", (), "glory points", 1000.0),
+        ("glory", (), "glory points", 3000.0),
         ("markers", (NUM_KINGDOMS,), "own control markers per kingdom", markers_high),
-        ("merfolk_track", (), "Merfolk track position (0-18)", 18.0),
+        ("merfolk_track", (), "Merfolk track position (0-18)", track_high),
         ("horde", (NUM_KINGDOMS,), "Orc horde board: 1 per occupied colour space", 1.0),
         ("trolls_held", (6,), "1 per Troll token held (value = index + 1)", 1.0),
         ("giant_holder", (), "1 if this seat's band holds the Giant token", 1.0),
@@ -159,11 +160,12 @@ PRIVATE_PIECES: tuple[tuple[str, tuple[int, ...], str, float], ...] = (
 )
 
 
-def build_obs_spec(num_players: int, markers_high: float) -> tuple[ObsSpec, list[tuple[str, int]]]:
+def build_obs_spec(num_players: int, markers_high: float, track_high: float = 18.0
+                   ) -> tuple[ObsSpec, list[tuple[str, int]]]:
     """The observation spec and, for the seat block, ``(piece name, width)`` in layout order."""
     pieces = [ObsPiece(name, shape, doc, high) for name, shape, doc, high in GLOBAL_PIECES]
     widths = []
-    for name, shape, doc, high in seat_pieces(markers_high):
+    for name, shape, doc, high in seat_pieces(markers_high, track_high):
         width = 1
         for s in shape:
             width *= s

@@ -156,8 +156,10 @@ class EthnosGame(Game):
                     f"{self.num_tribes} are needed"
                 )
             self.fixed_tribes = fixed
-        markers_high = 10.0 + len(self.merfolk_spaces)
-        self.obs_spec, widths = enc.build_obs_spec(n, markers_high)
+        # Own markers in one kingdom: a test placement needs E > own markers (3-6p) or > all
+        # markers there (2p) with E <= 11 (Minotaur, X = 10), plus one per Merfolk space.
+        markers_high = 11.0 + len(self.merfolk_spaces)
+        self.obs_spec, widths = enc.build_obs_spec(n, markers_high, float(self.merfolk_end))
         self._build_layout(widths)
         self._build_masks()
 

@@ -101,7 +101,18 @@ def test_empty_display_draw_two_variant():
     s = build(g, hands={A: ["red Elf"]})
     assert s.display.sum() == 0
     s.step(enc.RECRUIT_DECK)
-    assert s.hand_len[A] == 3 or s.age == 1
+    assert s.hand_len[A] == 3  # the top deck cards lie above the Dragon region
+    s2 = build(g, hands={A: ["red Elf"]}, display=["blue Elf"])
+    s2.step(enc.RECRUIT_DECK)
+    assert s2.hand_len[A] == 2  # display not empty: one card
+
+
+def test_two_player_age_one_scored_normally():
+    g = make_game(2, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards"])
+    s = build(g, tokens={"Rhea": [2, 8]}, markers={A: {"Rhea": 2}, B: {"Rhea": 1}},
+              age=0, last_dragon_on_top=True)
+    s.step(enc.RECRUIT_DECK)
+    assert [s.breakdown[p][0] for p in range(2)] == [2, 0]
 
 
 def test_auto_single_choice_skips_forced_decisions():

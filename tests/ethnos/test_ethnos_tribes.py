@@ -294,3 +294,31 @@ def test_wizard_third_dragon_ends_age_mid_draw():
     assert s.age == 1 and s.third_drawer == A
     assert s.phase == enc.TURN and s.dragons == 0
     assert s.breakdown[A][5] == 3  # Age I band glory of the Wizard band of 3
+
+
+def test_elf_band_ending_a_centaur_chain_keeps_cards():
+    g = make_game(4, BASE)
+    s = build(g, hands={A: ["red Centaur", "blue Elf", "green Orc", "grey Troll"]})
+    play_band(s, "red Centaur")
+    s.step(enc.LEADER + t("blue Elf"))
+    s.step(enc.FINISH_BAND)
+    assert s.phase == enc.ELF_PICK  # the Elf band is the last band of the turn
+    s.step(enc.ELF_KEEP + t("green Orc"))  # X = 1: ends by itself
+    assert s.phase == enc.TURN and s.hand_len[A] == 1 and s.display[t("grey Troll")] >= 1
+
+
+def test_giant_own_larger_band_moves_token_again():
+    g = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    s = build(g, hands={A: ["red Giant"]})
+    play_band(s, "red Giant")
+    s = give_hand(s, A, ["blue Giant", "blue Elf"], actor=A)
+    play_band(s, "blue Giant", ["blue Elf"])
+    assert s.giant_seat == A and s.giant_size == 2 and s.breakdown[A][2] == 4
+
+
+def test_giant_bonus_age_three_is_six():
+    g = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    s = build(g, age=2, hands={B: ["red Giant"]}, actor=B)
+    play_band(s, "red Giant")
+    s = end_age_now(s)
+    assert s.is_terminal() and s.breakdown[B][3] == 6
