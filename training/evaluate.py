@@ -1,4 +1,4 @@
-"""Evaluate a saved model in one seat against agents, over seeded games with seats rotated.
+"""Evaluate a saved model (or any agent) in one seat, over seeded games with seats rotated.
 
     python -m training.evaluate --env bauer_trick_v0 --model RUN/model.zip --opponent random \
         --games 2000
@@ -72,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--env", required=True, type=check_env_name)
-    p.add_argument("--model", required=True, type=Path, help="a model.zip from training.train")
+    hero = p.add_mutually_exclusive_group(required=True)
+    hero.add_argument("--model", type=Path, help="a model.zip from training.train")
+    hero.add_argument("--agent", metavar="SPEC",
+                      help="evaluate any agent instead (e.g. heuristic), for baselines")
     p.add_argument("--opponent", default="random", help="agent spec of the opponents")
     p.add_argument("--partner", default="random", help="agent spec of the model's team-mates")
     p.add_argument("--games", type=int, default=2000)
@@ -89,14 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    import torch
-
-    from agents.policy import PolicyAgent, load_model
-
-    torch.set_num_threads(1)
     if args.games < 1:
         raise SystemExit("--games must be >= 1")
-    config = read_run_config(args.model)
+    config = read_run_config(args.model) if args.model else {}
     if args.env_option is None and config.get("env") == args.env:
         given: dict[str, Any] = config.get("env_options", {})
     else:
@@ -105,16 +103,21 @@ def main(argv: list[str] | None = None) -> int:
         options = env_options_for(args.env, given)
         make_partner = factory_from_spec(args.partner, args.env)
         make_opponent = factory_from_spec(args.opponent, args.env)
-    except ValueError as exc:  # bad option, unknown agent: argparse prints it and exits 2
+        if args.agent is not None:
+            make_hero = factory_from_spec(args.agent, args.env)
+        else:
+            import torch
+
+            from agents.policy import PolicyAgent, load_model
+
+            torch.set_num_threads(1)
+            model = load_model(args.model)
+
+            def make_hero(seed: int | None) -> BaseAgent:
+                return PolicyAgent(model=model, seed=seed, deterministic=not args.stochastic)
+    except (ValueError, FileNotFoundError) as exc:  # argparse prints it and exits with 2
         parser.error(str(exc))
     game = envs.make_game(args.env, **options)
-    try:
-        model = load_model(args.model)
-    except FileNotFoundError as exc:
-        parser.error(str(exc))
-
-    def make_hero(seed: int | None) -> BaseAgent:
-        return PolicyAgent(model=model, seed=seed, deterministic=not args.stochastic)
 
     bar = None
     if not args.no_progress:
@@ -128,13 +131,14 @@ def main(argv: list[str] | None = None) -> int:
         bar.close()
     summary = summarize(rewards)
     last_seed = args.seed + args.games - 1
-    print(f"{args.env} {options}: model {args.model} vs partner={args.partner}, "
+    hero_name = args.agent or f"model {args.model}"
+    print(f"{args.env} {options}: {hero_name} vs partner={args.partner}, "
           f"opponents={args.opponent}, seats rotated, seeds {args.seed}..{last_seed}")
     print(format_summary(summary))
     print(f"({time.perf_counter() - t0:.1f} s)")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"env": args.env, "env_options": options, "model": str(args.model),
+        payload = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
                    "partner": args.partner, "opponent": args.opponent, "seed": args.seed,
                    **summary.as_dict()}
         args.json.write_text(json.dumps(payload, indent=2))

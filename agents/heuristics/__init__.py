@@ -12,7 +12,7 @@ from agents.base import BaseAgent
 
 # env name -> "module:class"
 HEURISTICS: dict[str, str] = {
-    "bauer_trick_v0": "agents.heuristics.bauer_trick:BauerTrickHeuristic",
+    "bauer_trick_v0": "agents.heuristics.bauer_trick:HeuristicAgent",
 }
 
 

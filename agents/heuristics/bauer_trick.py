@@ -48,7 +48,7 @@ def own_value(card: int, trump: int) -> int:
     return STRENGTH[trump][EFFECTIVE_SUIT[trump][card]][card]
 
 
-class BauerTrickHeuristic(BaseAgent):
+class HeuristicAgent(BaseAgent):
     """Calls its strongest suit when strong enough; wins tricks cheaply; trusts the partner."""
 
     name = "heuristic"

@@ -6,7 +6,7 @@ import numpy as np
 
 import envs
 from agents import make_agent
-from agents.heuristics.bauer_trick import BauerTrickHeuristic, call_strength
+from agents.heuristics.bauer_trick import HeuristicAgent, call_strength
 from envs.bauer_trick.cards import parse_card
 from envs.bauer_trick.encoding import CALL_BASE, NUM_ACTIONS, OBS_SPEC, PASS
 from training.match import play_game
@@ -55,7 +55,7 @@ def test_call_strength_counts_both_bauers_as_trump():
 
 
 def test_calls_the_strongest_suit_and_passes_a_weak_hand():
-    agent = BauerTrickHeuristic(seed=0)
+    agent = HeuristicAgent(seed=0)
     strong = ["Jh", "Jd", "Ah", "Kh", "7c", "8c", "9s", "10s"]
     assert agent.act(observation(strong), call_mask()) == CALL_BASE + HEARTS
     weak = ["7c", "8s", "9h", "10d", "8c", "7s", "8h", "7d"]
@@ -65,7 +65,7 @@ def test_calls_the_strongest_suit_and_passes_a_weak_hand():
 
 
 def test_lets_the_partners_winning_card_stand_when_last():
-    agent = BauerTrickHeuristic(seed=0)
+    agent = HeuristicAgent(seed=0)
     # clubs trump; left (1) led 9♠, partner (2) won with A♠, right (3) threw 7♠; I am last.
     obs = observation(["Ks", "8s", "7h"], trump=CLUBS, leader=1,
                       trick={1: "9s", 2: "As", 3: "7s"})
@@ -73,20 +73,20 @@ def test_lets_the_partners_winning_card_stand_when_last():
 
 
 def test_wins_with_the_cheapest_card_that_beats_the_trick():
-    agent = BauerTrickHeuristic(seed=0)
+    agent = HeuristicAgent(seed=0)
     # clubs trump; right (3) led K♥; I have no heart: 7♣ wins more cheaply than J♣ or J♠.
     obs = observation(["Jc", "Js", "7c", "8d"], trump=CLUBS, leader=3, trick={3: "Kh"})
     assert agent.act(obs, mask_of(["Jc", "Js", "7c", "8d"])) == parse_card("7c")
 
 
 def test_throws_the_cheapest_card_when_it_cannot_win():
-    agent = BauerTrickHeuristic(seed=0)
+    agent = HeuristicAgent(seed=0)
     obs = observation(["Ks", "8s", "Ah"], trump=CLUBS, leader=3, trick={3: "Js"})  # J♠ left Bauer
     assert agent.act(obs, mask_of(["Ks", "8s", "Ah"])) == parse_card("8s")
 
 
 def test_leads_the_top_trump_after_its_team_called():
-    agent = BauerTrickHeuristic(seed=0)
+    agent = HeuristicAgent(seed=0)
     obs = observation(["7c", "Js", "Ad", "8h"], trump=CLUBS, caller=2, leader=0)
     assert agent.act(obs, mask_of(["7c", "Js", "Ad", "8h"])) == parse_card("Js")
     obs = observation(["7c", "Js", "Ad", "8h"], trump=CLUBS, caller=1, leader=0)
