@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.bauer_draft.cards import NUM_CARDS
-from envs.bauer_draft.encoding import DAY_ROW, OVER, SELECT_VILLE
+from envs.bauer_draft.encoding import OVER, SELECT_VILLE
 from envs.bauer_draft.rules import COPIER_CARDS, COPY_DONE, DAGA_CARD, NIGHT, VILLE
 
 if TYPE_CHECKING:
@@ -67,11 +67,17 @@ class Encoder:
                 out[self.o_sel + c] = 1.0
                 if via_daga:
                     out[self.o_sel + nc + c] = 1.0
-        # tableaux: rows in relative seat order, others' Night cards masked until the end
+            if state.source >= 0:
+                out[self.o_focus + state.source] = 1.0
+            if state.offer >= 0:
+                out[self.o_focus + state.offer] = 1.0
+        # tableaux: rows in relative seat order, others' Night cards hidden until the end
         tab = out[self.tab_slice].reshape(n, nc)
-        np.take(state.tab_m, self.orders[p], axis=0, out=tab)
-        if not over:
-            tab[1:] *= DAY_ROW
+        if over:
+            state.tab_m.take(self.orders[p], axis=0, out=tab)
+        else:
+            state.tab_day.take(self.orders[p], axis=0, out=tab)
+            tab[0] = state.tab_m[p]
         night = state.night_n
         counts = [night[(p + r) % n] for r in range(n)]
         owner = state.owner
@@ -116,8 +122,3 @@ class Encoder:
         o = self.o_decider
         for s in state.acting:
             out[o + (s - p) % n] = 1.0
-        if decider == p:
-            if state.source >= 0:
-                out[self.o_focus + state.source] = 1.0
-            if state.offer >= 0:
-                out[self.o_focus + state.offer] = 1.0

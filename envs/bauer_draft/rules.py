@@ -30,6 +30,7 @@ from envs.bauer_draft.encoding import (
     DAGA,
     DAGA_KEEP,
     DAGA_PLAY,
+    DAY_ROW,
     DISCARD,
     MARTIN,
     NO_VILLE,
@@ -156,6 +157,7 @@ class BauerDraftState(State):
         self.tracked: list[dict[int, int]] = [{} for _ in range(n)]
         # views kept in step with the lists for the observation encoder
         self.tab_m = np.zeros((n, NUM_CARDS), np.float32)  # card in seat's tableau
+        self.tab_day = np.zeros((n, NUM_CARDS), np.float32)  # Day card in seat's tableau
         self.disc_m = np.zeros(NUM_CARDS, np.float32)       # card discarded
         self.night_n = [0] * n                              # Night cards in seat's tableau
         self.acting: tuple[int, ...] = tuple(range(n))
@@ -335,10 +337,11 @@ class BauerDraftState(State):
                 ville_user = p
             passes.append(passed)
         tracked, memory = self.tracked, self.memory
-        for hand in hands:
-            for c in hand:
-                for known in tracked:  # an opponent's kept card may be Night or passed on
-                    known.pop(c, None)
+        in_hands = set(chain(*hands))
+        for known in tracked:  # an opponent's kept card may be Night or passed on: unknown
+            if known:
+                for c in [c for c in known if c in in_hands]:
+                    del known[c]
         for p in range(n):
             dest = (p + 1) % n
             pile_id = self.pile_ids[dest]
@@ -507,6 +510,8 @@ class BauerDraftState(State):
         self.tab_m[p, c] = 1.0
         if NIGHT[c]:
             self.night_n[p] += 1
+        else:
+            self.tab_day[p, c] = 1.0
         if not NIGHT[c]:
             for mem in self.memory:
                 mem.pop(c, None)
@@ -533,6 +538,7 @@ class BauerDraftState(State):
         p = self.owner[c]
         self.tableau[p].remove(c)
         self.tab_m[p, c] = 0.0
+        self.tab_day[p, c] = 0.0
         if NIGHT[c]:
             self.night_n[p] -= 1
         self.owner[c] = -1
@@ -620,6 +626,8 @@ class BauerDraftState(State):
         self.disc_m.fill(0.0)
         for s, cards in enumerate(self.tableau):
             self.tab_m[s, cards] = 1.0
+        np.multiply(self.tab_m, DAY_ROW, out=self.tab_day)
+        for s, cards in enumerate(self.tableau):
             self.night_n[s] = sum(NIGHT[c] for c in cards)
         self.disc_m[self.discards] = 1.0
 
@@ -692,6 +700,7 @@ class BauerDraftState(State):
         new.memory = [dict(m) for m in self.memory]
         new.tracked = [dict(t) for t in self.tracked]
         new.tab_m = self.tab_m.copy()
+        new.tab_day = self.tab_day.copy()
         new.disc_m = self.disc_m.copy()
         new.night_n = list(self.night_n)
         new.acting = self.acting
