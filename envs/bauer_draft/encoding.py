@@ -91,6 +91,8 @@ def build_obs_spec(num_players: int, num_rounds: int) -> ObsSpec:
         ObsPiece("round", (num_rounds + 1,), "one-hot round; the last entry is the Yule Goat "
                  "stage after the final round"),
         ObsPiece("pile_size", (n,), "cards in the pile in front of each seat", high=12.0),
+        ObsPiece("pile_shift", (n,), "one-hot k: the Witch has moved every pile k seats to the "
+                 "left (net) since the deal"),
         ObsPiece("central_size", (1,), "cards left in the central deck", high=float(c)),
         ObsPiece("phase", (len(KINDS),), "one-hot decision kind: " + ", ".join(KINDS)),
         ObsPiece("decider", (n,), "seats that decide now"),

@@ -37,6 +37,7 @@ class Encoder:
         self.o_ville = off["ville_ready"]
         self.o_round = off["round"]
         self.o_pile = off["pile_size"]
+        self.o_shift = off["pile_shift"]
         self.o_central = off["central_size"]
         self.o_phase = off["phase"]
         self.o_decider = off["decider"]
@@ -117,6 +118,7 @@ class Encoder:
         o = self.o_pile
         for r in range(n):
             out[o + r] = len(piles[(p + r) % n])
+        out[self.o_shift + (-state.pile_ids[0]) % n] = 1.0
         out[self.o_central] = len(state.central)
         out[self.o_phase + kind] = 1.0
         o = self.o_decider

@@ -574,3 +574,12 @@ def test_humpe_later_is_offered_a_night_card_only_the_owner_sees():
     from envs.bauer_draft.scoring import Holding
 
     assert Holding(st.holdings()[0]).swords == 6 and st.night_counts()[0] == 2
+
+
+def test_witch_direction_is_public_as_the_pile_shift():
+    st = witch_position(4)
+    spec = st.game.obs_spec
+    assert spec.view(st.observe(2), "pile_shift").tolist() == [1, 0, 0, 0]
+    decide(st, WITCH_RIGHT)
+    for seat in range(4):
+        assert spec.view(st.observe(seat), "pile_shift").tolist() == [0, 0, 0, 1]
