@@ -256,3 +256,23 @@ def test_card_file_errors_are_clear(tmp_path):
     bad.write_text(json.dumps(data))
     with pytest.raises(CardDataError, match="Night cards carry no tags"):
         load_cards(bad)
+
+
+def test_determinize_keeps_ville_where_everyone_saw_him_go():
+    st = position(3, round=1, hands={0: ["E09", "E07", "E08"]},
+                  tableau={0: [{"card": "C07", "round": 0}]})
+    select(st, {0: play("E09")})
+    decide(st, play("E07"))
+    assert codes(st.hands[1])[:1] == ["C07"]  # seat 1 drew Ville (and E08) in round 3
+    for seed in range(5):
+        d = st.determinize(2, np.random.default_rng(seed))
+        assert "C07" in codes(d.hands[1])
+
+
+def test_determinize_after_uggel_guggel_keeps_passed_cards_in_their_pile():
+    st = position(3, hands={0: ["C01", "E01", "E02"], 1: ["C02", "E03", "E04"]})
+    select(st, {0: play("C01"), 1: play("C02")})  # paused at the Witch, piles shuffled
+    pile_of_e01 = next(s for s, pile in enumerate(st.piles) if idx("E01") in pile)
+    for seed in range(5):
+        d = st.determinize(0, np.random.default_rng(seed))
+        assert idx("E01") in d.piles[pile_of_e01] and idx("E02") in d.piles[pile_of_e01]
