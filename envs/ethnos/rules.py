@@ -131,6 +131,8 @@ class EthnosGame(Game):
         self.num_players = n
         self.num_actions = enc.NUM_ACTIONS
         self.max_decisions = o["max_decisions"]
+        self.auto_single_choice: bool = o["auto_single_choice"]
+        self.marker_limit: int | None = o["marker_limit"]
         big = n >= 4
         self.num_ages = 3 if big else 2
         self.num_tribes = 6 if big or o["tribes_2_3p"] == 6 else 5
@@ -168,6 +170,7 @@ class EthnosGame(Game):
         """Column offsets of the per-seat float block and the per-observer gather indices."""
         n = self.num_players
         self.seat_cols: dict[str, int] = {}
+        self.seat_widths: dict[str, int] = dict(widths)
         col = 0
         for name, width in widths:
             self.seat_cols[name] = col

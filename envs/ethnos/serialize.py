@@ -131,7 +131,9 @@ def state_from_dict(game, d: Mapping[str, Any]):
     per = game.slots_per_kingdom
     require(isinstance(tokens, list) and len(tokens) == NUM_KINGDOMS,
             f"ethnos state: glory_tokens must list {NUM_KINGDOMS} kingdoms")
-    tokens = [_vector(t, per, f"glory_tokens[{k}]", 0, 100) for k, t in enumerate(tokens)]
+    tokens = [_vector(t, per, f"glory_tokens[{k}]", 0, 10) for k, t in enumerate(tokens)]
+    require(all(t == sorted(t) for t in tokens),
+            "ethnos state: glory tokens of a kingdom must be sorted ascending (I <= II <= III)")
     s._set_static(tribes, tokens)
 
     s.age = _int(d, "age", 0, game.num_ages - 1)

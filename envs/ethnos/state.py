@@ -198,11 +198,10 @@ class EthnosState(State):
         self.display[:] = 0
         self.bands = [[] for _ in range(n)]
         sf = self.seat_f
+        cols, widths = self.game.seat_cols, self.game.seat_widths
         for name in ("known_hand", "band_cards", "band_leaders", "band_tribe_size",
                      "band_scored_size"):
-            c = self.game.seat_cols[name]
-            sf[:, c:c + (110 if name == "band_tribe_size" else 10 if name == "band_scored_size"
-                         else NUM_TYPES)] = 0
+            sf[:, cols[name]:cols[name] + widths[name]] = 0
         self.band_glory_col[:] = 0
         self.hand_size[:] = 0
         cards = np.repeat(np.arange(NUM_TYPES), self.full.astype(np.int64))
@@ -366,7 +365,7 @@ class EthnosState(State):
 
     def markers_available(self, p: int) -> bool:
         """§1.5: with ``marker_limit`` a player may run out of markers."""
-        limit = self.game.options["marker_limit"]
+        limit = self.game.marker_limit
         if limit is None:
             return True
         used = 1 + (1 if self.has[MERFOLK] else 0)
@@ -492,7 +491,7 @@ class EthnosState(State):
     def _auto_advance(self) -> None:
         """Option ``auto_single_choice``: apply decisions that have exactly one legal action."""
         self._mask = None
-        if not self.game.options["auto_single_choice"]:
+        if not self.game.auto_single_choice:
             return
         while not self.terminal:
             legal = np.flatnonzero(self.legal_mask(self.actor))
