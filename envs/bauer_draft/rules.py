@@ -50,7 +50,14 @@ from envs.bauer_draft.encoding import (
 )
 from envs.bauer_draft.scoring import CATEGORIES, score_holdings
 from envs.core.errors import IllegalActionError
-from envs.core.game import Game, State, margin_rewards, rank_rewards, rng_from
+from envs.core.game import (
+    Game,
+    State,
+    margin_rewards,
+    rank_rewards,
+    rng_from,
+    rng_from_dict,
+)
 from envs.core.options import Option
 
 # Cards with a rule of their own, found by effect key so a replaced card list still works.
@@ -125,7 +132,8 @@ class BauerDraftState(State):
     def __init__(self, game: BauerDraftGame, rng: np.random.Generator):
         n = game.num_players
         self.game = game
-        self.rng = rng
+        self._rng: np.random.Generator | None = rng
+        self._rng_state: dict[str, Any] | None = None  # a clone's generator, built on first use
         self.n = n
         self.round = 0
         self.kind = SELECT
@@ -163,6 +171,23 @@ class BauerDraftState(State):
         self.acting: tuple[int, ...] = tuple(range(n))
         self._masks: list[np.ndarray | None] = [None] * n
         self._final: list[dict[str, int]] | None = None
+
+    @property
+    def rng(self) -> np.random.Generator:  # type: ignore[override]
+        """The state's own generator (only Uggel-Guggel's shuffles draw from it in play)."""
+        if self._rng is None:
+            self._rng = rng_from_dict(self._rng_state)
+            self._rng_state = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._rng_state = None
+
+    def rng_state(self) -> dict[str, Any]:
+        """The generator's exact position (without building a generator for a fresh clone)."""
+        return self._rng.bit_generator.state if self._rng is not None else self._rng_state
 
     # --- setup -------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -675,8 +700,8 @@ class BauerDraftState(State):
     def clone(self) -> BauerDraftState:
         new = BauerDraftState.__new__(BauerDraftState)
         new.game = self.game
-        new.rng = np.random.Generator(np.random.PCG64())
-        new.rng.bit_generator.state = self.rng.bit_generator.state
+        new._rng = None  # building a Generator is slow; clones rarely need one
+        new._rng_state = self.rng_state()
         new.n = self.n
         new.round, new.kind, new.decider = self.round, self.kind, self.decider
         new.source, new.offer, new.first = self.source, self.offer, self.first

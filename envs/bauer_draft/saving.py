@@ -13,6 +13,7 @@ Every card must appear exactly once in hands, piles, central deck, discards and 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ from envs.bauer_draft.rules import (
     BauerDraftState,
 )
 from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict, rng_to_dict
+from envs.core.game import require, rng_from_dict
 
 if TYPE_CHECKING:
     from envs.bauer_draft.rules import BauerDraftGame
@@ -70,7 +71,7 @@ def state_to_dict(s: BauerDraftState) -> dict[str, Any]:
         "memory": [{code[c]: m for c, m in sorted(row.items())} for row in s.memory],
         "tracked": [{code[c]: TRACK_NAMES[t] for c, t in sorted(row.items())}
                     for row in s.tracked],
-        "rng": rng_to_dict(s.rng),
+        "rng": copy.deepcopy(s.rng_state()),
     }
 
 
