@@ -128,34 +128,38 @@ def _on(opt: str, default: Any, doc: str, allowed: tuple) -> Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    _on("bonus_tiles", True, "False: gems do nothing, no bonus step (assumed variant)",
+    _on("bonus_tiles", True, "gem triggers and bonus tiles; False: gems do nothing and there "
+        "is no bonus step (assumed variant)", (True, False)),
+    _on("egg_columns", "random", "which columns hold whose request eggs: a random 3 each, or "
+        "'alternate' (the start player owns columns 0, 2, 4)", ("random", "alternate")),
+    _on("double_turn_mode", "shift", "IA3: 'shift' = the opponent plays two turns in a row, "
+        "then plain alternation; 'swap' = after those two turns the giver also plays two",
+        ("shift", "swap")),
+    _on("forced_fallback", "any_tile", "an unplaceable forced tile lets the player play another "
+        "tile ('any_tile') or nothing ('none'); equivalent in practice, since legality never "
+        "depends on the tile", ("any_tile", "none")),
+    _on("flag_all_triggers", True, "every met gem condition is flagged even when the bonus is "
+        "declined; False: flagged only when a bonus tile is kept", (True, False)),
+    _on("x_cancels", "cell", "the X token cancels all feather/flower units of its cell; 'one': "
+        "a single unit (one half of a pair)", ("cell", "one")),
+    _on("pink_column_scope", "tile", "columns where the pink shell wins ties: those of NB4's "
+        "visible cells ('tile'), the pink cell's only ('cell'), or 'tile' plus every tie left "
+        "after shells ('all')", ("tile", "cell", "all")),
+    _on("pink_moss_scope", "any", "the pink shell wins a tied moss group wherever it lies "
+        "('any') or only inside its owner's largest moss group ('in_group')",
+        ("any", "in_group")),
+    _on("column_zero_tie", "nobody", "a 0-0 column goes to nobody; 'tiebreak': it also goes "
+        "through the pink and shell tie-breaks", ("nobody", "tiebreak")),
+    _on("material_tie", "nobody", "a tied material (except the pink moss rule) goes to nobody; "
+        "'shells_in_group': to the player with more shells in that largest group",
+        ("nobody", "shells_in_group")),
+    _on("single_item_bonus", False, "True: a column won 1-0 pays 1 extra egg", (True, False)),
+    _on("bonus_optional", True, "the bonus may be declined (ACCEPT/PASS); False: always taken",
         (True, False)),
-    _on("egg_columns", "random", "'alternate': the start player owns columns 0, 2, 4",
-        ("random", "alternate")),
-    _on("double_turn_mode", "shift", "IA3: 'shift' = the opponent plays twice then "
-        "alternation resumes; 'swap' = then the giver plays twice", ("shift", "swap")),
-    _on("forced_fallback", "any_tile", "'none': an unplaceable forced tile means nothing is "
-        "placed (no effect in practice: legality never depends on the tile)",
-        ("any_tile", "none")),
-    _on("flag_all_triggers", True, "False: conditions are flagged only when a bonus is kept",
-        (True, False)),
-    _on("x_cancels", "cell", "'one': the X token cancels one unit instead of the whole cell",
-        ("cell", "one")),
-    _on("pink_column_scope", "tile", "'cell': only the pink cell's column; 'all': the pink "
-        "player also wins ties left after shells in every column", ("tile", "cell", "all")),
-    _on("pink_moss_scope", "any", "'in_group': the pink cell must lie in its owner's largest "
-        "moss group to win a moss tie", ("any", "in_group")),
-    _on("column_zero_tie", "nobody", "'tiebreak': 0-0 columns also go through the tie-breaks",
-        ("nobody", "tiebreak")),
-    _on("material_tie", "nobody", "'shells_in_group': a tied material goes to the player with "
-        "more shells in that largest group", ("nobody", "shells_in_group")),
-    _on("single_item_bonus", False, "True: +1 egg for a column won 1-0", (True, False)),
-    _on("bonus_optional", True, "False: the bonus is always taken (no ACCEPT/PASS decision)",
-        (True, False)),
-    _on("hands_public", True, "False: only the opponent's hand size (and forced mark) is seen",
-        (True, False)),
-    _on("reward", "win_loss", "'win_loss': +1/-1/0 at the end (pink shell breaks egg ties); "
-        "'egg_diff': own eggs minus opponent's eggs", ("win_loss", "egg_diff")),
+    _on("hands_public", True, "both hands are seen; False: only the opponent's hand size (and "
+        "forced mark)", (True, False)),
+    _on("reward", "win_loss", "'win_loss': +1/-1/0 at the end (the pink shell breaks egg "
+        "ties); 'egg_diff': own eggs minus the opponent's", ("win_loss", "egg_diff")),
 )  # fmt: skip
 
 
@@ -205,7 +209,8 @@ class BowerState(State):
     def __init__(self, game: BowerGame):
         self.game = game
         self.opts = game.options
-        self.rng = np.random.default_rng(0)
+        self._rng: np.random.Generator | None = None
+        self._rng_own = True  # False: the generator may be shared with a clone
         self.start = 0
         self.eggs: list[int] = list(range(NUM_EGGS))  # positions 0-5 columns, 6-7 removed
         self.col_owner: list[int] = [0, 0, 0, 1, 1, 1]
@@ -250,6 +255,22 @@ class BowerState(State):
         self._dirty = [S_ALL, S_ALL]
         self._mask: np.ndarray | None = None
         self._final: tuple[list[dict[str, float]], int] | None = None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The state's own generator (copied on first use after a ``clone``)."""
+        if not self._rng_own:
+            bg = self._rng.bit_generator
+            fresh = np.random.PCG64()
+            fresh.state = bg.state
+            self._rng = np.random.Generator(fresh)
+            self._rng_own = True
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._rng_own = True
 
     # ------------------------------------------------------------------ protocol: decisions
     def acting_players(self) -> tuple[int, ...]:
@@ -825,10 +846,9 @@ class BowerState(State):
         s = BowerState.__new__(BowerState)
         d = self.__dict__.copy()
         s.__dict__ = d
-        bg = self.rng.bit_generator
-        new_bg = type(bg)()
-        new_bg.state = bg.state
-        s.rng = np.random.Generator(new_bg)
+        # Copy-on-use generator: both states share it until one of them touches ``rng``.
+        self._rng_own = False
+        s._rng_own = False
         s.eggs = self.eggs[:]
         s.col_owner = self.col_owner[:]
         s.stack = self.stack[:]
