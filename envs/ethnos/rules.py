@@ -68,19 +68,20 @@ def _marker_limit_check(value: Any) -> str | None:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("num_players", 4, "number of players", check=int_range(2, 6)),
+    Option("num_players", 4, "number of players, an int 2-6", check=int_range(2, 6)),
     Option("tribes", None, "None: random tribes; or an explicit list of tribe names (6; 5 with "
            "2-3 players unless tribes_2_3p=6)", check=_tribes_check),
     Option("tribes_2_3p", 5, "tribes in play with 2-3 players (5 rulebook, 6 summary)",
            allowed=(5, 6)),
     Option("glory_tokens", "sg", "glory token set (assumed; impl)", allowed=("sg", "lu")),
-    Option("band_glory", (0, 1, 3, 6, 10, 15), "band glory for scored sizes 1..6+",
+    Option("band_glory", (0, 1, 3, 6, 10, 15), "band glory for scored sizes 1..6+, six ints >= 0",
            check=_int_list(6)),
-    Option("orc_glory", (1, 3, 6, 10, 15, 21), "glory for emptying a horde of 1..6 markers "
-           "(assumed; summary)", check=_int_list(6)),
+    Option("orc_glory", (1, 3, 6, 10, 15, 21), "glory for emptying a horde of 1..6 markers, six "
+           "ints (assumed; summary)", check=_int_list(6)),
     Option("merfolk_spaces", (3, 7, 12, 18), "Merfolk track marker spaces (assumed; summary)",
            check=_increasing_spaces),
-    Option("merfolk_end", 18, "last Merfolk track space", check=int_range(1, 100)),
+    Option("merfolk_end", 18, "last Merfolk track space, an int 1-100 (>= every marker space)",
+           check=int_range(1, 100)),
     Option("merfolk_slots_4_6", (1, 2, 4), "Merfolk slot values by Age with 4-6 players "
            "(assumed; summary)", check=_int_list(3)),
     Option("merfolk_slots_2_3", (1, 3), "Merfolk slot values by Age with 2-3 players "
@@ -91,7 +92,8 @@ OPTIONS: tuple[Option, ...] = (
            "(assumed; summary)", check=_int_list(3)),
     Option("giant_bonus_2_3", (2, 5), "Giant end-of-Age bonus by Age, 2-3 players "
            "(assumed; impl)", check=_int_list(2)),
-    Option("giant_claim_glory", 2, "glory for claiming the Giant token", check=int_range(0)),
+    Option("giant_claim_glory", 2, "glory for claiming the Giant token, an int >= 0",
+           check=int_range(0)),
     Option("giant_troll_tiebreak", True, "Troll tokens break Giant bonus ties (False: the "
            "holder always wins, rulebook)", allowed=(True, False)),
     Option("centaur_requires_marker", False, "a Centaur follow-up band needs the Centaur band "
@@ -113,7 +115,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("reward", "rank", "'rank' (zero-sum by final rank, ties broken per §8), 'score' "
            "(glory so far) or 'margin' (glory minus the best other)",
            allowed=("rank", "score", "margin")),
-    Option("max_decisions", MAX_DECISIONS_DEFAULT, "truncate after this many decisions",
+    Option("max_decisions", MAX_DECISIONS_DEFAULT,
+           "truncate after this many decisions, an int >= 1 (spec bound 10000)",
            check=int_range(1)),
 )
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from ethnos_helpers import A, B, build, make_game, play_band
+from ethnos_helpers import A, B, build, end_age_now, give_hand, make_game, play_band
 
 from envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
 from envs.ethnos import EthnosGame
@@ -195,3 +195,33 @@ def test_determinize_keeps_known_cards_and_dragon_region():
         assert r.deck.count(DRAGON) == 3
         changed |= not np.array_equal(r.hands[B], s.hands[B])
     assert changed
+
+
+# --- numeric options -----------------------------------------------------------------------------
+def test_custom_orc_band_and_giant_values():
+    g = make_game(4, ["Orcs", "Giants", "Elves", "Trolls", "Wizards", "Skeletons"],
+                  orc_glory=[1, 3, 7, 10, 15, 20], band_glory=[1, 2, 4, 7, 11, 16],
+                  giant_claim_glory=3, giant_bonus_4_6=[1, 2, 3])
+    s = build(g, hands={A: ["red Giant", "red Orc"]}, horde={A: ["blue", "green", "grey"]})
+    play_band(s, "red Giant", ["red Orc"])
+    assert s.breakdown[A][2] == 3  # claim
+    s = end_age_now(give_hand(s, B, [], actor=B))
+    assert s.breakdown[A][3] == 1  # Age I Giant bonus
+    assert s.phase == enc.ORC_PICK
+    s.step(enc.ORC_EMPTY)
+    assert s.breakdown[A][4] == 7  # 3 markers with the custom table (default 6)
+    assert s.breakdown[A][5] == 2  # band of 2 with the custom table
+
+
+def test_custom_merfolk_spaces_and_slots():
+    g = make_game(4, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"],
+                  merfolk_spaces=[1, 2], merfolk_end=5, merfolk_slots_4_6=[7, 8, 9])
+    s = build(g, hands={A: ["red Merfolk", "red Merfolk", "red Elf", "red Orc", "red Troll",
+                            "Skeleton", "Skeleton"]})
+    play_band(s, "red Merfolk", ["red Merfolk", "red Elf", "red Orc", "red Troll", "Skeleton",
+                                 "Skeleton"])
+    assert s.merfolk[A] == 5 and s.merfolk_left == 2
+    s.step(enc.KINGDOM)
+    s.step(enc.KINGDOM)
+    s = end_age_now(s)
+    assert s.breakdown[A][1] == 7
