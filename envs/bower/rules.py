@@ -1148,6 +1148,10 @@ def _parse(game: BowerGame, d: Mapping[str, Any]) -> BowerState:
             f"bower: token status {tok['status']!r}; allowed {TOKEN_STATUS}",
         )
         s.tok_status[k] = TOKEN_STATUS.index(tok["status"])
+        require(
+            type(tok["seat"]) is int and type(tok["cell"]) is int,
+            f"bower: token {TOKEN_NAMES[k]} seat and cell must be ints (-1 when unused)",
+        )
         s.tok_seat[k] = tok["seat"]
         s.tok_cell[k] = tok["cell"]
         if s.tok_status[k] == TOK_PLACED:
@@ -1175,6 +1179,26 @@ def _parse(game: BowerGame, d: Mapping[str, Any]) -> BowerState:
     s.actor = -1 if s.phase == PH_OVER else _seat(d["actor"], "actor")
     s.effect = -1 if d["effect"] is None else _bonus(d["effect"], "effect")
     require(type(d["decisions"]) is int and d["decisions"] >= 0, "bower: decisions >= 0")
+    expected_actor = 1 - s.turn_player if s.phase == PH_OPP_DISCARD else s.turn_player
+    require(
+        s.phase in (PH_OVER, PH_DRAFT) or s.actor == expected_actor,
+        f"bower: actor must be player_{expected_actor} in phase {d['phase']}",
+    )
+    if s.phase == PH_TOKEN:
+        require(
+            TK1 <= s.effect < TK5,
+            f"bower: phase token needs effect TK1-TK4, got {d['effect']!r}",
+        )
+    if s.phase == PH_BRANCH:
+        require(s.effect == TK5, f"bower: phase branch needs effect TK5, got {d['effect']!r}")
+    require(
+        (s.cover_tile >= 0) == (s.phase == PH_COVER),
+        "bower: cover_tile is set exactly in phase cover",
+    )
+    require(
+        bool(s.drawn) == (s.phase == PH_KEEP),
+        "bower: bonus_drawn is non-empty exactly in phase keep",
+    )
     s.decisions = d["decisions"]
 
     # Conservation: every nest tile exactly once; NB tiles at most once and only if kept.

@@ -90,6 +90,10 @@ def test_illegal_actions_name_the_legal_ones():
         (lambda d: d["bonus_deck"].pop(), "every bonus tile"),
         (lambda d: d.update(rng={"bit_generator": "nope"}), "rng"),
         (lambda d: d.pop("turns"), "KeyError"),
+        (lambda d: d.update(phase="keep"), "bonus_drawn is non-empty exactly"),
+        (lambda d: d.update(phase="token"), "needs effect TK1-TK4"),
+        (lambda d: d.update(phase="cover"), "cover_tile is set exactly"),
+        (lambda d: d.update(phase="take", actor=1 - d["turn_player"]), "actor must be"),
     ],
 )
 def test_malformed_state_dicts(edit, message):
