@@ -92,18 +92,29 @@ def _bool(d: Mapping[str, Any], key: str) -> bool:
     return v
 
 
+def _ints_array(v: Any, shape: tuple[int, ...], what: str, low: int, high: int) -> np.ndarray:
+    """``v`` as an int array of ``shape`` with values in ``low..high`` (one vectorised check)."""
+    ok = isinstance(v, (list, tuple))
+    arr = None
+    if ok:
+        try:
+            arr = np.asarray(v)
+        except (ValueError, TypeError):
+            ok = False
+    ok = ok and arr is not None and arr.shape == shape and (arr.size == 0 or (
+        arr.dtype.kind in "iu" and int(arr.min()) >= low and int(arr.max()) <= high))
+    require(ok, f"ethnos state: {what} must be {'a list' if len(shape) == 1 else 'rows'} of "
+            f"shape {shape} of ints in {low}..{high}, got {v!r}")
+    return arr
+
+
 def _vector(v: Any, length: int, what: str, low: int = 0, high: int = 10**6) -> list[int]:
-    require(isinstance(v, (list, tuple)) and len(v) == length
-            and all(type(x) is int and low <= x <= high for x in v),
-            f"ethnos state: {what} must be a list of {length} ints in {low}..{high}, got {v!r}")
-    return list(v)
+    return _ints_array(v, (length,), what, low, high).tolist()
 
 
 def _matrix(v: Any, rows: int, length: int, what: str, low: int = 0,
             high: int = 10**6) -> list[list[int]]:
-    require(isinstance(v, (list, tuple)) and len(v) == rows,
-            f"ethnos state: {what} must have {rows} rows, got {v!r}")
-    return [_vector(r, length, f"{what}[{i}]", low, high) for i, r in enumerate(v)]
+    return _ints_array(v, (rows, length), what, low, high).tolist()
 
 
 def state_from_dict(game, d: Mapping[str, Any]):
@@ -238,10 +249,8 @@ def state_from_dict(game, d: Mapping[str, Any]):
             "ethnos state: orc_queue must be non-empty exactly in the 'orc' phase, actor first")
     _rebuild_derived(s)
     total = s.discard + s.display + s.hands.sum(axis=0) + s.building + s.elf_kept
-    np.add.at(total, [x for x in s.deck if x != DRAGON], 1)
-    for p in range(n):
-        for band in s.bands[p]:
-            np.add.at(total, band, 1)
+    total = total + s.band_cards.sum(axis=0)
+    total = total + np.bincount(np.asarray(s.deck, np.int64), minlength=DRAGON + 1)[:NUM_TYPES]
     require(np.array_equal(total, s.full),
             "ethnos state: cards are not conserved: deck + display + hands + bands + discard "
             "must hold every card of the tribes in play exactly once")
