@@ -80,6 +80,7 @@ _FP_BITS_NP = np.array(FP_BITS, np.int64)
 _FP_CONTACT_NP = np.array(FP_CONTACT, np.int64)
 _FP_ROW0_NP = np.array(FP_ROW0, bool)
 _place_cache: dict[int, np.ndarray] = {}
+_any_cache: dict[int, bool] = {}
 _cover_cache: dict[int, np.ndarray] = {}
 _CACHE_LIMIT = 1 << 17
 
@@ -98,12 +99,19 @@ def placement_mask(occ: int) -> np.ndarray:
         m.flags.writeable = False
         if len(_place_cache) >= _CACHE_LIMIT:
             _place_cache.clear()
+            _any_cache.clear()
         _place_cache[occ] = m
+        _any_cache[occ] = bool(legal.any())
     return m
 
 
 def has_placement(occ: int) -> bool:
-    return bool(placement_mask(occ).any())
+    """Whether any normal placement is legal (cached as a plain bool: no numpy call)."""
+    found = _any_cache.get(occ)
+    if found is None:
+        placement_mask(occ)
+        found = _any_cache[occ]
+    return found
 
 
 def cover_mask(occ: int) -> np.ndarray:

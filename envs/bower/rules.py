@@ -69,6 +69,7 @@ from envs.bower.geometry import (
     NUM_PLACEMENTS,
     PLACEMENT_CELLS,
     cover_mask,
+    has_placement,
     legal_footprint,
     placement_mask,
 )
@@ -285,24 +286,41 @@ class BowerState(State):
         return m
 
     def _build_mask(self) -> np.ndarray:
-        m = np.zeros(NUM_ACTIONS, bool)
+        """The current decision's mask. The frequent kinds (take, play, ask, keep, hand) come
+        from shared read-only caches keyed by what they depend on."""
         ph = self.phase
         p = self.turn_player
-        if ph in (PH_DRAFT, PH_TAKE, PH_FORCE):
+        if ph == PH_PLAY:
+            slots = self._playable_slots()
+            key = (self.occ[p], slots[0], len(slots))
+            m = _PLAY_MASKS.get(key)
+            if m is None:
+                m = np.zeros(NUM_ACTIONS, bool)
+                pm = placement_mask(self.occ[p])
+                for h in slots:
+                    base = PLAY + NUM_PLACEMENTS * h
+                    m[base : base + NUM_PLACEMENTS] = pm
+                m.flags.writeable = False
+                if len(_PLAY_MASKS) >= 1 << 16:
+                    _PLAY_MASKS.clear()
+                _PLAY_MASKS[key] = m
+            return m
+        if ph in (PH_DRAFT, PH_TAKE):
+            return _DISPLAY_MASKS[
+                (self.display[0] >= 0) | (self.display[1] >= 0) << 1 | (self.display[2] >= 0) << 2
+            ]
+        if ph in (PH_BONUS, PH_COVER_ASK, PH_DOUBLE_ASK, PH_DISCARD_ASK):
+            return _ASK_MASK
+        if ph == PH_KEEP:
+            return _KEEP_MASKS[len(self.drawn)]
+        if ph in (PH_OPP_DISCARD, PH_HAND):
+            return _HAND_MASKS[len(self.hands[self.actor])]
+        m = np.zeros(NUM_ACTIONS, bool)
+        if ph == PH_FORCE:
             for d in range(3):
                 if self.display[d] >= 0:
                     m[DISPLAY + d] = True
-            if ph == PH_FORCE:
-                m[PASS] = True
-        elif ph == PH_PLAY:
-            pm = placement_mask(self.occ[p])
-            for h in self._playable_slots():
-                base = PLAY + NUM_PLACEMENTS * h
-                m[base : base + NUM_PLACEMENTS] = pm
-        elif ph in (PH_BONUS, PH_COVER_ASK, PH_DOUBLE_ASK, PH_DISCARD_ASK):
-            m[ACCEPT] = m[PASS] = True
-        elif ph == PH_KEEP:
-            m[KEEP : KEEP + len(self.drawn)] = True
+            m[PASS] = True
         elif ph == PH_SPY:
             for c in range(6):
                 if self.col_owner[c] != p:
@@ -317,8 +335,6 @@ class BowerState(State):
             m[PASS] = True
         elif ph == PH_COVER:
             m[COVER : COVER + NUM_PLACEMENTS] = cover_mask(self.occ[p])
-        elif ph in (PH_OPP_DISCARD, PH_HAND):
-            m[HAND : HAND + len(self.hands[self.actor])] = True
         return m
 
     def _playable_slots(self) -> list[int]:
@@ -326,7 +342,7 @@ class BowerState(State):
         p = self.turn_player
         hand = self.hands[p]
         if self.forced[p] >= 0:
-            fits = bool(placement_mask(self.occ[p]).any())  # legality never depends on tile
+            fits = has_placement(self.occ[p])  # legality never depends on the tile
             if fits:
                 return [hand.index(self.forced[p])]
             if self.opts["forced_fallback"] == "none":
@@ -494,7 +510,7 @@ class BowerState(State):
     def _enter_play(self) -> None:
         p = self.turn_player
         self.actor = p
-        if self.hands[p] and placement_mask(self.occ[p]).any() and self._playable_slots():
+        if self.hands[p] and has_placement(self.occ[p]) and self._playable_slots():
             self.phase = PH_PLAY
         else:
             self._enter_hand_check()  # nothing fits: no placement, no trigger, no bonus
@@ -1002,8 +1018,21 @@ def _cell_text(t: int, marks: str) -> str:
     return (text + marks)[:12].ljust(12)
 
 
-_NO_ACTIONS = np.zeros(NUM_ACTIONS, bool)
-_NO_ACTIONS.flags.writeable = False
+def _frozen_mask(ids: list[int]) -> np.ndarray:
+    m = np.zeros(NUM_ACTIONS, bool)
+    m[ids] = True
+    m.flags.writeable = False
+    return m
+
+
+_NO_ACTIONS = _frozen_mask([])
+_ASK_MASK = _frozen_mask([PASS, ACCEPT])
+_DISPLAY_MASKS = [
+    _frozen_mask([DISPLAY + d for d in range(3) if bits >> d & 1]) for bits in range(8)
+]
+_KEEP_MASKS = [_frozen_mask(list(range(KEEP, KEEP + n))) for n in range(4)]
+_HAND_MASKS = [_frozen_mask(list(range(HAND, HAND + n))) for n in range(MAX_HAND + 1)]
+_PLAY_MASKS: dict[tuple[int, int, int], np.ndarray] = {}
 _OBS_VIEWS = {p.name: OBS_SPEC.slice(p.name) for p in OBS_SPEC.pieces}
 
 
