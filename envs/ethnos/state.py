@@ -379,17 +379,20 @@ class EthnosState(State):
         return e > int(self.markers[p, k])
 
     def _clear_band_context(self) -> None:
+        """Forget the band being resolved (only what is set: this runs on every turn)."""
         if self.cur_leader >= 0:
             self.band_leader_view[self.cur_leader] = 0
-        self.cur_leader = -1
-        self.cur_x = 0
+            self.cur_leader = -1
+            self.cur_x = 0
+            self.band_x_view[0] = 0
         self.cur_placed = False
-        self.band_x_view[0] = 0
-        self.merfolk_left = 0
-        self.merfolk_left_view[0] = 0
-        self.elf_n = 0
-        self.elf_kept[:] = 0
-        self.elf_kept_view[0] = 0
+        if self.merfolk_left:
+            self.merfolk_left = 0
+            self.merfolk_left_view[0] = 0
+        if self.elf_n:
+            self.elf_n = 0
+            self.elf_kept[:] = 0
+            self.elf_kept_view[0] = 0
 
     def _draw(self, p: int) -> bool:
         """Deck draw procedure D (§4.1) into ``p``'s hand.
@@ -784,7 +787,7 @@ class EthnosState(State):
         gs = g.glob_size
         out[:gs] = self.glob_f
         # One gather writes every seat piece in seat-relative order (precomputed per observer).
-        np.take(self.seat_flat, g.gather[player], out=out[gs:g.seat_end], mode="clip")
+        self.seat_flat.take(g.gather[player], out=out[gs:g.seat_end], mode="clip")
         out[g.deck_size_offset] = len(self.deck)
         out[g.safe_top_offset] = max(0, len(self.deck) - self.lower_left)
         if not self.terminal:
