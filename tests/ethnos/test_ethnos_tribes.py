@@ -322,3 +322,21 @@ def test_giant_bonus_age_three_is_six():
     play_band(s, "red Giant")
     s = end_age_now(s)
     assert s.is_terminal() and s.breakdown[B][3] == 6
+
+
+def test_giant_bonus_three_candidates_troll_keys_then_holder():
+    g = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    s = build(g, hands={A: ["red Giant", "Skeleton"]})
+    play_band(s, "red Giant", ["Skeleton"])
+    for seat, colour in ((B, "blue"), (C, "green")):
+        s = give_hand(s, seat, [f"{colour} Giant", "Skeleton"], actor=seat)
+        play_band(s, f"{colour} Giant", ["Skeleton"])
+    assert s.giant_seat == A and s.giant_size == 2
+    d = s.to_dict()
+    d["troll_owner"][0], d["troll_owner"][1] = B, C  # B {1} and C {2}: totals differ
+    s2 = g.state_from_dict(d)
+    assert s2.giant_bonus_winner() == C
+    d["troll_owner"][0], d["troll_owner"][1], d["troll_owner"][2] = -1, -1, -1
+    d["troll_owner"][4], d["troll_owner"][5] = -1, -1
+    s3 = g.state_from_dict(d)
+    assert s3.giant_bonus_winner() == A  # no trolls: the holder
