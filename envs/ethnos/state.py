@@ -28,18 +28,14 @@ from envs.ethnos.components import (
     GIANTS,
     GLORY_SETS,
     HALFLINGS,
-    KINGDOMS,
-    MARKERS_PER_PLAYER,
     MERFOLK,
     MINOTAURS,
     NUM_KINGDOMS,
     NUM_TYPES,
     ORCS,
     SKELETON,
-    TRIBES,
     TROLLS,
     TYPE_COLOUR,
-    TYPE_NAMES,
     TYPE_TRIBE,
     WINGFOLK,
     WIZARDS,
@@ -805,42 +801,10 @@ class EthnosState(State):
         return out
 
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
-        """Re-sample other hands (except cards known to all) and the deck order, keeping the
-        Dragons inside the bottom ``lower_left`` cards (§11). A band another player is building
-        (or the cards he is keeping with an Elf) is kept as is: ``player`` never decides then."""
-        s = self.clone()
-        s.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
-        pool = np.zeros(NUM_TYPES, np.int64)
-        allies_in_deck = [c for c in s.deck if c != DRAGON]
-        np.add.at(pool, allies_in_deck, 1)
-        need = {}
-        for q in range(s.n):
-            if q == player:
-                continue
-            keep = np.minimum(s.known[q], s.hands[q]).astype(np.int64)
-            hidden = s.hands[q].astype(np.int64) - keep
-            pool += hidden
-            need[q] = int(hidden.sum())
-            s.hands[q] = keep
-        cards = np.repeat(np.arange(NUM_TYPES), pool)
-        cards = cards[rng.permutation(len(cards))].tolist()
-        pos = 0
-        for q, k in need.items():
-            for c in cards[pos:pos + k]:
-                s.hands[q, c] += 1
-            pos += k
-        rest = cards[pos:]
-        dragons_left = 3 - s.dragons
-        size = len(s.deck)
-        region = min(s.lower_left, size)
-        spots = set(rng.choice(region, dragons_left, replace=False).tolist())
-        deck = []
-        it = iter(rest)
-        for i in range(size):
-            deck.append(DRAGON if i in spots else next(it))
-        s.deck = deck
-        s._mask = None
-        return s
+        """A state consistent with all ``player`` has seen (see ``envs.ethnos.sampling``)."""
+        from envs.ethnos.sampling import determinize
+
+        return determinize(self, player, rng)
 
     # ----------------------------------------------------------------------------------------
     # protocol: copying and saving
@@ -874,52 +838,9 @@ class EthnosState(State):
         return state_to_dict(self)
 
     def __str__(self) -> str:
-        n = self.n
-        lines = [
-            f"Ethnos {n}p  Age {'I' * (self.age + 1) if self.age < 3 else self.age + 1}"
-            f"  tribes: {', '.join(TRIBES[t] for t in self.tribes)}",
-            f"deck {len(self.deck)}  dragons {self.dragons}/3  first player {self.first_player}"
-            f"  decisions {self.decisions}",
-        ]
-        if self.terminal:
-            lines.append(f"GAME OVER  winners: {self.winners()}")
-        else:
-            lines.append(f"to act: player {self.actor} ({enc.PHASES[self.phase]})")
-        toks = "  ".join(f"{KINGDOMS[k]} {'/'.join(map(str, self.tokens[k]))}"
-                         for k in range(NUM_KINGDOMS))
-        lines.append(f"glory tokens: {toks}")
-        lines.append("display: " + _cards_text(self.display))
-        for p in range(n):
-            mk = " ".join(f"{KINGDOMS[k][:3]}{int(self.markers[p, k])}"
-                          for k in range(NUM_KINGDOMS))
-            extra = []
-            if self.has[MERFOLK]:
-                extra.append(f"merfolk {int(self.merfolk[p])}")
-            if self.has[ORCS]:
-                extra.append("horde " + "".join(
-                    "x" if self.horde[p, k] else "." for k in range(NUM_KINGDOMS)))
-            trolls = [v + 1 for v, o in enumerate(self.troll_owner) if o == p]
-            if trolls:
-                extra.append(f"trolls {trolls}")
-            if self.giant_seat == p:
-                extra.append(f"giant token ({self.giant_size})")
-            lines.append(f"P{p}{'*' if p == self.actor and not self.terminal else ' '} "
-                         f"glory {int(self.glory[p]):3d}  hand {int(self.hand_size[p]):2d}  "
-                         f"markers {mk}  {'  '.join(extra)}")
-            lines.append(f"    hand: {_cards_text(self.hands[p])}")
-            for band in self.bands[p]:
-                lines.append(f"    band X={len(band)}: " + ", ".join(
-                    TYPE_NAMES[c] + ("*" if i == 0 else "") for i, c in enumerate(band)))
-        if self.phase == enc.BUILD:
-            lines.append(f"building (leader {TYPE_NAMES[self.building_leader]}): "
-                         + _cards_text(self.building))
-        return "\n".join(lines)
+        from envs.ethnos.render import render_text
+
+        return render_text(self)
 
 
-def _cards_text(counts: np.ndarray) -> str:
-    parts = [f"{TYPE_NAMES[t]}x{int(counts[t])}" if counts[t] > 1 else TYPE_NAMES[t]
-             for t in np.flatnonzero(counts).tolist()]
-    return ", ".join(parts) if parts else "-"
-
-
-__all__ = ["CATEGORIES", "MARKERS_PER_PLAYER", "EthnosState"]
+__all__ = ["CATEGORIES", "EthnosState"]
