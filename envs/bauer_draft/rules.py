@@ -108,7 +108,7 @@ class BauerDraftGame(Game):
         # AEC steps: n selects + a Ville sub-step per round, at most 4 decisions per character
         # effect (Daga's re-copy included), one offer per copier and card, the Yule Goat.
         self.max_decisions = self.num_rounds * (n + 1) + 4 * 11 + 3 * NUM_CARDS + 4
-        from envs.bauer_draft.observation import Encoder
+        from envs.bauer_draft.observation import Encoder  # it imports this module: no cycle here
 
         self.encoder = Encoder(self)
 
