@@ -23,7 +23,8 @@ ENVS: tuple[str, ...] = tuple(_MODULES)
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "bauer_trick_v0": [{}, {"episode": "deal"}, {"trump_selection": "forehand_on_four"}],
     "bauer_draft_v0": [{"num_players": n} for n in (2, 3, 4, 5)],
-    "bower_v0": [{}],
+    "bower_v0": [{}, {"double_turn_mode": "swap"}, {"hands_public": False},
+                 {"bonus_optional": False, "flag_all_triggers": False}],
     "ethnos_v0": [{"num_players": n} for n in (2, 3, 4, 5, 6)],
 }
 

@@ -1,29 +1,15 @@
-"""PettingZoo APIs, options, saved-state validation and the text rendering of bower_v0."""
+"""Episode rewards, options, saved-state validation and text rendering of bower_v0."""
 
 import json
 import pickle
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from envs.bower.encoding import NUM_ACTIONS, OBS_SPEC, action_name
-from envs.bower.env import env, parallel_env, raw_env
+from envs.bower.env import env, raw_env
 from envs.bower.rules import BowerGame
 from envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
-
-
-def test_pettingzoo_api():
-    api_test(env(), num_cycles=300)
-
-
-def test_pettingzoo_parallel_api():
-    parallel_api_test(parallel_env(), num_cycles=300)
-
-
-def test_pettingzoo_seed_and_render():
-    seed_test(env, num_cycles=100)
-    render_test(lambda render_mode=None: env(render_mode=render_mode or "ansi"))
 
 
 def test_full_episode_rewards_and_pickle():

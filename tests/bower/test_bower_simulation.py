@@ -11,7 +11,6 @@ subset of decisions.
 """
 
 import json
-import random
 
 import numpy as np
 
@@ -197,23 +196,3 @@ def test_determinize_resamples_hidden_information():
         seen_deck.add(tuple(d.bonus_deck))
         assert sorted(d.stack) == sorted(s.stack)
     assert len(seen_eggs) > 1 and len(seen_stack) > 1 and len(seen_deck) > 1
-
-
-def test_determinism_with_stirred_global_rngs():
-    game = BowerGame()
-
-    def run(stir):
-        random.seed(stir)
-        np.random.seed(stir)
-        s = game.new_state(42)
-        rng = np.random.default_rng(7)
-        trace = []
-        while not s.is_terminal():
-            random.random()
-            np.random.random()
-            a = int(rng.choice(s.legal_actions(s.actor)))
-            trace.append(a)
-            s.step(a)
-        return trace, json.dumps(s.to_dict(), sort_keys=True)
-
-    assert run(1) == run(12345)
