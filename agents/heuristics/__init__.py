@@ -13,6 +13,7 @@ from agents.base import BaseAgent
 # env name -> "module:class"
 HEURISTICS: dict[str, str] = {
     "bauer_trick_v0": "agents.heuristics.bauer_trick:HeuristicAgent",
+    "bauer_draft_v0": "agents.heuristics.bauer_draft:HeuristicAgent",
 }
 
 
