@@ -14,6 +14,8 @@ from agents.base import BaseAgent
 HEURISTICS: dict[str, str] = {
     "bauer_trick_v0": "agents.heuristics.bauer_trick:HeuristicAgent",
     "bauer_draft_v0": "agents.heuristics.bauer_draft:HeuristicAgent",
+    "ethnos_v0": "agents.heuristics.ethnos:HeuristicAgent",
+    "bower_v0": "agents.heuristics.bower:HeuristicAgent",
 }
 
 
