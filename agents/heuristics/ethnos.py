@@ -1,0 +1,394 @@
+"""A rule-of-thumb player for ``ethnos``, reading only its own observation (and game options).
+
+Ethnos glory comes mostly from two sources: the band table (1, 3, 6, 10, 15 glory for bands of
+2-6 cards, so one 6-card band is worth far more than three 2-card bands) and kingdom majorities,
+which a band only buys when it is larger than my markers already in its kingdom. Random play
+spends its cards in small bands; this player **collects first and plays big**:
+
+- *Band value.* Every legal band I could play from hand is a whole tribe or a whole colour group
+  (plus every Skeleton, which is wild and raises the size X for the marker test and the tribe
+  powers). Its value is band glory (Skeletons removed, Dwarf +1) + the value of the kingdom
+  marker it would place (my gain in the Algorithm R award of that kingdom with one marker more,
+  this Age in full and later Ages at ``future_weight``, plus a little for the end-game
+  tie-break) + a rough value of the leader's power (Giant token, Merfolk free markers, Orc horde
+  space, Elf keeps, Wizard draws, a Centaur follow-up band, Troll token). The leader of a group
+  is the card that maximises that value (the kingdom and the power both depend on it).
+- *Play or recruit.* Play the best band when it has at least ``play_size`` cards, when the hand
+  is full (ten cards: recruiting is illegal), or when the Age is likely to end before my next
+  turn (two Dragons out and few cards known to be Dragon-free on top of the deck) — hands are
+  lost at the end of an Age. Otherwise recruit.
+- *Recruit.* Take the display card that grows my hand's best groups most (largest group first,
+  then the sum of squared group sizes), unless the expected gain of a blind deck draw (over the
+  cards I cannot see: the tribes in play minus my hand, the display, every band and the cards
+  known in other hands) is higher.
+- *Other decisions.* Wingfolk and Merfolk markers go to the kingdom with the highest marker
+  value; Troll: the highest token (strongest tie-break); Centaur: always follow with the best
+  band of the rest (the cards would be discarded to the display otherwise); Elf: keep as many
+  cards as allowed, those that grow my groups most; Wizard: always draw; Orc: keep the horde
+  (its table is convex, so one bigger emptying beats two smaller ones) unless this is the last
+  Age or the horde is full.
+
+The default ``play_size`` (5) was picked by seeded tournaments against random seats and against
+its own variants (see ``notebooks/ethnos_quickstart.ipynb`` and the tests). It never looks at
+hidden information: the ``state`` argument is only used for the game's (public) options; every
+position fact comes from the observation. Ties are broken by the agent's own seeded generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import BaseAgent, legal_ids, only_noop
+from envs.core.game import State
+from envs.ethnos import encoding as enc
+from envs.ethnos.components import (
+    CENTAURS,
+    DWARVES,
+    ELVES,
+    GIANTS,
+    HALFLINGS,
+    MERFOLK,
+    MINOTAURS,
+    NUM_KINGDOMS,
+    NUM_TYPES,
+    ORCS,
+    SKELETON,
+    TRIBE_COUNTS,
+    TROLLS,
+    WINGFOLK,
+    WIZARDS,
+)  # fmt: skip
+from envs.ethnos.rules import EthnosGame
+from envs.ethnos.scoring import age_slots, rank_award, two_player_age_two
+
+NUM_ACTIONS = enc.NUM_ACTIONS
+ALLY_TRIBES = 11  # tribes 0-10 can lead; Skeletons (11) cannot
+
+# Group masks over card types: one per tribe, then one per colour (Skeletons in none).
+_TYPES = np.arange(NUM_TYPES)
+GROUPS = np.zeros((ALLY_TRIBES + NUM_KINGDOMS, NUM_TYPES), bool)
+for _t in range(ALLY_TRIBES):
+    GROUPS[_t, 6 * _t:6 * _t + 6] = True
+for _c in range(NUM_KINGDOMS):
+    GROUPS[ALLY_TRIBES + _c, _c:SKELETON:6] = True
+
+_DEFAULT_GAMES: dict[int, EthnosGame] = {}
+
+
+def default_game(num_players: int) -> EthnosGame:
+    """An ``EthnosGame`` with default options (used when ``act`` gets no state)."""
+    if num_players not in _DEFAULT_GAMES:
+        _DEFAULT_GAMES[num_players] = EthnosGame(num_players=num_players)
+    return _DEFAULT_GAMES[num_players]
+
+
+def game_for(observation: np.ndarray, state: State | None) -> EthnosGame:
+    if state is not None:
+        return state.game  # type: ignore[return-value]
+    for n in range(2, 7):
+        if default_game(n).obs_spec.size == observation.shape[0]:
+            return default_game(n)
+    raise ValueError(f"ethnos heuristic: no player count has observation size {observation.shape}")
+
+
+def hand_score(hand: np.ndarray) -> float:
+    """How promising a hand is for big bands: its largest group, then the sum of squared groups."""
+    sizes = GROUPS @ hand
+    skeletons = hand[SKELETON]
+    return float(sizes.max() + skeletons + 0.05 * float(np.dot(sizes, sizes)))
+
+
+@dataclass
+class Band:
+    """A band I could play: leader type, the cards by type (leader included), value."""
+
+    leader: int
+    cards: np.ndarray
+    x: int
+    value: float
+    places: bool
+
+
+class View:
+    """The pieces of one observation the heuristic reads (seat 0 = me)."""
+
+    def __init__(self, game: EthnosGame, observation: np.ndarray):
+        p = game.obs_spec.split(observation)
+        self.game = game
+        self.n = game.num_players
+        self.hand = p["my_hand"].astype(np.int64)
+        self.display = p["display"].astype(np.int64)
+        self.tokens = p["glory_tokens"].astype(np.int64)
+        self.tribes = np.flatnonzero(p["tribes_in_play"]).tolist()
+        self.age = int(np.argmax(p["age"]))
+        self.dragons = int(p["dragons_revealed"][0])
+        self.deck_size = int(p["deck_size"][0])
+        self.safe_top = int(p["deck_safe_top"][0])
+        self.troll_supply = p["troll_supply"]
+        self.giant_size = int(p["giant_band_size"][0])
+        self.phase = int(np.argmax(p["phase"]))
+        self.band_x = int(p["band_x"][0])
+        self.markers = p["markers"].astype(np.int64)
+        self.track = p["merfolk_track"].astype(np.int64)
+        self.horde = p["horde"]
+        self.hand_sizes = p["hand_size"].astype(np.int64)
+        self.band_cards = p["band_cards"]
+        self.known = p["known_hand"]
+        self.building = p["my_building"].astype(np.int64)
+        self.building_leader = (int(np.argmax(p["my_building_leader"]))
+                                if p["my_building_leader"].any() else -1)
+        self.elf_kept = p["my_elf_kept"].astype(np.int64)
+        self.last_age = self.age == game.num_ages - 1
+        self.marker_cache: dict[int, float] = {}
+
+
+class HeuristicAgent(BaseAgent):
+    """Collects cards into a big tribe or colour group and plays it when it is large enough."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, play_size: int = 5, future_weight: float = 0.5):
+        super().__init__(seed)
+        if type(play_size) is not int or not 1 <= play_size <= 10:
+            raise ValueError(f"ethnos heuristic: play_size={play_size!r}; expected an int 1-10")
+        self.play_size = play_size
+        self.future_weight = float(future_weight)
+        self._plan: tuple[int, np.ndarray] | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._plan = None
+
+    # ----------------------------------------------------------------------------------------
+    def act(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        state: State | None = None,
+        player: int | None = None,
+    ) -> int:
+        if only_noop(action_mask, NUM_ACTIONS):
+            return NUM_ACTIONS
+        legal = legal_ids(action_mask[:NUM_ACTIONS])
+        if legal.size == 1:
+            return int(legal[0])
+        v = View(game_for(observation, state), observation)
+        mask = np.asarray(action_mask[:NUM_ACTIONS], bool)
+        if v.phase == enc.TURN:
+            return self._turn(v, mask)
+        if v.phase == enc.BUILD:
+            return self._build(v, mask)
+        if v.phase in (enc.WINGFOLK_PICK, enc.MERFOLK_PICK):
+            return self._kingdom(v, mask)
+        if v.phase == enc.TROLL_PICK:
+            return int(max(a for a in legal if enc.TROLL <= a < enc.CENTAUR_STOP))
+        if v.phase == enc.CENTAUR_PICK:
+            return self._centaur(v, mask)
+        if v.phase == enc.ELF_PICK:
+            return self._elf(v, mask)
+        if v.phase == enc.WIZARD_PICK:
+            return enc.WIZARD_DRAW
+        if v.phase == enc.ORC_PICK:
+            full = v.horde[0].sum() >= NUM_KINGDOMS
+            return enc.ORC_EMPTY if v.last_age or full else enc.ORC_KEEP
+        return int(legal[self.rng.integers(legal.size)])  # unknown phase: stay legal
+
+    # --- values ------------------------------------------------------------------------------
+    def _noise(self) -> float:
+        return 1e-6 * float(self.rng.random())
+
+    def marker_value(self, v: View, k: int) -> float:
+        """My gain from one more marker in kingdom ``k`` (cached for this observation)."""
+        if k not in v.marker_cache:
+            v.marker_cache[k] = self._marker_value(v, k)
+        return v.marker_cache[k]
+
+    def _marker_value(self, v: View, k: int) -> float:
+        g = v.game
+        per = g.slots_per_kingdom
+        toks = v.tokens[k, :per].tolist()
+        keys = [(0,)] * v.n
+        before = v.markers[:, k].tolist()
+        after = before[:]
+        after[0] += 1
+        total = 0.3  # one marker more also helps the end-of-game tie-break
+        for age in range(v.age, g.num_ages):
+            weight = 1.0 if age == v.age else self.future_weight
+            if v.n == 2 and age == 1:
+                rule = g.options["two_player_tie"]
+                gain = (two_player_age_two(after, keys, toks[0], toks[1], rule)[0]
+                        - two_player_age_two(before, keys, toks[0], toks[1], rule)[0])
+            else:
+                slots = age_slots(toks, age)
+                gain = rank_award(after, keys, slots)[0] - rank_award(before, keys, slots)[0]
+            total += weight * gain
+        return total
+
+    def passes(self, v: View, k: int, e: int) -> bool:
+        if v.n == 2:
+            return e > int(v.markers[:, k].sum())
+        return e > int(v.markers[0, k])
+
+    def band_value(self, v: View, leader: int, cards: np.ndarray, rest: np.ndarray,
+                   follow: bool = True) -> tuple[float, bool]:
+        """Value of playing ``cards`` led by ``leader`` with ``rest`` left in hand."""
+        g = v.game
+        tribe, colour = divmod(leader, 6)
+        x = int(cards.sum())
+        scored = x - int(cards[SKELETON]) + (1 if tribe == DWARVES else 0)
+        value = float(g.band_glory[min(scored, len(g.band_glory)) - 1]) if scored > 0 else 0.0
+        e = x + (1 if tribe == MINOTAURS else 0)
+        places = False
+        if tribe == WINGFOLK:
+            options = [self.marker_value(v, k) for k in range(NUM_KINGDOMS) if self.passes(v, k, e)]
+            if options:
+                value += max(options)
+                places = True
+        elif tribe != HALFLINGS and self.passes(v, colour, e):
+            value += self.marker_value(v, colour)
+            places = True
+        left = int(rest.sum())
+        if tribe == GIANTS and x > v.giant_size:
+            value += g.options["giant_claim_glory"] + 0.5 * g.giant_bonus[v.age]
+        elif tribe == MERFOLK:
+            old = int(v.track[0])
+            new = min(g.merfolk_end, old + x)
+            free = sum(1 for s in g.merfolk_spaces if old < s <= new)
+            if not g.options["merfolk_marker_per_space"]:
+                free = min(free, 1)
+            best = max(self.marker_value(v, k) for k in range(NUM_KINGDOMS))
+            value += free * best + 0.2 * (new - old)
+        elif tribe == ORCS and not v.horde[0, colour]:
+            count = int(v.horde[0].sum())
+            value += 0.7 * (g.orc_glory[count] - (g.orc_glory[count - 1] if count else 0))
+        elif tribe == TROLLS and any(v.troll_supply[i] for i in range(min(6, x))):
+            value += 1.0
+        elif tribe == ELVES:
+            value += 0.8 * min(x, left)
+        elif tribe == WIZARDS:
+            value += 0.6 * x
+        elif tribe == CENTAURS and follow and left - int(rest[SKELETON]) > 0:
+            nxt = self.best_band(v, rest, follow=False)
+            if nxt is not None:
+                value += nxt.value
+        value -= 0.05 * left  # the rest goes to the display, for the others to take
+        return value, places
+
+    def best_band(self, v: View, hand: np.ndarray, follow: bool = True,
+                  leader: int = -1) -> Band | None:
+        """The most valuable whole-group band of ``hand`` (with every Skeleton)."""
+        best: Band | None = None
+        skeletons = int(hand[SKELETON])
+        for group in GROUPS:
+            if leader >= 0 and not group[leader]:
+                continue
+            cards = np.where(group, hand, 0)
+            if not cards.any():
+                continue
+            cards[SKELETON] = skeletons
+            rest = hand - cards
+            leaders = [leader] if leader >= 0 else np.flatnonzero(cards[:SKELETON]).tolist()
+            for lead in leaders:
+                value, places = self.band_value(v, lead, cards, rest, follow)
+                value += self._noise()
+                if best is None or value > best.value:
+                    best = Band(lead, cards, int(cards.sum()), value, places)
+        return best
+
+    def age_end_risk(self, v: View) -> float:
+        """Rough chance that the Age ends before my next turn (the hand would be lost)."""
+        if v.dragons < 2:
+            return 0.0
+        unsafe = v.deck_size - v.safe_top
+        draws = v.n - 1 - v.safe_top
+        if unsafe <= 0 or draws <= 0:
+            return 0.0
+        return min(1.0, draws / unsafe)
+
+    # --- decisions ---------------------------------------------------------------------------
+    def _turn(self, v: View, mask: np.ndarray) -> int:
+        can_recruit = bool(mask[enc.RECRUIT_DECK])
+        largest = int((GROUPS @ v.hand).max()) + int(v.hand[SKELETON])
+        consider = mask[enc.LEADER:enc.LEADER + SKELETON].any() and (
+            not can_recruit or largest >= self.play_size or self.age_end_risk(v) >= 0.3)
+        band = self.best_band(v, v.hand) if consider else None
+        if band is not None and (band.x >= self.play_size or not can_recruit
+                                 or band.value >= 1.0):
+            self._plan = (band.leader, band.cards.copy())
+            return enc.LEADER + band.leader
+        return self._recruit(v, mask)
+
+    def _recruit(self, v: View, mask: np.ndarray) -> int:
+        base = hand_score(v.hand)
+        best_a, best_gain = enc.RECRUIT_DECK, -np.inf
+        hand = v.hand.copy()
+        for t in np.flatnonzero(mask[:enc.RECRUIT_DECK]).tolist():
+            hand[t] += 1
+            gain = hand_score(hand) - base + self._noise()
+            hand[t] -= 1
+            if gain > best_gain:
+                best_a, best_gain = t, gain
+        unseen = self.unseen(v)
+        total = unseen.sum()
+        if total > 0:
+            deck_gain = 0.0
+            for t in np.flatnonzero(unseen).tolist():
+                hand[t] += 1
+                deck_gain += unseen[t] * (hand_score(hand) - base)
+                hand[t] -= 1
+            if deck_gain / total > best_gain:
+                return enc.RECRUIT_DECK
+        return int(best_a)
+
+    def unseen(self, v: View) -> np.ndarray:
+        """Cards I cannot see: the Ally deck minus my hand, display, bands and known hands."""
+        full = TRIBE_COUNTS[v.tribes].sum(axis=0) if v.tribes else np.zeros(NUM_TYPES, np.int64)
+        seen = (v.hand + v.display + v.band_cards.sum(axis=0) + v.known[1:].sum(axis=0)
+                + v.building + v.elf_kept)
+        return np.maximum(full - seen, 0)
+
+    def _build(self, v: View, mask: np.ndarray) -> int:
+        lead = v.building_leader
+        plan = self._plan
+        if plan is None or plan[0] != lead:
+            band = self.best_band(v, v.hand + v.building, leader=lead)
+            plan = (lead, band.cards.copy()) if band is not None else (lead, v.building.copy())
+            self._plan = plan
+        missing = plan[1] - v.building
+        for t in np.flatnonzero(missing > 0).tolist():
+            if mask[enc.ADD_CARD + t]:
+                return enc.ADD_CARD + t
+        self._plan = None
+        return enc.FINISH_BAND
+
+    def _kingdom(self, v: View, mask: np.ndarray) -> int:
+        best_k, best = -1, -np.inf
+        for k in range(NUM_KINGDOMS):
+            if mask[enc.KINGDOM + k]:
+                value = self.marker_value(v, k) + self._noise()
+                if value > best:
+                    best_k, best = k, value
+        return enc.KINGDOM + best_k
+
+    def _centaur(self, v: View, mask: np.ndarray) -> int:
+        band = self.best_band(v, v.hand)
+        if band is None or not mask[enc.LEADER + band.leader]:
+            return enc.CENTAUR_STOP
+        self._plan = (band.leader, band.cards.copy())
+        return enc.LEADER + band.leader
+
+    def _elf(self, v: View, mask: np.ndarray) -> int:
+        best_a, best = enc.ELF_DONE, -np.inf
+        kept = v.elf_kept.copy()
+        for t in np.flatnonzero(mask[enc.ELF_KEEP:enc.ELF_DONE]).tolist():
+            kept[t] += 1
+            value = hand_score(kept) + self._noise()
+            kept[t] -= 1
+            if value > best:
+                best_a, best = enc.ELF_KEEP + t, value
+        return int(best_a)
+
+
+__all__ = ["HeuristicAgent", "hand_score"]
