@@ -171,8 +171,11 @@ class Evaluator:
         total = float(event_points)
         total += journey_curve(journeys + JOURNEY_RATE * rem) + night_journeys
         total += self._danger(swords)
-        future_tags = TAG_RATE * rem
-        total += sum(theme_curve(t + future_tags) for t in tags)
+        if rem:
+            future_tags = TAG_RATE * rem
+            total += sum(theme_curve(t + future_tags) for t in tags)
+        else:
+            total += sum(t for t in tags if t >= 4)
         quests = 0.0
         for c in cards:
             quest = QUEST[c]
