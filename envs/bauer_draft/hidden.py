@@ -3,8 +3,9 @@
 Hidden from seat ``p`` (rules spec §7): opponents' hands (and the cards an effect gave them to
 choose from), opponents' face-down Night cards (a Humpe copy target with them), every pile's order
 and the central deck. Kept: what ``p`` sees, and the cards whose exact place ``p`` knows (the cards
-it passed while they are still on that pile or in the hand that drew them; Ville after someone
-took him back). A card ``p`` knows to be in a shuffled pile stays in that pile at a random place.
+it passed while they are still on that pile or in the hand that drew them, and further on when
+the holder's public play shows such a card was passed on again; Ville after someone took him
+back). A card ``p`` knows to be in a shuffled pile stays in that pile at a random place.
 
 The re-sampling is one permutation of hidden card ids applied to every structure of a clone, so
 the hidden cards' bookkeeping (play order, copy targets, other seats' memories) moves with them and

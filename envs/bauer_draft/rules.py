@@ -362,11 +362,20 @@ class BauerDraftState(State):
                 ville_user = p
             passes.append(passed)
         tracked, memory = self.tracked, self.memory
-        in_hands = set(chain(*hands))
-        for known in tracked:  # an opponent's kept card may be Night or passed on: unknown
+        holder = {c: q for q in range(n) for c in hands[q]}
+        passed_on = set(chain(*passes))
+        # seats that kept a card face down (a Night card played, not swapped via Daga)
+        hid = [any(NIGHT[c] and not via for c, via in sel[q]) for q in range(n)]
+        for known in tracked:
             if known:
-                for c in [c for c in known if c in in_hands]:
-                    del known[c]
+                for c in [c for c in known if c in holder]:
+                    # a known card the holder did not keep lies on the next pile: certain for a
+                    # Day card (a kept one would show), and for a Night card when the holder
+                    # kept nothing face down; otherwise its place is unknown
+                    if c in passed_on and not (NIGHT[c] and hid[holder[c]]):
+                        known[c] = TRACK_EXACT
+                    else:
+                        del known[c]
         for p in range(n):
             dest = (p + 1) % n
             pile_id = self.pile_ids[dest]
