@@ -43,9 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--n-envs", type=int, default=8)
-    p.add_argument("--n-steps", type=int, default=256, help="steps per env per rollout")
-    p.add_argument("--batch-size", type=int, default=512)
-    p.add_argument("--n-epochs", type=int, default=4)
+    p.add_argument("--n-steps", type=int, default=512, help="steps per env per rollout")
+    p.add_argument("--batch-size", type=int, default=1024)
+    p.add_argument("--n-epochs", type=int, default=8)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--gamma", type=float, default=1.0,
