@@ -141,6 +141,16 @@ OBS_SPEC = ObsSpec(
             (NUM_TILES,),
             "nest tiles discarded face up (T01-T36, NB1-NB4)",
         ),
+        ObsPiece(
+            "covered_tiles",
+            (NUM_TILES,),
+            "nest tiles (T01-T36, NB1-NB4) with a cell hidden under a Cover tile, either nest",
+        ),
+        ObsPiece(
+            "effect",
+            (NUM_BONUS,),
+            "one-hot id of the kept bonus tile whose effect is being decided now (public)",
+        ),
         ObsPiece("phase", (NUM_PHASES,), "current decision: " + ", ".join(PHASES)),
         ObsPiece("scalars", (len(SCALARS),), "; ".join(SCALARS)),
     ]

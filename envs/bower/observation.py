@@ -23,7 +23,7 @@ from envs.bower.components import (
     NUM_TILES,
     PINK_TILE,
 )
-from envs.bower.geometry import NUM_CELLS
+from envs.bower.geometry import NUM_CELLS, PLACEMENT_CELLS
 from envs.core.obs_spec import OBS_DTYPE
 
 if TYPE_CHECKING:
@@ -104,11 +104,13 @@ KEPT = _span("bonus_kept")
 MY_DISCARDS = _span("bonus_my_discards")
 TOKENS = _span("token_supply")
 DISCARDED = _span("discarded_tiles")
+COVERED = _span("covered_tiles")
+EFFECT = _span("effect")
 PHASE = _span("phase")
 SCALARS = _span("scalars")
 PHASE_ROWS = np.eye(len(E.PHASES), dtype=OBS_DTYPE)
-TAIL = PHASE[0]  # phase and scalars are the last pieces: rewritten on every observe
-assert SCALARS[1] == _SPEC.size and PHASE[1] == SCALARS[0]
+TAIL = EFFECT[0]  # effect, phase and scalars are the last pieces: rewritten on every observe
+assert SCALARS[1] == _SPEC.size and PHASE[1] == SCALARS[0] and EFFECT[1] == PHASE[0]
 
 
 _display_cache: dict[tuple[int, ...], np.ndarray] = {}
@@ -155,6 +157,15 @@ def encode_sections(s: BowerState, me: int, buf: np.ndarray, dirty: int) -> None
         a = NESTS[0]
         buf[a : a + NEST_SIZE] = s.planes[me].reshape(-1)
         buf[a + NEST_SIZE : a + 2 * NEST_SIZE] = s.planes[op].reshape(-1)
+        a, b = COVERED
+        buf[a:b] = 0.0
+        for q in (0, 1):
+            if any(s.depth[q]):  # only a Cover hides cells
+                top = s.top[q]
+                for tile, pl, _cover in s.placed[q]:
+                    c0, c1 = PLACEMENT_CELLS[pl]
+                    if top[c0] != 2 * tile or top[c1] != 2 * tile + 1:
+                        buf[a + tile] = 1.0
     if dirty & S_FLAGS:
         a = COL_FLAGS[0]
         buf[a : a + 6] = BITS6[s.col_flags[me]]
@@ -219,6 +230,9 @@ def encode_tail(s: BowerState, me: int, buf: np.ndarray) -> None:
     """Phase one-hot and scalars: they change with nearly every decision."""
     op = 1 - me
     over = s.phase == len(E.PHASES) - 1
+    buf[EFFECT[0] : EFFECT[1]] = 0.0
+    if s.effect >= 0:
+        buf[EFFECT[0] + s.effect] = 1.0
     buf[PHASE[0] : PHASE[1]] = PHASE_ROWS[s.phase]
     buf[SCALARS[0] : SCALARS[1]] = (
         s.turns[me] / 12.0,
