@@ -51,6 +51,12 @@ from envs.bower.components import (
 from envs.bower.encoding import (
     ACCEPT,
     BRANCH,
+    CH_BRANCH,
+    CH_FLAG,
+    CH_MAT,
+    CH_PINK_TILE,
+    CH_TOKEN,
+    CH_UNITS,
     COLUMN,
     COVER,
     DISPLAY,
@@ -258,25 +264,26 @@ def nb_tile(k: int) -> Tile:
 
 
 def decode_nest(planes: np.ndarray, col_flags: np.ndarray, x_one: bool = False) -> Nest:
-    """A ``Nest`` from one seat's 26x24 observation planes."""
+    """A ``Nest`` from one seat's nest planes (channels x 24 cells, ``encoding.CH_*``)."""
     n = Nest(x_one)
-    occupied = planes[0:4].sum(axis=0) > 0
-    mats = np.argmax(planes[0:4], axis=0)
-    units = planes[4:17].T.astype(np.int64)
+    mat_planes = planes[CH_MAT : CH_MAT + 4]
+    occupied = mat_planes.sum(axis=0) > 0
+    mats = np.argmax(mat_planes, axis=0)
+    units = planes[CH_UNITS : CH_UNITS + NUM_CODES].T.astype(np.int64)
     for i in np.flatnonzero(occupied):
         i = int(i)
         n.mat[i] = int(mats[i])
         n.units[i] = tuple(int(x) for x in units[i])
     for k in range(4):
-        cells = np.flatnonzero(planes[17 + k])
+        cells = np.flatnonzero(planes[CH_TOKEN + k])
         if cells.size:
             n.tok[k] = int(cells[0])
     for o in (0, 1):
-        cells = np.flatnonzero(planes[21 + o])
+        cells = np.flatnonzero(planes[CH_BRANCH + o])
         if cells.size:
             n.branch = 2 * int(cells[0]) + o
-    n.cell_flags = _bits(planes[23])
-    n.pink_cells = _bits(planes[25])
+    n.cell_flags = _bits(planes[CH_FLAG])
+    n.pink_cells = _bits(planes[CH_PINK_TILE])
     n.col_flags = _bits(col_flags)
     for i in range(NUM_CELLS):
         if n.mat[i] >= 0:
@@ -482,6 +489,19 @@ class HeuristicAgent(BaseAgent):
             return self._discard(legal)
         return self._pick(legal, np.zeros(legal.size))  # unknown decision: any legal id
 
+    def play_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                    state: State | None = None) -> dict[int, float]:
+        """Position value after each legal PLAY id (for analysis; empty outside a play)."""
+        legal = legal_ids(action_mask[:NUM_ACTIONS])
+        self._read(observation, state)
+        hand = self._hand_tiles()
+        out = {}
+        for a in legal:
+            if PLAY <= a < PASS:
+                h, p = divmod(int(a) - PLAY, NUM_PLACEMENTS)
+                out[int(a)] = self._play_value(hand[h], p)
+        return out
+
     # -------------------------------------------------------------- reading the observation
     def _read(self, observation: np.ndarray, state: State | None) -> None:
         obs = OBS_SPEC.split(np.asarray(observation))
@@ -490,7 +510,7 @@ class HeuristicAgent(BaseAgent):
         opts = getattr(getattr(state, "game", None), "options", None) or {}
         self.x_one = opts.get("x_cancels", "cell") == "one"
         self.gems_matter = bool(opts.get("bonus_tiles", True))
-        planes = obs["nests"].reshape(2, -1, NUM_CELLS)
+        planes = obs["nests"].reshape(2, -1, NUM_CELLS)  # seat x channel x cell
         self.nests = [decode_nest(planes[s], obs["column_flags"][s], self.x_one)
                       for s in (0, 1)]
         scal = obs["scalars"]
@@ -708,8 +728,14 @@ class HeuristicAgent(BaseAgent):
         return values
 
     def _current_token(self, legal: np.ndarray, state: State | None) -> int:
-        """Which token (0-3) the TARGET decision places: the tile I kept, else inferred."""
-        effect = getattr(state, "effect", -1) if state is not None else -1
+        """Which token (0-3) the TARGET decision places: the kept tile being resolved (public:
+        the observation's ``effect`` piece when the layout has it, else the state), else the
+        tile I kept last, else inferred from the targets offered."""
+        effect = -1
+        if "effect" in self.obs and self.obs["effect"].any():
+            effect = int(np.argmax(self.obs["effect"]))
+        elif state is not None:
+            effect = getattr(state, "effect", -1)
         if effect not in TK[:4]:
             effect = self._kept_effect
         if effect in TK[:4]:
