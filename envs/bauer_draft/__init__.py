@@ -12,8 +12,9 @@ quests and Night prizes score.
   and the one deciding seat during effects (the parallel env gives the others only ``NOOP``).
 - Actions: 227 ids (play / play via Daga / Daga discard / copy, per card; no Ville; Witch left,
   right, none; Daga keep; copy later; do not copy) + ``NOOP`` in the parallel env.
-- Observation: 17 seat-relative pieces (hand, tableaux with others' Night cards hidden, Night
-  counts, copies, discards, remembered passes, round, sizes, decision kind, ...).
+- Observation: 18 seat-relative pieces (hand, tableaux with others' Night cards hidden, Night
+  counts and how each seat's Night cards were played, copies, discards, remembered passes, round,
+  sizes, decision kind, ...).
 - Options: ``num_players`` (2-5, default 4), ``reward`` (``rank`` default, ``score``, ``margin``).
 - Every (assumed) rule, the option/observation/action tables and the version history (v0) are in
   ``envs/bauer_draft/README.md``.

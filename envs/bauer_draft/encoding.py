@@ -63,6 +63,9 @@ KINDS = ("select", "select_ville", "witch", "martin", "olle", "olle_ville", "yul
 (SELECT, SELECT_VILLE, WITCH, MARTIN, OLLE, OLLE_VILLE, YULE, YULE_VILLE, DAGA, COPY_CHOICE,
  COPY_OFFER, OVER) = range(len(KINDS))
 COPIER_NAMES = ("Princess Bella", "Adventure Boy", "Humpe")
+# how a card entered a tableau (public, spec §7: "which effect played it")
+PLAYED_BY = ("select", "martin", "olle", "daga", "yule")
+BY_SELECT, BY_MARTIN, BY_OLLE, BY_DAGA, BY_YULE = range(len(PLAYED_BY))
 
 
 # --- observation -----------------------------------------------------------------------------
@@ -83,6 +86,9 @@ def build_obs_spec(num_players: int, num_rounds: int) -> ObsSpec:
                  "that seat's tableau: one-hot [no choice yet, copy later, copied]"),
         ObsPiece("night_count", (n,), "Night cards in each seat's tableau (a Humpe copy counts)",
                  high=float(c)),
+        ObsPiece("night_by", (n, len(PLAYED_BY)), "Night cards in each seat's tableau by how "
+                 "they were played (public): " + ", ".join(PLAYED_BY) + " (select = selected "
+                 "from the hand, Ville included; a Humpe copy is not counted)", high=float(c)),
         ObsPiece("discards", (c,), "discarded cards (public, face up)"),
         ObsPiece("passed", (n, c), "cards I know were put on a pile (the ones I passed; Ville "
                  "when someone took him back), at the seat whose pile it is now"),

@@ -77,7 +77,7 @@ def _apply_permutation(st: BauerDraftState, p: int, perm: list[int]) -> None:
         st.first = (perm[st.first[0]], st.first[1])
     if st.offer >= 0:
         st.offer = perm[st.offer]
-    for name in ("owner", "seq", "played_round"):
+    for name in ("owner", "seq", "played_round", "played_by"):
         old = getattr(st, name)
         moved = [0] * NUM_CARDS
         for c in range(NUM_CARDS):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.bauer_draft.cards import NUM_CARDS
-from envs.bauer_draft.encoding import OVER, SELECT_VILLE
+from envs.bauer_draft.encoding import OVER, PLAYED_BY, SELECT_VILLE
 from envs.bauer_draft.rules import COPIER_CARDS, COPY_DONE, DAGA_CARD, NIGHT, VILLE
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ class Encoder:
         self.o_copies = off["copies"]
         self.o_copiers = off["copiers"]
         self.o_night = off["night_count"]
+        self.o_night_by = off["night_by"]
         self.o_disc = off["discards"]
         self.o_passed = off["passed"]
         self.o_daga = off["daga_available"]
@@ -98,6 +99,11 @@ class Encoder:
                 else:
                     out[self.o_copies + r * nc + target] = 1.0
         out[self.o_night:self.o_night + n] = counts
+        played_by, o, k = state.played_by, self.o_night_by, len(PLAYED_BY)
+        for r in range(n):
+            for c in state.tableau[(p + r) % n]:
+                if NIGHT[c]:
+                    out[o + r * k + played_by[c]] += 1.0
         out[self.disc_slice] = state.disc_m
         memory = state.memory[p]
         if memory:

@@ -22,6 +22,11 @@ import numpy as np
 from envs.bauer_draft import encoding as enc
 from envs.bauer_draft.cards import CARDS, COPIERS, DANGER, EVENT, JOURNEY, NUM_CARDS
 from envs.bauer_draft.encoding import (
+    BY_DAGA,
+    BY_MARTIN,
+    BY_OLLE,
+    BY_SELECT,
+    BY_YULE,
     COPY,
     COPY_CHOICE,
     COPY_DECLINE,
@@ -76,6 +81,9 @@ ELIGIBLE = (
 ON_PLAY = tuple(e in ("uggel", "witch", "martin", "olle", "daga", "bella", "adventure_boy",
                       "humpe") for e in CARDS.effect_of)
 NIGHT = CARDS.night_list
+# how the cards of a Brother Martin / Olle / Yule Goat decision are played
+EXTRA_BY = {MARTIN: BY_MARTIN, OLLE: BY_OLLE, OLLE_VILLE: BY_OLLE, YULE: BY_YULE,
+            YULE_VILLE: BY_YULE}
 
 # copy_mode values
 COPY_NONE, COPY_WAIT, COPY_DONE = 0, 1, 2
@@ -151,6 +159,7 @@ class BauerDraftState(State):
         self.owner = [-1] * NUM_CARDS     # seat whose tableau holds the card
         self.seq = [-1] * NUM_CARDS       # play order of tableau cards
         self.played_round = [-1] * NUM_CARDS
+        self.played_by = [-1] * NUM_CARDS  # how a tableau card was played (encoding.BY_*)
         self.next_seq = 0
         self.copy_mode = [COPY_NONE] * 3
         self.copy_target = [-1] * 3
@@ -289,14 +298,14 @@ class BauerDraftState(State):
                 self.first = pick
                 self._decide(OLLE_VILLE if kind == OLLE else YULE_VILLE, p, self.source)
                 return
-            self._resolve_extra(p, [pick], ville_both=False)
+            self._resolve_extra(p, [pick], ville_both=False, by=EXTRA_BY[kind])
         elif kind in (OLLE_VILLE, YULE_VILLE):
             assert self.first is not None
             picks = [self.first]
             if a != NO_VILLE:
                 picks.append((a % NUM_CARDS, a >= DAGA_PLAY))
             self.first = None
-            self._resolve_extra(p, picks, ville_both=a != NO_VILLE)
+            self._resolve_extra(p, picks, ville_both=a != NO_VILLE, by=EXTRA_BY[kind])
         elif kind == DAGA:
             self.daga_ready = True
             if a != DAGA_KEEP:
@@ -395,7 +404,7 @@ class BauerDraftState(State):
                 if via_daga:
                     self._daga_swap(p, c, revealed)
                 else:
-                    self._play(p, c, revealed)
+                    self._play(p, c, revealed, BY_SELECT)
         self.sel = [[] for _ in range(n)]
         revealed.sort()  # on-play effects of the reveal resolve in ascending card-id order
         self.queue.extend((TASK_EFFECT, c, self.owner[c]) for c in revealed)
@@ -435,7 +444,7 @@ class BauerDraftState(State):
     def _run_task(self, task: int, card: int, p: int) -> bool:
         """Run one queued step; True when it stopped at a decision."""
         if task == TASK_DAGA_CARDS:
-            self._play_central(p, 2, None)
+            self._play_central(p, 2, None, BY_DAGA)
             return False
         if task == TASK_COPY_CHOICE:
             return self._ask_copy(card, p)
@@ -456,14 +465,14 @@ class BauerDraftState(State):
                     self.hands[p] = [c]
                     self._decide(MARTIN, p, card)
                     return True
-                self._play(p, c, None)
+                self._play(p, c, None, BY_MARTIN)
         elif effect == "olle":
             take = [self.central.pop() for _ in range(min(2, len(self.central)))]
             if take:
                 self.hands[p] = take
                 if len(take) == 1 and not self.daga_available(p):
                     self.hands[p] = []
-                    self._play(p, take[0], None)  # a single option is not asked
+                    self._play(p, take[0], None, BY_OLLE)  # a single option is not asked
                 else:
                     self._decide(OLLE, p, card)
                     return True
@@ -521,7 +530,7 @@ class BauerDraftState(State):
         self.hands[p] = cards
         if len(cards) == 1 and not self.daga_available(p):
             self.hands[p] = []
-            self._play(p, cards[0], None)
+            self._play(p, cards[0], None, BY_YULE)
             return False
         self._decide(YULE, p, YULE_CARD)
         return True
@@ -533,13 +542,15 @@ class BauerDraftState(State):
         self._final = self._compute_breakdown()
 
     # --- moving cards ------------------------------------------------------------------------
-    def _play(self, p: int, c: int, collect: list[int] | None) -> None:
-        """Card ``c`` enters p's tableau; a Day character's on-play effect is queued."""
+    def _play(self, p: int, c: int, collect: list[int] | None, by: int) -> None:
+        """Card ``c`` enters p's tableau (played ``by`` the select or an effect, a public fact);
+        a Day character's on-play effect is queued."""
         self.tableau[p].append(c)
         self.owner[c] = p
         self.seq[c] = self.next_seq
         self.next_seq += 1
         self.played_round[c] = self.round
+        self.played_by[c] = by
         self.plays[p] += 1
         self.tab_m[p, c] = 1.0
         if NIGHT[c]:
@@ -557,9 +568,9 @@ class BauerDraftState(State):
             else:
                 collect.append(c)
 
-    def _play_central(self, p: int, count: int, collect: list[int] | None) -> None:
+    def _play_central(self, p: int, count: int, collect: list[int] | None, by: int) -> None:
         for _ in range(min(count, len(self.central))):
-            self._play(p, self.central.pop(), collect)
+            self._play(p, self.central.pop(), collect, by)
 
     def _discard(self, c: int) -> None:
         self.discards.append(c)
@@ -577,6 +588,7 @@ class BauerDraftState(State):
             self.night_n[p] -= 1
         self.owner[c] = -1
         self.seq[c] = -1
+        self.played_by[c] = -1
         if c in COPIER_INDEX:
             k = COPIER_INDEX[c]
             self.copy_mode[k] = COPY_NONE
@@ -593,7 +605,7 @@ class BauerDraftState(State):
         """Deferred Daga: discard the selected card ``c``, play the top 2 central cards."""
         self.daga_used = True
         self._discard(c)
-        self._play_central(p, 2, collect)
+        self._play_central(p, 2, collect, BY_DAGA)
 
     def _daga_discard(self, p: int, c: int) -> None:
         """Daga on play: discard tableau card ``c``; a lost copy is re-chosen before the 2
@@ -606,7 +618,8 @@ class BauerDraftState(State):
             if self.owner[COPIER_CARDS[k]] == p:
                 self.queue.appendleft((TASK_COPY_CHOICE, COPIER_CARDS[k], p))
 
-    def _resolve_extra(self, p: int, picks: list[tuple[int, bool]], ville_both: bool) -> None:
+    def _resolve_extra(self, p: int, picks: list[tuple[int, bool]], ville_both: bool,
+                       by: int) -> None:
         """Brother Martin / Olle / Yule Goat: discard the unpicked card, play the picks."""
         chosen = [c for c, _ in picks]
         for c in self.hands[p]:
@@ -620,7 +633,7 @@ class BauerDraftState(State):
             if via_daga:
                 self._daga_swap(p, c, None)
             else:
-                self._play(p, c, None)
+                self._play(p, c, None, by)
         self._resume()
 
     def _move_piles(self, action: int) -> None:
@@ -724,6 +737,7 @@ class BauerDraftState(State):
         new.owner = list(self.owner)
         new.seq = list(self.seq)
         new.played_round = list(self.played_round)
+        new.played_by = list(self.played_by)
         new.next_seq = self.next_seq
         new.copy_mode = list(self.copy_mode)
         new.copy_target = list(self.copy_target)

@@ -7,8 +7,9 @@ tests and notebooks can build a position from a few fields::
      "central": [...], "discards": [...], "tableau": [["E01", {"card": "C07", "round": 1}], ...]}
 
 Defaults: ``kind`` "select"; tableau entries played in list order (seat 0 first) in round -1
-("an earlier round"); no copies, Daga unused (ready if in a tableau), empty queue and memories.
-Every card must appear exactly once in hands, piles, central deck, discards and tableaux.
+("an earlier round") by the select (``"by"``); no copies, Daga unused (ready if in a tableau),
+empty queue and memories. Every card must appear exactly once in hands, piles, central deck,
+discards and tableaux.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.bauer_draft.cards import CARDS, NUM_CARDS
-from envs.bauer_draft.encoding import KINDS, OVER, SELECT, SELECT_VILLE
+from envs.bauer_draft.encoding import KINDS, OVER, PLAYED_BY, SELECT, SELECT_VILLE
 from envs.bauer_draft.rules import (
     COPIER_CARDS,
     DAGA_CARD,
@@ -58,8 +59,8 @@ def state_to_dict(s: BauerDraftState) -> dict[str, Any]:
         "pile_ids": list(s.pile_ids),
         "central": codes(s.central),
         "discards": codes(s.discards),
-        "tableau": [[{"card": code[c], "seq": s.seq[c], "round": s.played_round[c]} for c in t]
-                    for t in s.tableau],
+        "tableau": [[{"card": code[c], "seq": s.seq[c], "round": s.played_round[c],
+                      "by": PLAYED_BY[s.played_by[c]]} for c in t] for t in s.tableau],
         "next_seq": s.next_seq,
         "copies": [{"copier": code[copier], "mode": COPY_MODES[s.copy_mode[k]],
                     "target": code[s.copy_target[k]] if s.copy_target[k] >= 0 else None,
@@ -144,6 +145,10 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any]) -> BauerDraftState:
             st.seq[c] = _int(entry.get("seq", seq_counter), f"seq of {entry['card']}", 0, 10**6)
             st.played_round[c] = _int(entry.get("round", -1), f"round of {entry['card']}",
                                       -1, game.num_rounds)
+            by = entry.get("by", "select")
+            require(by in PLAYED_BY, f"bauer_draft state: 'by' of {entry['card']} is {by!r}; "
+                    f"allowed {PLAYED_BY}")
+            st.played_by[c] = PLAYED_BY.index(by)
             seq_counter += 1
             max_seq = max(max_seq, st.seq[c])
     for s in range(n):

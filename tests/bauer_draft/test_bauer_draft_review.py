@@ -337,3 +337,18 @@ def test_determinize_forgets_a_passed_night_card_when_the_holder_kept_one_face_d
     select(st, {1: play("NE2")})
     assert idx("NE1") not in st.tracked[0]
     assert idx("E02") in st.tracked[0]  # the Day card was surely passed on
+
+
+def test_observation_tells_which_effect_played_a_night_card():
+    # §7: "the others see the owner's Night count rise and which effect played it"
+    st = position(3, round=1, hands={0: ["C03", "E01", "E02"], 1: ["NE1", "E03", "E04"]},
+                  tableau={0: ["NE2"]}, central_top=("NE3",))
+    select(st, {0: play("C03"), 1: play("NE1")})
+    from envs.bauer_draft.encoding import BY_MARTIN, BY_SELECT
+
+    for seat in range(3):
+        by = obs(st, seat)["night_by"]
+        r0, r1 = (0 - seat) % 3, (1 - seat) % 3
+        assert by[r0, BY_SELECT] == 1 and by[r0, BY_MARTIN] == 1  # NE2 earlier, NE3 by Martin
+        assert by[r1, BY_SELECT] == 1 and by[r1].sum() == 1  # NE1 selected
+        assert by.sum() == 3
