@@ -352,3 +352,14 @@ def test_observation_tells_which_effect_played_a_night_card():
         assert by[r0, BY_SELECT] == 1 and by[r0, BY_MARTIN] == 1  # NE2 earlier, NE3 by Martin
         assert by[r1, BY_SELECT] == 1 and by[r1].sum() == 1  # NE1 selected
         assert by.sum() == 3
+
+
+def test_determinize_keeps_a_passed_night_card_when_the_holder_kept_a_day_card():
+    # seat 0 passes NE1 and E02 to seat 1, who keeps J01 face up: both went on to seat 2
+    st = position(4, hands={0: ["E01", "E02", "NE1"]}, pile_tops={1: ["J01"]})
+    select(st, {0: play("E01")})
+    select(st, {1: play("J01")})
+    assert {"NE1", "E02"} <= set(codes(st.hands[2]))
+    for seed in range(10):
+        d = st.determinize(0, np.random.default_rng(seed))
+        assert {"NE1", "E02"} <= set(codes(d.hands[2]))
