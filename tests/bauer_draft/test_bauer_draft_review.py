@@ -363,3 +363,27 @@ def test_determinize_keeps_a_passed_night_card_when_the_holder_kept_a_day_card()
     for seed in range(10):
         d = st.determinize(0, np.random.default_rng(seed))
         assert {"NE1", "E02"} <= set(codes(d.hands[2]))
+
+
+def test_witch_with_two_players_move_swaps_the_two_piles():
+    # §9.1: with 2 players left = right: "move" puts seat 0's pile in front of seat 1 and back
+    st = position(2, hands={0: ["C02", "E01", "E02"]})
+    select(st, {0: play("C02")})
+    before = [list(p) for p in st.piles]
+    decide(st, WITCH_LEFT)
+    assert [p + h[::-1] for p, h in zip(st.piles, st.hands)] == [before[1], before[0]]
+
+
+def test_yule_goat_with_five_players_comes_after_round_8():
+    # §3: 8 rounds with 5 players; round index 7 is the last; the Yule Goat stage follows
+    from envs.bauer_draft.encoding import YULE
+
+    st = position(5, round=7, hands={0: ["J01", "J02", "J03"], 4: ["E09", "E07", "E08"]},
+                  tableau={0: ["C06"]})
+    assert all(len(p) == 0 for p in st.piles)
+    select(st, {4: play("E09")})
+    assert st.kind == YULE and st.round == 8
+    assert sorted(codes(st.hands[0])) == ["E07", "E08"]
+    decide(st, play("E08"))
+    assert st.kind == OVER and "E07" in codes(st.discards)
+    assert [len(p) for p in st.piles] == [0, 2, 2, 2, 2]
