@@ -138,6 +138,23 @@ def make_callbacks(args: argparse.Namespace, pool: OpponentPool) -> list[Any]:
     return callbacks
 
 
+def write_config(args: argparse.Namespace, env_options: dict[str, Any], pool: OpponentPool,
+                 steps: int) -> None:
+    """``OUT/config.json``; a resumed run keeps the original (its hyperparameters are the saved
+    model's, not this command line's) and appends what was resumed."""
+    path = args.out / "config.json"
+    run = {"opponents": pool.names(), "self_play": args.self_play}
+    if args.resume and path.is_file():
+        config = json.loads(path.read_text())
+        config.setdefault("resumed", []).append(
+            {**run, "at_steps": steps, "timesteps": args.timesteps})
+    else:
+        config = {"env": args.env, "env_options": env_options, **run,
+                  "hyperparameters": {k: v for k, v in vars(args).items() if k not in
+                                      ("env", "env_option", "out", "opponent", "resume")}}
+    path.write_text(json.dumps(config, indent=2, default=str))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -166,15 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"resuming from {path} at {model.num_timesteps} steps", file=sys.stderr)
     else:
         model = new_model(args, vec_env, tb_dir)
-    config = {
-        "env": args.env,
-        "env_options": env_options,
-        "opponents": pool.names(),
-        "self_play": args.self_play,
-        "hyperparameters": {k: v for k, v in vars(args).items()
-                            if k not in ("env", "env_option", "out", "opponent", "resume")},
-    }
-    (args.out / "config.json").write_text(json.dumps(config, indent=2, default=str))
+    write_config(args, env_options, pool, model.num_timesteps)
     start_steps, t0 = model.num_timesteps, time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=make_callbacks(args, pool),
                 reset_num_timesteps=not args.resume, progress_bar=not args.no_progress,

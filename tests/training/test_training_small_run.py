@@ -40,10 +40,14 @@ def test_training_writes_model_checkpoints_logs_and_config(run_dir):
 
 def test_resume_continues_the_step_count(run_dir):
     before = json.loads((run_dir / "summary.json").read_text())["total_timesteps"]
+    different_net = [x if x != "32" else "64" for x in SMALL]  # ignored: the model is loaded
     assert train.main(["--env", ENV, "--timesteps", "512", "--out", str(run_dir), "--resume",
-                       *SMALL]) == 0
+                       *different_net]) == 0
     after = json.loads((run_dir / "summary.json").read_text())["total_timesteps"]
     assert after >= before + 512
+    config = json.loads((run_dir / "config.json").read_text())
+    assert config["hyperparameters"]["net_arch"] == "32"  # the original run's record is kept
+    assert config["resumed"][0]["at_steps"] == before
 
 
 def test_saved_model_plays_legal_actions_as_an_agent(run_dir):
