@@ -31,6 +31,8 @@ cards are seen as counts only); ties are broken by the agent's own generator.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
@@ -86,14 +88,20 @@ ELIGIBLE = (
 # Night cards are hidden; a hidden Night card holds this many swords on average.
 NIGHT_SWORDS = sum(SWORDS[c] for c in range(NUM_CARDS) if NIGHT[c]) / max(1, sum(NIGHT))
 
-# --- tuning (rough rates per future play; measured choices in the docstring of each use) --------
-JOURNEY_RATE = 0.2   # Journeys I expect per future play
-TAG_RATE = 0.15      # tags of one theme I expect per future play
-SWORD_RATE = 0.45    # swords per future play (25 swords over 55 cards)
-SWORD_SD = 0.9       # spread of the swords one play adds
-QUEST_SHARE = 0.55   # share of a quest's points kept per missing tag
-PRIZE_RATE = 0.3     # what a counting Night prize gains per future play
-DAGA_MARGIN = 1.5    # how much 2 central cards must beat the alternative before Daga is spent
+# --- tuning ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Weights:
+    """The rule-of-thumb rates (per future play) and margins; constructor keywords of the agent."""
+
+    journey_rate: float = 0.2   # Journeys I expect per future play
+    tag_rate: float = 0.15      # tags of one theme I expect per future play
+    sword_rate: float = 0.45    # swords per future play (25 swords over 55 cards)
+    sword_sd: float = 0.9       # spread of the swords one play adds
+    quest_share: float = 0.55   # share of a quest's points kept per missing tag
+    prize_rate: float = 0.3     # what a counting Night prize gains per future play
+    daga_margin: float = 1.5    # how much 2 central cards must beat the alternative for Daga
+
+
 _SAMPLES = np.random.default_rng(20261129).standard_normal((48, 5))  # fixed: deterministic E
 
 
@@ -113,7 +121,8 @@ def theme_curve(x: float) -> float:
 class Evaluator:
     """``E(cards)``: the final score a holding is heading for, seen from one observation."""
 
-    def __init__(self, obs: dict[str, np.ndarray], num_rounds: int):
+    def __init__(self, obs: dict[str, np.ndarray], num_rounds: int, weights: Weights = Weights()):
+        self.w = w = weights
         rnd = int(np.argmax(obs["round"]))
         self.rem = max(0, num_rounds - 1 - rnd)  # plays after the current round's
         tableau, copies = obs["tableau"], obs["copies"]
@@ -124,7 +133,7 @@ class Evaluator:
         nights = obs["night_count"]
         self.other_nights = [float(nights[r]) for r in range(1, n)]
         rem = self.rem
-        sd = SWORD_SD * np.sqrt(rem)
+        sd = w.sword_sd * np.sqrt(rem)
         # opponents' final swords: visible Day swords + hidden Night guess + a noisy future
         others = []
         for r in range(1, n):
@@ -132,11 +141,11 @@ class Evaluator:
             visible += [int(c) for c in np.flatnonzero(copies[r])]
             day_swords = sum(SWORDS[c] for c in visible if not NIGHT[c])
             hidden = float(nights[r]) - sum(NIGHT[c] for c in visible)
-            others.append(day_swords + hidden * NIGHT_SWORDS + rem * SWORD_RATE
+            others.append(day_swords + hidden * NIGHT_SWORDS + rem * w.sword_rate
                           + (sd + 0.5 * np.sqrt(max(hidden, 0.0))) * _SAMPLES[:, r])
         self.other_swords = np.stack(others, axis=1) if others else np.zeros((48, 0))
         self.other_top = self.other_swords.max(axis=1)
-        self.my_noise = rem * SWORD_RATE + sd * _SAMPLES[:, 0]
+        self.my_noise = rem * w.sword_rate + sd * _SAMPLES[:, 0]
         self.visible_cards = set(int(c) for c in np.flatnonzero(tableau.sum(axis=0)))
         self._cache: dict[tuple[int, ...], float] = {}
 
@@ -169,10 +178,10 @@ class Evaluator:
             for t, k in enumerate(TAGS[c]):
                 tags[t] += k
         total = float(event_points)
-        total += journey_curve(journeys + JOURNEY_RATE * rem) + night_journeys
+        total += journey_curve(journeys + self.w.journey_rate * rem) + night_journeys
         total += self._danger(swords)
         if rem:
-            future_tags = TAG_RATE * rem
+            future_tags = self.w.tag_rate * rem
             total += sum(theme_curve(t + future_tags) for t in tags)
         else:
             total += sum(t for t in tags if t >= 4)
@@ -196,18 +205,18 @@ class Evaluator:
         if per_set:
             sets = min(tags[t] // quest[t] for t in range(5) if quest[t])
             missing = sum(1 for t in range(5) if quest[t] and tags[t] < (sets + 1) * quest[t])
-            partial = points * QUEST_SHARE ** missing if rem * 1.5 >= missing else 0.0
+            partial = points * self.w.quest_share ** missing if rem * 1.5 >= missing else 0.0
             return sets * points + partial
         missing = sum(max(0, quest[t] - tags[t]) for t in range(5))
         if missing == 0:
             return float(points)
         if rem * 1.5 < missing:
             return 0.0
-        return points * QUEST_SHARE ** missing
+        return points * self.w.quest_share ** missing
 
     def _prize(self, prize: str, tags: list[int], events: int, journeys: int, dangers: int,
                swords: int, nights: int, quests: float) -> float:
-        future = PRIZE_RATE * self.rem
+        future = self.w.prize_rate * self.rem
         if prize == "skutt":
             lead = nights - max(self.other_nights, default=0.0)
             if self.rem == 0:
@@ -268,8 +277,15 @@ class HeuristicAgent(BaseAgent):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, journey_rate: float = 0.2, tag_rate: float = 0.15,
+                 sword_rate: float = 0.45, sword_sd: float = 0.9, quest_share: float = 0.55,
+                 prize_rate: float = 0.3, daga_margin: float = 1.5, denial: float = 0.0):
         super().__init__(seed)
+        self.weights = Weights(
+            journey_rate=journey_rate, tag_rate=tag_rate, sword_rate=sword_rate,
+            sword_sd=sword_sd, quest_share=quest_share, prize_rate=prize_rate,
+            daga_margin=daga_margin)
+        self.denial = float(denial)
         self._specs = {}
         for n in (2, 3, 4, 5):
             rounds = 8 if n == 5 else 10
@@ -291,8 +307,10 @@ class HeuristicAgent(BaseAgent):
         spec, rounds = self._specs[len(observation)]
         obs = spec.split(np.asarray(observation, dtype=np.float32))
         self._obs = obs
-        self._eval = Evaluator(obs, rounds)
+        self._eval = Evaluator(obs, rounds, self.weights)
         self._avg: float | None = None
+        self._left: Evaluator | None = None
+        self._rounds = rounds
         phase = int(np.argmax(obs["phase"]))
         if phase in (SELECT, MARTIN, OLLE, YULE):
             return self._pick(legal, phase)
@@ -360,6 +378,18 @@ class HeuristicAgent(BaseAgent):
             return max(now + [later])
         return 0.0
 
+    def passing_cost(self, kept: int, plays: list[int]) -> float:
+        """What the best card I pass is worth to my left neighbour, who draws it next round."""
+        if self._left is None:
+            obs = self._obs
+            rolled = {key: np.roll(obs[key], -1, axis=0)
+                      for key in ("tableau", "copies", "night_count")}
+            rolled["round"] = obs["round"]
+            self._left = Evaluator(rolled, self._rounds, self.weights)
+        left = self._left
+        passed = [a - PLAY for a in plays if a - PLAY != kept]
+        return max((left.gain(left.mine, c) for c in passed), default=0.0)
+
     def card_value(self, base: list[int], card: int) -> float:
         return self._eval.gain(base, card) + self.effect_bonus(base, card)
 
@@ -369,10 +399,13 @@ class HeuristicAgent(BaseAgent):
         base = self._eval.mine
         plays = [a for a in legal if a < DAGA_PLAY]
         values = [self.card_value(base, a - PLAY) for a in plays]
+        if phase == SELECT and self.denial:
+            values = [v - self.denial * self.passing_cost(a - PLAY, plays)
+                      for a, v in zip(plays, values)]
         via = [a for a in legal if DAGA_PLAY <= a < DISCARD]
         if via:
             swap = min(2, self._central()) * self.avg_unseen()
-            if swap - max(values) > DAGA_MARGIN:
+            if swap - max(values) > self.weights.daga_margin:
                 # every card here is weak: give up the one worth most to whoever gets it next
                 worth = [self.card_value(base, a - DAGA_PLAY) for a in via]
                 return self._best(via, worth)
@@ -390,7 +423,7 @@ class HeuristicAgent(BaseAgent):
         scores = [0.0] + values
         via = [a for a in legal if DAGA_PLAY <= a < DISCARD]
         if via:
-            swap = min(2, self._central()) * self.avg_unseen() - cost - DAGA_MARGIN
+            swap = min(2, self._central()) * self.avg_unseen() - cost - self.weights.daga_margin
             options += via
             scores += [swap] * len(via)
         return self._best(options, scores)
@@ -418,7 +451,7 @@ class HeuristicAgent(BaseAgent):
         if not discards or central == 0:
             return DAGA_KEEP
         losses = [ev.loss(ev.mine, a - DISCARD) for a in discards]
-        keep_value = DAGA_MARGIN if ev.rem > 0 else 0.0
+        keep_value = self.weights.daga_margin if ev.rem > 0 else 0.0
         gains = [central * self.avg_unseen() - loss for loss in losses]
         if max(gains) > keep_value:
             return self._best(discards, gains)
