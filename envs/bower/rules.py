@@ -826,8 +826,9 @@ class BowerState(State):
         d[1] |= sections
 
     def determinize(self, player: int, rng: np.random.Generator) -> BowerState:
-        """Re-sample what ``player`` cannot see: unknown eggs, the stack order, the bonus deck
-        order, the opponent's bonus discards and a bonus draw held by the opponent."""
+        """Re-sample what ``player`` cannot see: unknown eggs, the stack order (with the
+        opponent's hand tiles when ``hands_public=False``), the bonus deck order, the opponent's
+        bonus discards and a bonus draw held by the opponent."""
         s = self.clone()
         s.rng = np.random.default_rng(int(rng.integers(1 << 62)))
         if self.phase != PH_OVER:
@@ -836,7 +837,21 @@ class BowerState(State):
             values = [self.eggs[pos] for pos in hidden]
             for pos, k in zip(hidden, perm):
                 s.eggs[pos] = values[k]
-        s.stack = [s.stack[i] for i in rng.permutation(len(s.stack))]
+        # Nest tiles player cannot see: the stack and, with hands_public=False (§9: only hand
+        # sizes are public), the opponent's hand tiles T01-T36 (NB tiles are known from the
+        # public kept record; a forced slot stays forced with its new tile).
+        o = 1 - player
+        slots = []
+        if not self.opts["hands_public"]:
+            slots = [h for h, t in enumerate(s.hands[o]) if t < NUM_NEST_TILES]
+        tiles = s.stack + [s.hands[o][h] for h in slots]
+        tiles = [tiles[i] for i in rng.permutation(len(tiles))]
+        n = len(s.stack)
+        s.stack = tiles[:n]
+        for h, t in zip(slots, tiles[n:]):
+            if s.hands[o][h] == s.forced[o]:
+                s.forced[o] = t
+            s.hands[o][h] = t
         # Bonus tiles whose place player cannot know: deck, the opponent's discards, and a
         # draw in the opponent's hands.
         pool = list(s.bonus_deck)

@@ -382,6 +382,37 @@ def test_determinize_keeps_own_discards_and_draw_resamples_the_opponents():
     assert len(draws) > 1
 
 
+@pytest.mark.parametrize("public", [True, False])
+def test_determinize_redeals_hidden_opponent_hands(public):
+    # §9 hands_public=False: only hand sizes are public, so A's determinization re-deals B's
+    # nest tiles (T05, forced T11) with the stack; B's NB2 is known (kept record, not placed).
+    # A's own hand never changes; with public hands nothing in the hands changes.
+    s = build_state(
+        BowerGame(hands_public=public),
+        nests=[[("T01", 0)], [("T02", 0)]],
+        hands=[["T06"], ["T05", "NB2", "T11"]],
+        forced=[None, "T11"],
+        hand_limits=[1, 2],
+        phase="take",
+        turn_player=0,
+        start_player=0,
+        turns=[5, 5],
+    )
+    unseen = sorted(s.stack + [T["T05"], T["T11"]])
+    hands_seen = set()
+    for k in range(25):
+        d = s.determinize(0, np.random.default_rng(k))
+        assert d.hands[0] == [T["T06"]] and len(d.hands[1]) == 3
+        assert d.hands[1][1] == T["NB2"] and d.forced[1] == d.hands[1][2]
+        assert np.array_equal(d.observe(0), s.observe(0))
+        if public:
+            assert d.hands[1] == s.hands[1] and d.forced == s.forced
+        else:
+            assert sorted(d.stack + [d.hands[1][0], d.hands[1][2]]) == unseen
+        hands_seen.add(tuple(d.hands[1]))
+    assert (len(hands_seen) > 1) == (not public)
+
+
 # ------------------------------------------------------------------ independent reference
 _RAW = load_raw()
 _CELLS = [t["cells"] for t in _RAW["nest_tiles"]] + [
