@@ -132,6 +132,8 @@ def seat_pieces(markers_high: float, track_high: float = 18.0
     return (
         ("acting", (), "1 for the seat that owns the pending decision", 1.0),
         ("first_player", (), "1 for this Age's first player", 1.0),
+        ("third_dragon", (), "1 for the seat that drew this Age's third Dragon (set from that "
+         "draw until the next Age starts)", 1.0),
         ("hand_size", (), "cards in hand (a band being built still counts as hand)", 10.0),
         ("glory", (), "glory points", 3000.0),
         ("markers", (NUM_KINGDOMS,), "own control markers per kingdom", markers_high),

@@ -291,6 +291,9 @@ def _rebuild_derived(s) -> None:
     s.age_view[s.age] = 1
     s.first_col[:] = 0
     s.first_col[s.first_player] = 1
+    s.third_col[:] = 0
+    if s.dragons == 3 and s.third_drawer >= 0:
+        s.third_col[s.third_drawer] = 1
     s.dragons_view[0] = s.dragons
     s.trolls_held[:] = 0
     s.troll_supply[:] = 0

@@ -115,6 +115,7 @@ class EthnosState(State):
             return sf[:, c] if width == 0 else sf[:, c:c + width]
 
         self.first_col = col("first_player")
+        self.third_col = col("third_dragon")
         self.hand_size = col("hand_size")
         self.glory = col("glory")
         self.markers = col("markers", NUM_KINGDOMS)
@@ -227,6 +228,7 @@ class EthnosState(State):
         self.giant_size_view[0] = 0
         self.first_col[:] = 0
         self.first_col[self.first_player] = 1
+        self.third_col[:] = 0
         self.actor = self.first_player
         self.phase = enc.TURN
         self._clear_band_context()
@@ -404,6 +406,7 @@ class EthnosState(State):
                 self.dragons_view[0] = self.dragons
                 if self.dragons == 3:
                     self.third_drawer = p
+                    self.third_col[p] = 1  # public (spec §11): decides first-player ties
                     self._end_age()
                     return True
                 continue

@@ -607,3 +607,21 @@ def test_other_hands_hidden_but_sizes_public():
     assert np.array_equal(o_b[spec.slice("my_hand")], s.hands[B])
     hs = o_b[spec.slice("hand_size")]
     assert hs.tolist() == [1, 0, 0, 2]  # B first, then C, D (empty hands), A
+
+
+def test_third_dragon_drawer_is_public_during_end_of_age_decisions():
+    # §11: "who drew the third" Dragon is public; it settles §3.5 first-player ties, which the
+    # Orc decisions can change, so the observation must show it while they are pending.
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"])
+    s = build(g, horde={A: ["red"]}, actor=C, first=A, age=0, last_dragon_on_top=True,
+              tokens=ZERO_TOKENS)
+    piece = g.obs_spec.slice("third_dragon")
+    assert s.observe(A)[piece].tolist() == [0, 0, 0, 0]
+    s.step(enc.RECRUIT_DECK)
+    assert s.phase == enc.ORC_PICK and s.actor == A
+    assert s.observe(A)[piece].tolist() == [0, 0, 1, 0]  # A, B, C, D: C drew it
+    assert s.observe(D)[piece].tolist() == [0, 0, 0, 1]  # D, A, B, C
+    s2 = g.state_from_dict(s.to_dict())
+    assert np.array_equal(s2.observe(B), s.observe(B))
+    s.step(enc.ORC_KEEP)
+    assert s.age == 1 and s.observe(A)[piece].tolist() == [0, 0, 0, 0]
