@@ -121,7 +121,7 @@ def test_search_agent_needs_the_state_and_a_sane_budget():
         SearchAgent(rollouts=0)
 
 
-def test_registry_errors_name_the_allowed_values():
+def test_registry_errors_name_the_allowed_values(monkeypatch):
     with pytest.raises(ValueError, match="known agents: random, heuristic, search, policy"):
         make_agent("greedy", env_name=ENV)
     with pytest.raises(ValueError, match="known envs: bauer_trick_v0"):
@@ -130,7 +130,11 @@ def test_registry_errors_name_the_allowed_values():
         make_agent("search", env_name=ENV, depth=3)
     with pytest.raises(ValueError, match="pass env_name"):
         make_agent("heuristic")
-    with pytest.raises(ValueError, match="envs with one: bauer_trick_v0"):
+    from agents import heuristics
+
+    monkeypatch.delitem(heuristics.HEURISTICS, "bower_v0", raising=False)  # a game without one
+    with pytest.raises(ValueError, match="no heuristic agent for env 'bower_v0'; envs with one: "
+                       "bauer_trick_v0"):
         make_agent("heuristic", env_name="bower_v0")
     with pytest.raises(ValueError, match="expected key=value"):
         agent_from_spec("search:64", env_name=ENV)
