@@ -6,9 +6,11 @@ expect to gain over the opponent". The value of a pair of nests is
 * **materials**: ``tanh((my largest group - theirs) / s)`` for straw, moss and gravel (the pink
   shell breaks a moss tie);
 * **columns**: for every column and every item the column's egg may request,
-  ``P(request) * tanh((my count - theirs) / s)``; my own eggs (and spied ones) are certain, the
-  other columns are uniform over the eggs I have not seen (their exact posterior); ties with
-  items go to the pink column, then to shells, as at scoring;
+  ``P(request) * tanh((my count - theirs) / s)``; my own eggs (and spied ones) are certain; the
+  other columns start uniform over the eggs I have not seen (the exact posterior without
+  further evidence) and then lean towards the items the opponent, who sees that egg, has put in
+  that column (weight ``exp(read_opponent * units)``); ties with items go to the pink column,
+  then to shells, as at scoring;
 * **egg tiles** held by either player: a soft chance that the holder's colour/shell count wins;
 * **gems** (my nest): a bonus tile (worth ``bonus_value`` eggs) when a placement meets a new
   column/group condition, plus a small credit for unflagged columns and groups on their way to
@@ -24,8 +26,14 @@ best play; keep = the bonus tile with the largest estimated value (token targets
 placements are valued by the same position value, egg tiles by their chance of paying); token
 targets, branches and cover placements = argmax of the value (PASS when nothing helps); force =
 the display tile worth least to the opponent; the bonus and the discard effect are always taken;
-the double turn is declined (it only reorders turns). The measured strength against random play
-is in the test module and the notebook.
+the double turn is declined (it only reorders turns).
+
+Tuning (heuristic against its default self, 120 games on duplicate seeds, mean reward with 95%
+interval): no hole penalty -0.24 [-0.40, -0.08]; reading the opponent's columns (0.7) +0.23
+[+0.07, +0.39] and (1.5) +0.25 [+0.09, +0.41], hence the default 1.0; the bonus value (0.25,
+0.9, 1.3) and the weight of the tile kept for later (0, 0.6) made no clear difference. Against
+uniform random play: 398 wins, 2 draws, 0 losses in 400 games (before the opponent reading;
+see the test module for the asserted check).
 
 Information: everything comes from the seat's own observation (nests, known eggs, display,
 own hand, kept tiles, token supply, phase, turn counters). When the engine ``state`` is passed
@@ -368,7 +376,7 @@ class Context:
     """Per-decision facts: request probabilities, egg tiles held, how far the game is."""
 
     def __init__(self, probs: np.ndarray, eb_mine: list[int], eb_theirs: list[int],
-                 remaining: float, bonus_value: float):
+                 remaining: float, bonus_value: float, hole_penalty: float = 0.25):
         self.probs = probs  # (6, 8) P(column c requests slot k)
         self.eb_mine = eb_mine  # EB numbers 0-4 I hold
         self.eb_theirs = eb_theirs
@@ -378,6 +386,7 @@ class Context:
         self.s_eb = 0.6 + 2.0 * rem
         self.rem = rem
         self.bonus_value = bonus_value
+        self.hole_penalty = hole_penalty
 
 
 def _tanh(x: float) -> float:
@@ -429,7 +438,7 @@ def own_extras(me: Stats, ctx: Context) -> float:
     if me.new_condition:
         v += ctx.bonus_value
     v += ctx.bonus_value * ctx.rem * me.gem_potential
-    v -= 0.25 * me.odd_regions
+    v -= ctx.hole_penalty * me.odd_regions
     return v
 
 
@@ -440,10 +449,13 @@ class HeuristicAgent(BaseAgent):
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, bonus_value: float = 0.5,
-                 keep_weight: float = 0.3):
+                 keep_weight: float = 0.3, hole_penalty: float = 0.25,
+                 read_opponent: float = 1.0):
         super().__init__(seed)
         self.bonus_value = float(bonus_value)
         self.keep_weight = float(keep_weight)
+        self.hole_penalty = float(hole_penalty)
+        self.read_opponent = float(read_opponent)
         self._kept_effect = -1  # the bonus tile I kept last (its effect may be asked next)
         self._position_key: tuple | None = None
 
@@ -519,9 +531,10 @@ class HeuristicAgent(BaseAgent):
         kept = obs["bonus_kept"]
         eb_mine = [k for k in range(5) if kept[0, EB[k]] > 0]
         eb_theirs = [k for k in range(5) if kept[1, EB[k]] > 0]
-        self.ctx = Context(self._request_probs(obs), eb_mine, eb_theirs, remaining,
-                           self.bonus_value if self.gems_matter else 0.0)
         self.opp_stats = nest_stats(self.nests[1], self.gems_matter)
+        probs = self._request_probs(obs, self.opp_stats.req, self.read_opponent)
+        self.ctx = Context(probs, eb_mine, eb_theirs, remaining,
+                           self.bonus_value if self.gems_matter else 0.0, self.hole_penalty)
         # Values of (tile, placement) in this position; a play follows its take in the same
         # position (only the display and hand changed), so the take's work is reused.
         key = (obs["nests"].tobytes(), obs["column_eggs"].tobytes(), obs["removed_eggs"].tobytes(),
@@ -531,9 +544,12 @@ class HeuristicAgent(BaseAgent):
             self._play_cache: dict[tuple[Tile, int], float] = {}
 
     @staticmethod
-    def _request_probs(obs: dict[str, np.ndarray]) -> np.ndarray:
-        """P(column c requests slot k): known eggs are certain; the others are uniform over the
-        eggs I have not seen (every unseen egg is equally likely at every unseen position)."""
+    def _request_probs(obs: dict[str, np.ndarray], opp_req: np.ndarray,
+                       read_opponent: float) -> np.ndarray:
+        """P(column c requests slot k): known eggs are certain; the others start uniform over
+        the eggs I have not seen (every unseen egg is equally likely at every unseen position),
+        then, with ``read_opponent`` > 0, lean towards the items the opponent (who sees that egg)
+        has put in that column: weight ``exp(read_opponent * units)``."""
         col_eggs = obs["column_eggs"]
         seen = set(np.flatnonzero(obs["removed_eggs"]).tolist())
         for c in range(6):
@@ -546,7 +562,9 @@ class HeuristicAgent(BaseAgent):
                 probs[c, REQ_SLOT[EGG_CODES[int(np.argmax(col_eggs[c]))]]] = 1.0
             else:
                 for e in unseen:
-                    probs[c, REQ_SLOT[EGG_CODES[e]]] += 1.0 / len(unseen)
+                    k = REQ_SLOT[EGG_CODES[e]]
+                    probs[c, k] += math.exp(read_opponent * float(opp_req[c, k]))
+                probs[c] /= probs[c].sum()
         return probs
 
     def _value(self, mine: Nest, theirs: Stats | None = None) -> float:
@@ -623,7 +641,8 @@ class HeuristicAgent(BaseAgent):
         me_stats = nest_stats(self.nests[0], self.gems_matter)
         theirs = self.nests[1]
         ctx = self.ctx
-        opp_ctx = Context(ctx.probs, ctx.eb_theirs, ctx.eb_mine, ctx.rem, ctx.bonus_value)
+        opp_ctx = Context(ctx.probs, ctx.eb_theirs, ctx.eb_mine, ctx.rem, ctx.bonus_value,
+                          ctx.hole_penalty)
         legal_p = np.flatnonzero(placement_mask(theirs.occ))
         values = np.zeros(legal.size)
         for j, a in enumerate(legal):
