@@ -279,15 +279,17 @@ class HeuristicAgent(BaseAgent):
 
     def __init__(self, seed: int | None = None, journey_rate: float = 0.2, tag_rate: float = 0.15,
                  sword_rate: float = 0.45, sword_sd: float = 0.9, quest_share: float = 0.55,
-                 prize_rate: float = 0.3, daga_margin: float = 1.5, denial: float = 0.0):
+                 prize_rate: float = 0.3, daga_margin: float = 1.5, denial: float = 0.0,
+                 effect_scale: float = 1.0):
         super().__init__(seed)
         self.weights = Weights(
             journey_rate=journey_rate, tag_rate=tag_rate, sword_rate=sword_rate,
             sword_sd=sword_sd, quest_share=quest_share, prize_rate=prize_rate,
             daga_margin=daga_margin)
         self.denial = float(denial)
+        self.effect_scale = float(effect_scale)
         self._specs = {}
-        for n in (2, 3, 4, 5):
+        for n in (2, 3, 4, 5):  # rules spec §3: 10 rounds, 8 with 5 players
             rounds = 8 if n == 5 else 10
             spec = build_obs_spec(n, rounds)
             self._specs[spec.size] = (spec, rounds)
@@ -304,7 +306,10 @@ class HeuristicAgent(BaseAgent):
         legal = [int(a) for a in legal_ids(action_mask[:NUM_ACTIONS])]
         if len(legal) == 1:
             return legal[0]
-        spec, rounds = self._specs[len(observation)]
+        if state is not None:
+            spec, rounds = state.game.obs_spec, state.game.num_rounds
+        else:  # the observation's length tells the player count
+            spec, rounds = self._specs[len(observation)]
         obs = spec.split(np.asarray(observation, dtype=np.float32))
         self._obs = obs
         self._eval = Evaluator(obs, rounds, self.weights)
@@ -391,7 +396,8 @@ class HeuristicAgent(BaseAgent):
         return max((left.gain(left.mine, c) for c in passed), default=0.0)
 
     def card_value(self, base: list[int], card: int) -> float:
-        return self._eval.gain(base, card) + self.effect_bonus(base, card)
+        bonus = self.effect_bonus(base, card)
+        return self._eval.gain(base, card) + (self.effect_scale * bonus if bonus else 0.0)
 
     # -- decisions ----------------------------------------------------------------------------
     def _pick(self, legal: list[int], phase: int) -> int:

@@ -228,3 +228,23 @@ def test_beats_random_in_a_seeded_tournament():
     by_name = {row["agent"]: row for row in rows}
     assert by_name["heuristic"]["mean_reward_low"] > 0.0
     assert by_name["random"]["mean_reward_high"] < 0.0
+
+
+def test_reads_only_the_observation_state_or_not():
+    """With or without the engine state the agent answers the same (it reads its observation)."""
+    game = envs.make_game(ENV, num_players=4)
+    for g in range(5):
+        state = game.new_state(g)
+        rng = np.random.default_rng(g)
+        while not state.is_terminal():
+            for p in state.acting_players():
+                obs, mask = state.observe(p), state.legal_mask(p)
+                with_state = HeuristicAgent(seed=g).act(obs, mask, state=state, player=p)
+                assert HeuristicAgent(seed=g).act(obs, mask) == with_state
+            state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p))))
+                         for p in state.acting_players()})
+
+
+def test_weights_are_agent_keywords():
+    agent = make_agent("heuristic", env_name=ENV, seed=0, journey_rate=0.3, denial=0.5)
+    assert agent.weights.journey_rate == 0.3 and agent.denial == 0.5
