@@ -32,8 +32,8 @@ Tuning (heuristic against its default self, 120 games on duplicate seeds, mean r
 interval): no hole penalty -0.24 [-0.40, -0.08]; reading the opponent's columns (0.7) +0.23
 [+0.07, +0.39] and (1.5) +0.25 [+0.09, +0.41], hence the default 1.0; the bonus value (0.25,
 0.9, 1.3) and the weight of the tile kept for later (0, 0.6) made no clear difference. Against
-uniform random play: 398 wins, 2 draws, 0 losses in 400 games (before the opponent reading;
-see the test module for the asserted check).
+uniform random play (``python -m training.evaluate --env bower_v0 --agent heuristic --games
+400``): 399 wins, 1 draw, no loss, mean reward +0.9975 [+0.993, +1.002], about 7.2 eggs ahead.
 
 Information: everything comes from the seat's own observation (nests, known eggs, display,
 own hand, kept tiles, token supply, phase, turn counters). When the engine ``state`` is passed

@@ -259,9 +259,29 @@ def test_takes_the_bonus_declines_the_double_turn_applies_the_discard():
 
 # ------------------------------------------------------------------ strength
 def test_beats_random_play():
-    # 40 seeded games, seats alternating; measured 400/400 wins over 400 games (see report).
+    # 40 seeded games, seats alternating. Measured with `python -m training.evaluate --env
+    # bower_v0 --agent heuristic --games 400`: 399 wins, 1 draw, mean +0.9975
+    # [+0.993, +1.002]; mean egg margin about +7.2 eggs.
     rewards = evaluate_seat(GAME, factory_from_spec("heuristic", ENV), factory_from_spec("random"),
                             factory_from_spec("random"), games=40, seed=100)
     summary = summarize(rewards)
     assert summary.mean_reward.low > 0.0
     assert summary.win.value >= 0.8
+
+
+def test_request_beliefs_follow_the_opponents_columns():
+    # Seat 0 owns columns 0, 2, 4 (E1, E2, E3 known). The opponent put fe-purple x2 (T14 at
+    # (0,3)) in its column 3: E4 (fe-purple) becomes the likeliest request there.
+    s = build_state(GAME, nests=[[], [("T14", 6)]], hands=[["T03"], ["T31"]], hand_limits=[0, 1],
+                    phase="play", turn_player=0, start_player=0, turns=[1, 1],
+                    eggs={0: "E1", 2: "E2", 4: "E3"}, egg_owner=[0, 1, 0, 1, 0, 1])
+    agent = heuristic()
+    agent._read(s.observe(0), s)
+    probs = agent.ctx.probs  # columns x request slots (fe red..purple, fl red..purple)
+    assert np.allclose(probs.sum(axis=1), 1.0)
+    assert probs[0, 0] == probs[2, 1] == probs[4, 2] == 1.0
+    assert probs[3, 3] == probs[3].max() and probs[3, 3] > 0.2 + 0.1
+    assert np.allclose(probs[1], probs[5]) and np.isclose(probs[1, 3], 0.2)
+    blind = HeuristicAgent(read_opponent=0.0)
+    blind._read(s.observe(0), s)
+    assert np.isclose(blind.ctx.probs[3, 3], 0.2)
