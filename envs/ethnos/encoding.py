@@ -162,10 +162,15 @@ PRIVATE_PIECES: tuple[tuple[str, tuple[int, ...], str, float], ...] = (
 )
 
 
-def build_obs_spec(num_players: int, markers_high: float, track_high: float = 18.0
-                   ) -> tuple[ObsSpec, list[tuple[str, int]]]:
-    """The observation spec and, for the seat block, ``(piece name, width)`` in layout order."""
-    pieces = [ObsPiece(name, shape, doc, high) for name, shape, doc, high in GLOBAL_PIECES]
+def build_obs_spec(num_players: int, markers_high: float, track_high: float = 18.0,
+                   free_markers_high: float = 4.0) -> tuple[ObsSpec, list[tuple[str, int]]]:
+    """The observation spec and, for the seat block, ``(piece name, width)`` in layout order.
+
+    ``free_markers_high``: the number of Merfolk marker spaces (option ``merfolk_spaces``).
+    """
+    highs = {"merfolk_markers_left": free_markers_high}
+    pieces = [ObsPiece(name, shape, doc, highs.get(name, high))
+              for name, shape, doc, high in GLOBAL_PIECES]
     widths = []
     for name, shape, doc, high in seat_pieces(markers_high, track_high):
         width = 1

@@ -164,7 +164,8 @@ class EthnosGame(Game):
         # Own markers in one kingdom: a test placement needs E > own markers (3-6p) or > all
         # markers there (2p) with E <= 11 (Minotaur, X = 10), plus one per Merfolk space.
         markers_high = 11.0 + len(self.merfolk_spaces)
-        self.obs_spec, widths = enc.build_obs_spec(n, markers_high, float(self.merfolk_end))
+        self.obs_spec, widths = enc.build_obs_spec(n, markers_high, float(self.merfolk_end),
+                                                   float(len(self.merfolk_spaces)))
         self._build_layout(widths)
         self._build_masks()
 

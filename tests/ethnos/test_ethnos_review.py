@@ -673,3 +673,19 @@ def test_determinize_resamples_cards_another_seat_keeps_with_an_elf():
         r.step(enc.ELF_DONE)
         assert r.hand_len[B] == 1 and r.actor == C
     assert kept_blue_orc < 30
+
+
+def test_observation_bounds_hold_with_more_merfolk_spaces():
+    # Option merfolk_spaces with six spaces: a 6-card band from 0 passes all six -> six free
+    # markers pending; the observation must stay inside its declared range.
+    g = make_game(4, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"],
+                  merfolk_spaces=[1, 2, 3, 4, 5, 6], merfolk_end=18)
+    hand = ["red Merfolk", "red Merfolk", "red Elf", "red Orc", "red Troll", "red Wizard"]
+    s = build(g, hands={A: hand})
+    play_band(s, hand[0], hand[1:])
+    for left in range(6, 0, -1):
+        assert s.phase == enc.MERFOLK_PICK and s.merfolk_left == left
+        obs = s.observe(A)
+        assert (obs <= g.obs_spec.high).all() and (obs >= g.obs_spec.low).all()
+        s.step(enc.KINGDOM + k("Duris"))
+    assert s.markers[A, k("Duris")] == 6 and s.markers[A, k("Rhea")] == 1
