@@ -141,8 +141,8 @@ def seat_pieces(markers_high: float, track_high: float = 18.0
         ("horde", (NUM_KINGDOMS,), "Orc horde board: 1 per occupied colour space", 1.0),
         ("trolls_held", (6,), "1 per Troll token held (value = index + 1)", 1.0),
         ("giant_holder", (), "1 if this seat's band holds the Giant token", 1.0),
-        ("known_hand", (NUM_TYPES,), "hand cards known to everybody (taken from the display "
-         "and not provably played or discarded since)", 10.0),
+        ("known_hand", (NUM_TYPES,), "hand cards known to everybody (taken from the display, "
+         "or the ten Skeletons a PASS shows, and not provably played or discarded since)", 10.0),
         ("band_cards", (NUM_TYPES,), "cards in this seat's bands (this Age) by type", 24.0),
         ("band_leaders", (NUM_TYPES,), "this seat's bands by leader type", 24.0),
         ("band_tribe_size", (NUM_TRIBES - 1, 10), "this seat's bands by leader tribe and size X",

@@ -516,6 +516,8 @@ class EthnosState(State):
             elif a == enc.RECRUIT_DECK:
                 self._recruit_deck(p)
             elif a == enc.PASS:
+                # PASS is legal only with ten Skeletons: everybody now knows the hand.
+                self.known[p, SKELETON] = self.hands[p, SKELETON]
                 self._end_turn()
             else:
                 self._start_band(p, a - enc.LEADER)

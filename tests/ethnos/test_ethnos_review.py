@@ -689,3 +689,15 @@ def test_observation_bounds_hold_with_more_merfolk_spaces():
         assert (obs <= g.obs_spec.high).all() and (obs >= g.obs_spec.low).all()
         s.step(enc.KINGDOM + k("Duris"))
     assert s.markers[A, k("Duris")] == 6 and s.markers[A, k("Rhea")] == 1
+
+
+def test_pass_reveals_the_ten_skeletons():
+    # PASS is legal only with ten Skeletons in hand (§4), so after it every seat knows that hand:
+    # the observation shows it and determinize must keep it.
+    g = make_game(4, BASE)
+    s = build(g, hands={A: ["Skeleton"] * 10})
+    s.step(enc.PASS)
+    known = s.observe(B)[g.obs_spec.slice("known_hand")].reshape(4, NUM_TYPES)
+    assert known[3, SKELETON] == 10  # B, C, D, A
+    r = s.determinize(B, np.random.default_rng(0))
+    assert r.hands[A, SKELETON] == 10
