@@ -42,12 +42,14 @@ def test_resume_continues_the_step_count(run_dir):
     before = json.loads((run_dir / "summary.json").read_text())["total_timesteps"]
     different_net = [x if x != "32" else "64" for x in SMALL]  # ignored: the model is loaded
     assert train.main(["--env", ENV, "--timesteps", "512", "--out", str(run_dir), "--resume",
-                       *different_net]) == 0
+                       "--self-play", *different_net]) == 0
     after = json.loads((run_dir / "summary.json").read_text())["total_timesteps"]
     assert after >= before + 512
     config = json.loads((run_dir / "config.json").read_text())
     assert config["hyperparameters"]["net_arch"] == "32"  # the original run's record is kept
     assert config["resumed"][0]["at_steps"] == before
+    pool = json.loads((run_dir / "summary.json").read_text())["final_pool"]
+    assert any(name.startswith("checkpoint:model_") for name in pool)  # saved ones rejoin
 
 
 def test_saved_model_plays_legal_actions_as_an_agent(run_dir):
