@@ -701,3 +701,104 @@ def test_pass_reveals_the_ten_skeletons():
     assert known[3, SKELETON] == 10  # B, C, D, A
     r = s.determinize(B, np.random.default_rng(0))
     assert r.hands[A, SKELETON] == 10
+
+
+# --- differential check: end-of-Age scoring recomputed independently from the position
+def _keys(owner: list[int], n: int) -> list[tuple[int, int, int]]:
+    held = [[v + 1 for v in range(6) if owner[v] == p] for p in range(n)]
+    return [(sum(h), len(h), max(h, default=0)) for h in held]
+
+
+def _algorithm_r(values, keys, slots) -> list[int]:
+    n = len(values)
+    ranked = sorted((p for p in range(n) if values[p] > 0),
+                    key=lambda p: (-values[p], tuple(-x for x in keys[p])))
+    out = [0] * n
+    q = 0
+    groups: list[list[int]] = []
+    for p in ranked:
+        if groups and (values[groups[-1][0]], keys[groups[-1][0]]) == (values[p], keys[p]):
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    for grp in groups:
+        total = sum(slots[i] if i < len(slots) else 0 for i in range(q, q + len(grp)))
+        for p in grp:
+            out[p] = total // len(grp)
+        q += len(grp)
+    return out
+
+
+def _two_player(values, keys, low, high) -> list[int]:
+    elig = [p for p in (0, 1) if values[p] > 0]
+    if len(elig) == 1:
+        out = [0, 0]
+        out[elig[0]] = low + high
+        return out
+    return _algorithm_r(values, keys, [high])
+
+
+def _expected_age_scores(s) -> list[list[int]]:
+    """Per seat [kingdoms, merfolk, giant bonus, bands] for the Age ``s`` is about to end."""
+    n, age = s.n, s.age
+    keys = _keys(s.troll_owner, n)
+    out = [[0, 0, 0, 0] for _ in range(n)]
+    big = n >= 4
+    for kk in range(6):
+        vals = [int(s.markers[p, kk]) for p in range(n)]
+        toks = s.tokens[kk]
+        if n == 2 and age == 1:
+            award = _two_player(vals, keys, toks[0], toks[1])
+        else:
+            award = _algorithm_r(vals, keys, [toks[a] for a in range(age, -1, -1)])
+        for p in range(n):
+            out[p][0] += award[p]
+    if 5 in s.tribes:  # Merfolk
+        slots = [1, 2, 4] if big else [1, 3]
+        vals = [int(s.merfolk[p]) for p in range(n)]
+        if n == 2 and age == 1:
+            award = _two_player(vals, keys, 1, 3)
+        else:
+            award = _algorithm_r(vals, keys, [slots[a] for a in range(age, -1, -1)])
+        for p in range(n):
+            out[p][1] += award[p]
+    if s.giant_seat >= 0:
+        m = s.giant_size
+        cands = [p for p in range(n) if any(b[0] // 6 == 3 and len(b) == m for b in s.bands[p])]
+        best = max(keys[p] for p in cands)
+        top = [p for p in cands if keys[p] == best]
+        winner = top[0] if len(top) == 1 else s.giant_seat
+        assert winner in cands
+        out[winner][2] += ([2, 4, 6] if big else [2, 5])[age]
+    table = [0, 1, 3, 6, 10, 15]
+    for p in range(n):
+        for b in s.bands[p]:
+            size = len(b) - b.count(SKELETON) + (1 if b[0] // 6 == 1 else 0)
+            out[p][3] += table[min(size, 6) - 1] if size else 0
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_end_of_age_scoring_matches_independent_recount(n):
+    from envs.ethnos import EthnosGame
+
+    g = EthnosGame(num_players=n)
+    checked = 0
+    for seed in range(12):
+        s = g.new_state(seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            before = s.clone()
+            acts = legal(s)
+            s.step(int(rng.choice(acts)))
+            if (before.dragons < 3 and s.dragons == 3) or s.age != before.age or s.is_terminal():
+                if before.phase == enc.ORC_PICK:
+                    continue  # the Age ended earlier; counted at its third Dragon
+                expected = _expected_age_scores(before)
+                while s.phase == enc.ORC_PICK:
+                    s.step(enc.ORC_KEEP)
+                got = [[s.breakdown[p][c] - before.breakdown[p][c] for c in (0, 1, 3, 5)]
+                       for p in range(n)]
+                assert got == expected, (seed, before.age)
+                checked += 1
+    assert checked >= 12 * (3 if n >= 4 else 2)
