@@ -3,6 +3,8 @@ positions, no use of hidden information, and its strength against random play.""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -138,7 +140,7 @@ def test_parallel_env_noop_only_mask():
     assert not env.agents and noops > 20
 
 
-def test_seeded_and_deterministic():
+def test_seeded_deterministic_and_no_global_rng():
     def actions(seed: int) -> list[int]:
         agent = heuristic(seed)
         out = []
@@ -148,8 +150,13 @@ def test_seeded_and_deterministic():
             state.apply({state.actor: out[-1]})
         return out
 
-    assert actions(4) == actions(4)
-    assert actions(4) != actions(5)  # tie-breaks come from the agent's own generator
+    np.random.seed(123)
+    random.seed(123)
+    before = (np.random.get_state()[1].copy(), random.getstate())
+    first = actions(4)
+    assert (np.random.get_state()[1] == before[0]).all() and random.getstate() == before[1]
+    assert first == actions(4)
+    assert first != actions(5)  # tie-breaks come from the agent's own generator
 
 
 def test_uses_no_hidden_information():
