@@ -37,7 +37,8 @@ and 6 players; ``play_value`` 4-5 or 10 did worse, 8 about as well. Against rand
 setting wins nearly every game.
 
 It never looks at hidden information: the ``state`` argument is only used for the game's
-(public) options; every position fact comes from the observation. Ties are broken by the
+(public) options (without it, the default options of the player count read from the observation
+size are assumed); every position fact comes from the observation. Ties are broken by the
 agent's own seeded generator.
 """
 
