@@ -802,3 +802,89 @@ def test_end_of_age_scoring_matches_independent_recount(n):
                 assert got == expected, (seed, before.age)
                 checked += 1
     assert checked >= 12 * (3 if n >= 4 else 2)
+
+
+# --- differential check: masks and band resolution recomputed independently ---------------------
+def _band_ok(cards: list[int]) -> bool:
+    lead = cards[0]
+    plain = [c for c in cards if c != SKELETON]
+    return all(c // 6 == lead // 6 for c in plain) or all(c % 6 == lead % 6 for c in plain)
+
+
+def _expected_mask(s) -> set[int]:
+    p = s.actor
+    hand = [int(x) for x in s.hands[p]]
+    size = sum(hand)
+    ph = s.phase
+    out: set[int] = set()
+    if ph == enc.TURN:
+        if size < 10:
+            out |= {enc.RECRUIT_DISPLAY + c for c in range(NUM_TYPES) if s.display[c] > 0}
+            out.add(enc.RECRUIT_DECK)
+        out |= {enc.LEADER + c for c in range(SKELETON) if hand[c] > 0}
+        if not out:
+            out.add(enc.PASS)
+    elif ph == enc.BUILD:
+        base = [s.building_leader] + [c for c in range(NUM_TYPES)
+                                      for _ in range(int(s.building[c]) - (c == s.building_leader))]
+        out = {enc.ADD_CARD + c for c in range(NUM_TYPES) if hand[c] > 0 and _band_ok(base + [c])}
+        out.add(enc.FINISH_BAND)
+    elif ph == enc.WINGFOLK_PICK:
+        for kk in range(6):
+            have = int(s.markers[:, kk].sum()) if s.n == 2 else int(s.markers[p, kk])
+            if s.cur_x > have:
+                out.add(enc.KINGDOM + kk)
+    elif ph == enc.MERFOLK_PICK:
+        out = {enc.KINGDOM + kk for kk in range(6)}
+    elif ph == enc.TROLL_PICK:
+        out = {enc.TROLL + v - 1 for v in range(1, 7) if v <= s.cur_x and s.troll_owner[v - 1] < 0}
+    elif ph == enc.CENTAUR_PICK:
+        out = {enc.LEADER + c for c in range(SKELETON) if hand[c] > 0} | {enc.CENTAUR_STOP}
+    elif ph == enc.ELF_PICK:
+        out = {enc.ELF_KEEP + c for c in range(NUM_TYPES) if hand[c] > 0} | {enc.ELF_DONE}
+    elif ph == enc.WIZARD_PICK:
+        out = {enc.WIZARD_DRAW, enc.WIZARD_SKIP}
+    elif ph == enc.ORC_PICK:
+        out = {enc.ORC_EMPTY, enc.ORC_KEEP}
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_masks_and_band_resolution_match_independent_recount(n):
+    from envs.ethnos import EthnosGame
+
+    g = EthnosGame(num_players=n)
+    bands = 0
+    for seed in range(6):
+        s = g.new_state(100 + seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            assert set(legal(s)) == _expected_mask(s)
+            before = s.clone()
+            a = int(rng.choice(legal(s)))
+            s.step(a)
+            if a != enc.FINISH_BAND:
+                continue
+            bands += 1
+            p = before.actor
+            lead = before.building_leader
+            x = int(before.building.sum())
+            tribe, colour = lead // 6, lead % 6
+            if s.age != before.age:
+                continue
+            # marker step (§4.2 a): not Halfling (4), not Wingfolk (9, a decision)
+            have = (int(before.markers[:, colour].sum()) if n == 2
+                    else int(before.markers[p, colour]))
+            e = x + (1 if tribe == 6 else 0)
+            placed = tribe not in (4, 9) and e > have
+            assert int(s.markers[p, colour]) - int(before.markers[p, colour]) == int(placed)
+            if tribe == 7:  # Orcs
+                assert s.horde[p, colour] == 1
+            if tribe == 5:  # Merfolk
+                assert s.merfolk[p] == min(18, int(before.merfolk[p]) + x)
+            if tribe == 3:  # Giants
+                claims = before.giant_seat < 0 or x > before.giant_size
+                gain = s.breakdown[p][2] - before.breakdown[p][2]
+                assert gain == (2 if claims else 0)
+                assert s.giant_seat == (p if claims else before.giant_seat)
+    assert bands > 20
