@@ -23,7 +23,8 @@ Assumed rules: every ``(assumed)`` value and decision of the spec is listed in
 1/3/6/10/15/21, automatic Giant/Orc/Merfolk effects, obligatory Troll/Merfolk/Wingfolk choices,
 PASS with ten Skeletons, unlimited markers by default).
 
-Version history: v0, first release.
+Version history: v0, first release; rules review: ``third_dragon`` observation piece (spec §11),
+PASS reveals the ten Skeletons, ``determinize`` re-samples another seat's hidden partial band.
 """
 
 from envs.ethnos.rules import EthnosGame
