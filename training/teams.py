@@ -1,16 +1,12 @@
 """Which seats play together, for evaluation ("the model's partner") and team ratings.
 
-The engine protocol has no notion of teams yet, so a game may declare ``game.teams`` (a tuple of
-seat tuples); otherwise the table below is used, and any other game is every seat for itself.
+A game declares its partnerships as ``game.teams`` (a tuple of seat tuples, ``None`` when every
+seat plays for itself).
 """
 
 from __future__ import annotations
 
 from envs.core.game import Game
-
-KNOWN_TEAMS: dict[str, tuple[tuple[int, ...], ...]] = {
-    "bauer_trick": ((0, 2), (1, 3)),
-}
 
 
 def teams_of(game: Game) -> tuple[tuple[int, ...], ...]:
@@ -18,8 +14,6 @@ def teams_of(game: Game) -> tuple[tuple[int, ...], ...]:
     declared = getattr(game, "teams", None)
     if declared is not None:
         return tuple(tuple(t) for t in declared)
-    if game.name in KNOWN_TEAMS:
-        return KNOWN_TEAMS[game.name]
     return tuple((p,) for p in range(game.num_players))
 
 

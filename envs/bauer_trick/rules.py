@@ -73,6 +73,7 @@ class BauerTrickGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.num_players = NUM_SEATS
+        self.teams = ((0, 2), (1, 3))
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
         self.deal_mode = self.options["episode"] == "deal"

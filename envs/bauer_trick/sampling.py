@@ -25,7 +25,8 @@ def determinize(state: BauerTrickState, player: int, rng: np.random.Generator) -
     new = state.clone()
     new.rng = np.random.default_rng(rng.integers(2**63 - 1))
     others = [s for s in range(NUM_SEATS) if s != player]
-    hidden = [c for s in others for c in cards_of(state.hands[s])] + list(state.undealt)
+    # sorted, so the sample depends only on what ``player`` knows, not on who holds what
+    hidden = sorted([c for s in others for c in cards_of(state.hands[s])] + list(state.undealt))
     if not hidden:
         return new
     need = {s: state.hands[s].bit_count() for s in others}

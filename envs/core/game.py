@@ -35,6 +35,8 @@ class Game(ABC):
     num_actions: int
     obs_spec: ObsSpec
     max_decisions: int
+    # Seats that share one result (partnership games); ``None``: every seat plays for itself.
+    teams: tuple[tuple[int, ...], ...] | None = None
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.name, self.OPTIONS, options)

@@ -231,3 +231,17 @@ def test_win_on_the_last_allowed_deal_is_a_termination():
     state = last_trick(game, None, (4, 3), points=(1, 5))
     play(state, "J♣", "7♥", "8♥", "9♥")
     assert state.is_terminal() and not state.is_truncated()
+
+
+def test_determinize_depends_only_on_what_the_seat_saw():
+    """Two deals that agree on seat 0's information give the same sample for the same seed."""
+    game = BauerTrickGame()
+    state = play_position(game, {0: "7♣ 8♣", 1: "9♣ 10♣", 2: "J♣ Q♣", 3: "K♣ A♣"},
+                          trump="hearts", caller=0, leader=0, tricks=(3, 3))
+    swapped = state.clone()
+    swapped.hands[1], swapped.hands[3] = swapped.hands[3], swapped.hands[1]
+    swapped.encode()
+    a = state.determinize(0, np.random.default_rng(5))
+    b = swapped.determinize(0, np.random.default_rng(5))
+    assert a.hands == b.hands
+    assert game.teams == ((0, 2), (1, 3))
