@@ -34,9 +34,12 @@ interval): no hole penalty -0.24 [-0.40, -0.08]; reading the opponent's columns 
 [+0.07, +0.39] and (1.5) +0.25 [+0.09, +0.41], hence the default 1.0; then denying the
 opponent's best display tile with weight 0.5 +0.17 [+0.01, +0.34] (and +0.15 [+0.00, +0.30]
 on 160 fresh seeds; 0.3 and 1.0 were weaker); the bonus value (0.25,
-0.9, 1.3) and the weight of the tile kept for later (0, 0.6) made no clear difference. Against
-uniform random play (``python -m training.evaluate --env bower_v0 --agent heuristic --games
-400``): 399 wins, 1 draw, no loss, mean reward +0.9975 [+0.993, +1.002], about 7.2 eggs ahead.
+0.9, 1.3) and the weight of the tile kept for later (0, 0.6) made no clear difference.
+
+Strength (``python -m training.evaluate --env bower_v0 --agent heuristic --games 400``, seats
+alternating): against uniform random play 400 wins in 400 games (Wilson 95% [99.05%, 100%]),
+mean egg margin +7.01 [+6.84, +7.18] (``--env-option reward=egg_diff``); against the generic
+search agent with 32 rollouts per decision 40 wins in 40 games.
 
 Information: everything comes from the seat's own observation (nests, known eggs, display,
 own hand, kept tiles, token supply, phase, turn counters). When the engine ``state`` is passed
