@@ -888,3 +888,23 @@ def test_masks_and_band_resolution_match_independent_recount(n):
                 assert gain == (2 if claims else 0)
                 assert s.giant_seat == (p if claims else before.giant_seat)
     assert bands > 20
+
+
+def test_abilities_work_when_the_marker_test_fails():
+    # §4.2 b: every ability works whether or not step a placed a marker.
+    g = make_game(4, ["Trolls", "Giants", "Orcs", "Merfolk", "Elves", "Skeletons"])
+    many = {name: 9 for name in ALL_KINGDOMS}
+    s = build(g, hands={A: ["red Troll", "red Orc"]}, markers={A: many})
+    play_band(s, "red Troll", ["red Orc"])  # X = 2, not > 9
+    assert s.markers[A].sum() == 54 and s.phase == enc.TROLL_PICK
+    s = build(g, hands={A: ["red Giant"]}, markers={A: many})
+    play_band(s, "red Giant")
+    assert s.markers[A].sum() == 54 and s.giant_seat == A and s.breakdown[A][2] == 2
+    s = build(g, hands={A: ["red Orc"]}, markers={A: many})
+    play_band(s, "red Orc")
+    assert s.markers[A].sum() == 54 and s.horde[A, k("Rhea")] == 1
+    s = build(g, hands={A: ["red Merfolk", "red Orc", "red Elf"]}, markers={A: many})
+    play_band(s, "red Merfolk", ["red Orc", "red Elf"])  # 0 -> 3: one free marker
+    assert s.merfolk[A] == 3 and s.phase == enc.MERFOLK_PICK
+    s.step(enc.KINGDOM + k("Ithys"))
+    assert s.markers[A].sum() == 55
