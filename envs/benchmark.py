@@ -76,10 +76,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"python": platform.python_version(), "machine": platform.machine(),
                           "results": [asdict(r) for r in results]}, indent=2))
         return 0
-    print(f"{'env':<16} {'options':<28} {'steps/s':>10} {'games/s':>9}")
-    for r in results:
-        opts = ",".join(f"{k}={v}" for k, v in r.options.items()) or "(defaults)"
-        print(f"{r.env:<16} {opts:<28} {r.steps_per_s:>10,.0f} {r.games_per_s:>9,.1f}")
+    labels = [",".join(f"{k}={v}" for k, v in r.options.items()) or "(defaults)" for r in results]
+    width = max([len("options"), *map(len, labels)])
+    print(f"{'env':<16} {'options':<{width}} {'steps/s':>10} {'games/s':>9}")
+    for r, label in zip(results, labels):
+        print(f"{r.env:<16} {label:<{width}} {r.steps_per_s:>10,.0f} {r.games_per_s:>9,.1f}")
     return 0
 
 
