@@ -12,14 +12,19 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from gymnasium import logger
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 
 from envs.core.errors import IllegalActionError
 from envs.core.game import Game, State
 from envs.core.spaces import MASK_DTYPE, action_space, agent_names, observation_space
-from envs.core.stepping import RENDER_MODES, as_action_id, check_render_mode, initial_state
+from envs.core.stepping import (
+    RENDER_MODES,
+    as_action_id,
+    check_render_mode,
+    initial_state,
+    render,
+)
 
 
 class TablezooParallelEnv(ParallelEnv):
@@ -114,14 +119,7 @@ class TablezooParallelEnv(ParallelEnv):
         return out
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            logger.warn("render() called without a render_mode; pass render_mode='ansi'.")
-            return None
-        text = str(self.state) if self.state is not None else "(not reset)"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.state, self.render_mode)
 
     def close(self) -> None:
         pass

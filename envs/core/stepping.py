@@ -6,6 +6,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from gymnasium import logger
 
 from envs.core.errors import InvalidOptionError
 from envs.core.game import Game, State
@@ -50,3 +51,15 @@ def initial_state(
     if "state" in options:
         return game.state_from_dict(options["state"])
     return game.new_state(seed)
+
+
+def render(state: State | None, render_mode: str | None) -> str | None:
+    """``"ansi"``: the position as text; ``"human"``: print it; no mode: warn, as gymnasium does."""
+    if render_mode is None:
+        logger.warn("render() called without a render_mode; pass render_mode='ansi'.")
+        return None
+    text = str(state) if state is not None else "(not reset)"
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
