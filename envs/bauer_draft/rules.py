@@ -8,6 +8,11 @@ always names the seats that must decide now.
 
 Piles are Python lists with the top card at the end; ``piles[s]`` is the pile in front of seat
 ``s`` and ``pile_ids[s]`` its identity (the Witch moves piles, a passer remembers the identity).
+
+The other concerns live in helper modules that take the state as an argument (this module
+imports them, never the reverse): ``effects`` (the queue's character effects), ``scoring``,
+``observation``, ``hidden`` (``determinize``), ``saving``, ``render``; the codes they share are in
+``components`` (cards) and ``actions`` (action ids and decision kinds).
 """
 
 from __future__ import annotations
