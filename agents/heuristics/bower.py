@@ -55,6 +55,20 @@ from functools import lru_cache
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
+from envs.bower.actions import (
+    ACCEPT,
+    BRANCH,
+    COLUMN,
+    COVER,
+    DISPLAY,
+    HAND,
+    KEEP,
+    NUM_ACTIONS,
+    PASS,
+    PHASES,
+    PLAY,
+    TARGET,
+)
 from envs.bower.components import (
     BONUS_INDEX,
     EGG_CODES,
@@ -62,33 +76,21 @@ from envs.bower.components import (
     END_UNITS_LIST,
     NB_FIRST,
 )
-from envs.bower.encoding import (
-    ACCEPT,
-    BRANCH,
-    CH_BRANCH,
-    CH_FLAG,
-    CH_MAT,
-    CH_PINK_TILE,
-    CH_TOKEN,
-    CH_UNITS,
-    COLUMN,
-    COVER,
-    DISPLAY,
-    HAND,
-    KEEP,
-    NUM_ACTIONS,
-    OBS_SPEC,
-    PASS,
-    PHASES,
-    PLAY,
-    TARGET,
-)
 from envs.bower.geometry import (
     BRANCH_ENDS,
     NUM_CELLS,
     NUM_PLACEMENTS,
     PLACEMENT_CELLS,
     placement_mask,
+)
+from envs.bower.observation import (
+    CH_BRANCH,
+    CH_FLAG,
+    CH_MAT,
+    CH_PINK_TILE,
+    CH_TOKEN,
+    CH_UNITS,
+    OBS_SPEC,
 )
 from envs.bower.scoring import COLUMN_BITS, components
 from envs.core.game import State
