@@ -2,7 +2,8 @@
 
 A nest is given as ``top``: 24 ints, the visible tile end of each cell (``2 * tile + end``) or -1
 for an empty cell. Tokens are passed as plain cell indices (-1 when absent from this nest), so the
-functions here are pure and can be tested on hand-built nests.
+functions here are pure and can be tested on hand-built nests. At the end the state's outcome
+(``compute_final``, its scores, winner and returns by reward mode) is read from them.
 """
 
 from __future__ import annotations
