@@ -39,6 +39,23 @@ _TYPE_TRIBE = TYPE_TRIBE.tolist()
 _TYPE_COLOUR = TYPE_COLOUR.tolist()
 
 
+def clear_band_context(s: EthnosState) -> None:
+    """Forget the band being resolved (only what is set: this runs on every turn)."""
+    if s.cur_leader >= 0:
+        s.band_leader_view[s.cur_leader] = 0
+        s.cur_leader = -1
+        s.cur_x = 0
+        s.band_x_view[0] = 0
+    s.cur_placed = False
+    if s.merfolk_left:
+        s.merfolk_left = 0
+        s.merfolk_left_view[0] = 0
+    if s.elf_n:
+        s.elf_n = 0
+        s.elf_kept[:] = 0
+        s.elf_kept_view[0] = 0
+
+
 def start_band(s: EthnosState, p: int, lead: int) -> None:
     s.hands[p, lead] -= 1
     s.hand_len[p] -= 1

@@ -1,12 +1,12 @@
 """The Ethnos rules engine (spec §2-§8, decisions of §10): ``EthnosGame`` and ``EthnosState``.
 
-``EthnosGame`` holds the options (``envs.ethnos.options``), the per-player-count tables and the
-precomputed masks; ``EthnosState`` is the mutable position: setup, the Ages, whose turn, legal
-masks and ``apply``. The other concerns live in helpers that take the state as an argument and
-that this module imports (never the other way round): ``bands`` (resolving a played band),
-``scoring``, ``observation`` (the incremental encoder: the public numbers of the position live in
-the observation's float blocks, read and written through the named views it binds), ``hidden``
-(``determinize``), ``saving`` and ``render``.
+``EthnosGame`` holds the options (table in ``envs.ethnos.options``), the per-player-count tables
+and the precomputed masks; ``EthnosState`` is the mutable position: setup, whose turn, drawing,
+legal masks and ``apply``. The other concerns live in helpers that take the state as an argument
+and that this module imports (never the other way round): ``ages`` (dealing and ending an Age),
+``bands`` (resolving a played band), ``scoring``, ``observation`` (the incremental encoder: the
+public numbers of the position live in the observation's float blocks, read and written through
+the named views it binds), ``hidden`` (``determinize``), ``saving`` and ``render``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from envs.core.errors import InvalidOptionError
 from envs.core.game import Game, State, rng_from
 from envs.ethnos import actions as act
-from envs.ethnos import bands, hidden, observation, saving, scoring
+from envs.ethnos import ages, bands, hidden, observation, saving, scoring
 from envs.ethnos.components import (
     DRAGON,
     GLORY_SETS,
@@ -27,18 +27,16 @@ from envs.ethnos.components import (
     NUM_KINGDOMS,
     NUM_TRIBES,
     NUM_TYPES,
-    ORCS,
     SKELETON,
     SKELETONS,
     TRIBE_COUNTS,
     TRIBE_INDEX,
-    TROLLS,
     TYPE_COLOUR,
     TYPE_TRIBE,
 )  # fmt: skip
 from envs.ethnos.options import OPTIONS
 from envs.ethnos.render import render_text
-from envs.ethnos.scoring import CATEGORIES, ORC_CAT, gain
+from envs.ethnos.scoring import CATEGORIES
 
 _TYPE_TRIBE = TYPE_TRIBE.tolist()
 _TYPE_COLOUR = TYPE_COLOUR.tolist()
@@ -188,7 +186,7 @@ class EthnosState(State):
         tokens = [sorted(pool[k * per:(k + 1) * per]) for k in range(NUM_KINGDOMS)]
         s._set_static(tribes, tokens)
         s.first_player = int(rng.integers(n))
-        s._start_age(0)
+        ages.start_age(s, 0)
         s._auto_advance()
         return s
 
@@ -205,126 +203,12 @@ class EthnosState(State):
         self.has = [t in self.tribes for t in range(12)]
 
     # ----------------------------------------------------------------------------------------
-    # Ages
-    # ----------------------------------------------------------------------------------------
-    def _start_age(self, age: int) -> None:
-        """§3: reshuffle every Ally, deal 1 card each and 2n to the display, insert Dragons."""
-        n = self.n
-        rng = self.rng
-        self.age = age
-        self.age_view[:] = 0
-        self.age_view[age] = 1
-        self.hands[:] = 0
-        self.hand_len = [0] * n
-        self.discard[:] = 0
-        self.display[:] = 0
-        self.bands = [[] for _ in range(n)]
-        sf = self.seat_f
-        cols, widths = self.game.seat_cols, self.game.seat_widths
-        for name in ("known_hand", "band_cards", "band_leaders", "band_tribe_size",
-                     "band_scored_size"):
-            sf[:, cols[name]:cols[name] + widths[name]] = 0
-        self.band_glory_col[:] = 0
-        self.hand_size[:] = 0
-        cards = np.repeat(np.arange(NUM_TYPES), self.full.astype(np.int64))
-        deck = cards[rng.permutation(len(cards))].tolist()
-        for p in range(n):
-            c = deck.pop()
-            self.hands[p, c] += 1
-            self.hand_len[p] = 1
-            self.hand_size[p] = 1
-        for _ in range(2 * n):
-            self.display[deck.pop()] += 1
-        rest = len(deck)
-        low = rest // 2
-        lower = deck[:low] + [DRAGON] * 3
-        lower = [lower[i] for i in rng.permutation(len(lower))]
-        self.deck = lower + deck[low:]
-        self.lower_left = low + 3
-        self.dragons = 0
-        self.dragons_view[0] = 0
-        self.troll_owner = [-1] * 6
-        self.trolls_held[:] = 0
-        self.troll_supply[:] = 1 if self.has[TROLLS] else 0
-        self.giant_seat = -1
-        self.giant_size = 0
-        self.giant_plays = []
-        self.giant_col[:] = 0
-        self.giant_size_view[0] = 0
-        self.first_col[:] = 0
-        self.first_col[self.first_player] = 1
-        self.third_col[:] = 0
-        self.actor = self.first_player
-        self.phase = act.TURN
-        self._clear_band_context()
-
-    def _end_age(self) -> None:
-        """§6 steps 1-5 (the Orc decisions may pause it); ``_finish_age`` does the rest."""
-        g = self.game
-        n = self.n
-        self._clear_band_context()
-        self.discard += self.hands.sum(axis=0)
-        self.hands[:] = 0
-        self.hand_len = [0] * n
-        self.hand_size[:] = 0
-        self.known[:] = 0
-        scoring.score_age(self)
-        self.orc_queue = []
-        if self.has[ORCS]:
-            order = [(self.first_player + i) % n for i in range(n)]
-            holders = [p for p in order if self.horde[p].sum() >= 1]
-            if self.age == g.num_ages - 1 and g.options["orc_auto_empty_final_age"]:
-                for p in holders:
-                    self._empty_horde(p)
-            else:
-                self.orc_queue = holders
-        self._next_orc()
-
-    def _next_orc(self) -> None:
-        if self.orc_queue:
-            self.actor = self.orc_queue[0]
-            self.phase = act.ORC_PICK
-            return
-        self._finish_age()
-
-    def _empty_horde(self, p: int) -> None:
-        count = int(self.horde[p].sum())
-        gain(self, p, self.game.orc_glory[count - 1], ORC_CAT)
-        self.horde[p] = 0
-
-    def _finish_age(self) -> None:
-        """§6 steps 6-8, then the next Age (§3.5 first player) or the end of the game (§8)."""
-        g = self.game
-        scoring.score_bands(self)
-        self.troll_owner = [-1] * 6
-        self.trolls_held[:] = 0
-        self.troll_supply[:] = 1 if self.has[TROLLS] else 0
-        self.giant_seat = -1
-        self.giant_size = 0
-        self.giant_col[:] = 0
-        self.giant_size_view[0] = 0
-        if self.age == g.num_ages - 1:
-            self.terminal = True
-            self.phase = act.OVER
-            self.actor = -1
-            return
-        self.first_player = self.next_first_player()
-        self._start_age(self.age + 1)
-
-    def next_first_player(self) -> int:
-        """§3.5: least glory; ties clockwise from (and including) the third-Dragon drawer."""
-        n = self.n
-        least = min(self.glory.tolist())
-        start = self.third_drawer if self.third_drawer >= 0 else 0
-        for i in range(n):
-            p = (start + i) % n
-            if self.glory[p] == least:
-                return p
-        raise AssertionError("unreachable")
-
-    # ----------------------------------------------------------------------------------------
     # helpers
     # ----------------------------------------------------------------------------------------
+    def next_first_player(self) -> int:
+        """§3.5: the first player of the next Age (see ``ages.next_first_player``)."""
+        return ages.next_first_player(self)
+
     def troll_keys(self) -> list[tuple[int, ...]]:
         return scoring.troll_keys(self)
 
@@ -347,22 +231,6 @@ class EthnosState(State):
             return e > int(self.markers[:, k].sum())
         return e > int(self.markers[p, k])
 
-    def _clear_band_context(self) -> None:
-        """Forget the band being resolved (only what is set: this runs on every turn)."""
-        if self.cur_leader >= 0:
-            self.band_leader_view[self.cur_leader] = 0
-            self.cur_leader = -1
-            self.cur_x = 0
-            self.band_x_view[0] = 0
-        self.cur_placed = False
-        if self.merfolk_left:
-            self.merfolk_left = 0
-            self.merfolk_left_view[0] = 0
-        if self.elf_n:
-            self.elf_n = 0
-            self.elf_kept[:] = 0
-            self.elf_kept_view[0] = 0
-
     def _draw(self, p: int) -> bool:
         """Deck draw procedure D (§4.1) into ``p``'s hand.
 
@@ -378,7 +246,7 @@ class EthnosState(State):
                 if self.dragons == 3:
                     self.third_drawer = p
                     self.third_col[p] = 1  # public (spec §11): decides first-player ties
-                    self._end_age()
+                    ages.end_age(self)
                     return True
                 continue
             self.hands[p, c] += 1
@@ -388,7 +256,7 @@ class EthnosState(State):
 
     def end_turn(self) -> None:
         """The next seat clockwise starts a turn (also the last step of a band, ``bands``)."""
-        self._clear_band_context()
+        bands.clear_band_context(self)
         self.actor = (self.actor + 1) % self.n
         self.phase = act.TURN
 
@@ -528,7 +396,7 @@ class EthnosState(State):
             if a == act.CENTAUR_STOP:
                 bands.discard(self, p)
             else:
-                self._clear_band_context()
+                bands.clear_band_context(self)
                 bands.start_band(self, p, a - act.LEADER)
         elif phase == act.ELF_PICK:
             if a == act.ELF_DONE:
@@ -551,8 +419,8 @@ class EthnosState(State):
         elif phase == act.ORC_PICK:
             self.orc_queue.pop(0)
             if a == act.ORC_EMPTY:
-                self._empty_horde(p)
-            self._next_orc()
+                ages.empty_horde(self, p)
+            ages.next_orc(self)
 
     # --- recruiting ---------------------------------------------------------------------------
     def _recruit_deck(self, p: int) -> None:
