@@ -482,7 +482,7 @@ class EthnosState(State):
         s.hand_len = self.hand_len[:]
         s.building_cards = self.building_cards[:]
         s.deck = self.deck[:]
-        s.bands = [[b[:] for b in bands] for bands in self.bands]
+        s.bands = [[b[:] for b in seat_bands] for seat_bands in self.bands]
         s.troll_owner = self.troll_owner[:]
         s.giant_plays = self.giant_plays[:]
         s.orc_queue = self.orc_queue[:]
