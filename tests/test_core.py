@@ -6,7 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core import IllegalActionError, InvalidOptionError, ObsPiece, ObsSpec, Option
+from envs.core import (
+    IllegalActionError,
+    InvalidOptionError,
+    ObsPiece,
+    ObsSpec,
+    Option,
+    ResetNeededError,
+)
 from envs.core.aec import TablezooAECEnv
 from envs.core.game import Game, State, margin_rewards, rank_rewards, rng_from
 from envs.core.options import int_range, resolve_options
@@ -135,14 +142,14 @@ def test_aec_hides_simultaneous_choices_and_applies_them_together():
     env.reset(seed=0)
     assert env.agent_selection == "player_0"
     env.step(2)
-    assert env.state.points == [0, 0]  # held back until player_1 answers
+    assert env.game_state.points == [0, 0]  # held back until player_1 answers
     assert env.agent_selection == "player_1"
     obs = env.observe("player_0")
     assert obs["action_mask"].tolist() == [0, 0, 0, 0]  # already answered: nothing to do
     with pytest.raises(IllegalActionError, match="legal actions: 0 \\(pick 0\\)"):
         env.step(3)
     env.step(1)
-    assert env.state.points == [2, 1] and env.agent_selection == "player_0"
+    assert env.game_state.points == [2, 1] and env.agent_selection == "player_0"
     env.step(np.int64(0))  # numpy integers are fine
     assert all(env.terminations.values())
     assert env._cumulative_rewards == {"player_0": 1.0, "player_1": -1.0}
@@ -179,7 +186,7 @@ def test_parallel_noop_and_missing_actions():
     obs, rewards, terms, truncs, _ = env.step({"player_0": 0, "player_1": 3})
     assert rewards == {"player_0": -1.0, "player_1": 1.0} and all(terms.values())
     assert env.agents == []
-    with pytest.raises(IllegalActionError, match="reset"):
+    with pytest.raises(ResetNeededError, match=r"call reset\(\) first"):
         env.step({})
 
 

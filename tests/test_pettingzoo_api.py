@@ -59,7 +59,7 @@ def test_spaces_and_noop(name, options):
     par = envs.make_parallel(name, **options)
     obs, _ = par.reset(seed=1)
     noop = par.game.num_actions
-    acting = par.state.acting_players()
+    acting = par.game_state.acting_players()
     for p, agent in enumerate(par.possible_agents):
         assert par.observation_space(agent) is par.observation_space(agent)
         assert par.action_space(agent).n == noop + 1
@@ -83,13 +83,13 @@ def test_illegal_action_errors_name_the_legal_actions(name, options):
     obs, *_ = env.last()
     mask = obs["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    before = env.state.to_dict()
+    before = env.game_state.to_dict()
     with pytest.raises(envs.core.IllegalActionError, match="legal actions:") as err:
         env.step(illegal)
     legal_name = env.game.action_name(int(np.flatnonzero(mask)[0]))
     assert legal_name in str(err.value)
-    assert env.state.to_dict() == before
+    assert env.game_state.to_dict() == before
     for bad in (1.5, "3", None, True):
         with pytest.raises(envs.core.IllegalActionError):
             env.step(bad)
-    assert env.state.to_dict() == before
+    assert env.game_state.to_dict() == before
