@@ -195,3 +195,45 @@ def test_reset_from_saved_state():
     env.reset(options={"state": {"points": [4, 0], "phase": 1, "round": 0}})
     assert env.agent_selection == "player_0"
     assert env.observe("player_0")["observation"].tolist() == [4, 0, 1]
+
+
+class FullInfoToyGame(ToyGame):
+    """A game with its own full-information global state: both points and the round."""
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.state_spec = ObsSpec([ObsPiece("points", (2,), "both players' points", high=30.0),
+                                   ObsPiece("round", (1,), "rounds played", high=5.0)])
+
+    def new_state(self, seed=None):
+        return FullInfoToyState(self, rng_from(seed))
+
+
+class FullInfoToyState(ToyState):
+    def global_state(self, out=None):
+        out = self.game.state_spec.zeros() if out is None else out
+        out[:2] = self.points
+        out[2] = self.round
+        return out
+
+
+def test_generic_global_state_and_a_game_override():
+    env = TablezooAECEnv(ToyGame(), "toy_v0")
+    assert [p.name for p in env.game.state_spec.pieces] == [
+        "player_0.my_total", "player_0.phase", "player_1.my_total", "player_1.phase", "acting"]
+    env.reset(seed=0)
+    assert env.state().tolist() == [0, 1, 0, 0, 1, 0, 1, 1]  # both in phase 0, both acting
+    env.step(2)
+    env.step(1)
+    assert env.state().tolist() == [2, 0, 1, 1, 0, 1, 1, 0]  # phase 1: only player_0 acts
+
+    full = TablezooParallelEnv(FullInfoToyGame(), "toy_v0")
+    assert full.state_space.shape == (3,) and full.state_space.high.tolist() == [30, 30, 5]
+    full.reset(seed=0)
+    full.step({"player_0": 2, "player_1": 1})
+    assert full.state().tolist() == [2, 1, 0]
+
+    half = ToyGame()
+    half.state_spec = FullInfoToyGame().state_spec  # layout overridden, encoder not
+    with pytest.raises(TypeError, match="overrides both"):
+        half.new_state(0).global_state()
