@@ -71,15 +71,19 @@ def iteration_record(iteration: int, result: dict[str, Any], wall_s: float) -> d
     }
 
 
-def start_ray(address: str | None, num_env_runners: int) -> None:
-    """Join ``address``, or start a local Ray with a CPU slot for every env runner."""
+def start_ray(address: str | None, num_env_runners: int) -> bool:
+    """Join ``address``, or start a local Ray with a CPU slot for every env runner; False (and
+    nothing done) when this process is already connected to a Ray, e.g. from a notebook."""
     import ray
 
+    if ray.is_initialized():
+        return False
     if address is not None:
         ray.init(address=address)
     else:
         cpus = max(os.cpu_count() or 1, num_env_runners + 1)
         ray.init(num_cpus=cpus, include_dashboard=False)
+    return True
 
 
 def train(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -122,11 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import ray
 
-    start_ray(args.address, args.num_env_runners)
+    started = start_ray(args.address, args.num_env_runners)
     try:
         train(args)
     finally:
-        ray.shutdown()
+        if started:
+            ray.shutdown()
     print(f"checkpoint: {args.out / 'checkpoint'} (agent spec rllib:{args.out})")
     return 0
 
