@@ -45,13 +45,22 @@ class MaskableVecEnv(VecEnvWrapper):
             )
         super().__init__(venv, observation_space=space["observation"])
         self._masks = np.ones((venv.num_envs, venv.action_space.n), dtype=bool)
+        self._seed: int | None = None
 
     def _split(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         self._masks = np.array(obs["action_mask"], dtype=bool)
         return np.array(obs["observation"])
 
     def reset(self) -> np.ndarray:
-        return self._split(self.venv.reset())
+        seed, self._seed = self._seed, None
+        inner = getattr(self.venv, "venv", None)
+        if seed is not None and inner is not None:
+            # SuperSuit's SB3 wrapper cannot seed (its seed() fails): reset the vector env it
+            # wraps with the seed instead (its copy k is seeded with seed + k)
+            obs, self.venv.reset_infos = inner.reset(seed=seed)
+        else:
+            obs = self.venv.reset()
+        return self._split(obs)
 
     def step_wait(self):
         obs, rewards, dones, infos = self.venv.step_wait()
@@ -66,13 +75,9 @@ class MaskableVecEnv(VecEnvWrapper):
         return self._masks.copy()
 
     def seed(self, seed: int | None = None) -> list[int | None]:
-        """Seed every sub-env (sub-env ``i`` of copy ``k`` from ``seed + k``) by resetting
-        SuperSuit's inner vector env: its SB3 wrapper has no working ``seed``. Later resets
-        continue each env's own seeded generator, so a seeded run replays exactly."""
-        inner = getattr(self.venv, "venv", None)
-        if seed is not None and inner is not None:
-            obs, _ = inner.reset(seed=seed)
-            self._split(obs)
+        """Seed the next ``reset`` (SB3's convention); later resets continue each env's own seeded
+        generator, so a seeded run replays exactly."""
+        self._seed = seed
         return [None if seed is None else seed + i for i in range(self.num_envs)]
 
     def has_attr(self, attr_name: str) -> bool:
