@@ -22,17 +22,18 @@ def options(name: str) -> dict[str, Any]:
     return dict(OPTIONS.get(name, {}))
 
 
-def aec_truth(name: str, seed: int, actions: Sequence[int]) -> list[tuple[str, np.ndarray,
-                                                                          np.ndarray]]:
-    """``(acting agent, observation, mask)`` before each action and after the last one (until
-    the episode ends: the list is shorter than ``len(actions) + 1`` then)."""
+def aec_truth(name: str, seed: int, actions: Sequence[int]
+              ) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
+    """``(acting agent, observation, mask, global state)`` before each action and after the last
+    one (until the episode ends: the list is shorter than ``len(actions) + 1`` then)."""
     env = envs.make(name, **options(name))
     env.reset(seed=seed)
     out = []
     for action in [*actions, None]:
         agent = env.agent_selection
         obs = env.observe(agent)
-        out.append((agent, np.array(obs["observation"]), np.array(obs["action_mask"])))
+        out.append((agent, np.array(obs["observation"]), np.array(obs["action_mask"]),
+                    np.array(env.state())))
         if action is None or env.terminations[agent] or env.truncations[agent]:
             break
         env.step(int(action))
@@ -40,15 +41,15 @@ def aec_truth(name: str, seed: int, actions: Sequence[int]) -> list[tuple[str, n
 
 
 def parallel_truth(name: str, seed: int, joint_actions: Sequence[dict[str, int]]
-                   ) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
-    """Every agent's ``(observation, mask)`` after reset and after each joint action (until the
-    episode ends)."""
+                   ) -> list[tuple[dict[str, tuple[np.ndarray, np.ndarray]], np.ndarray]]:
+    """Every agent's ``(observation, mask)`` and the global state, after reset and after each
+    joint action (until the episode ends)."""
     env = envs.make_parallel(name, **options(name))
     obs, _ = env.reset(seed=seed)
     out = []
     for joint in [*joint_actions, None]:
-        out.append({a: (np.array(o["observation"]), np.array(o["action_mask"]))
-                    for a, o in obs.items()})
+        out.append(({a: (np.array(o["observation"]), np.array(o["action_mask"]))
+                     for a, o in obs.items()}, np.array(env.state())))
         if joint is None or not env.agents:
             break
         obs, *_ = env.step({a: int(x) for a, x in joint.items()})

@@ -51,11 +51,11 @@ def test_vec_env_steps_match_the_parallel_env(name):
     assert len(truth) == n + 1 if ended_at is not None else len(truth) >= n
     for t in range(n):
         for i, agent in enumerate(agents):
-            np.testing.assert_array_equal(seen[t][0][i], truth[t][agent][0])
-            np.testing.assert_array_equal(seen[t][1][i], truth[t][agent][1].astype(bool))
+            np.testing.assert_array_equal(seen[t][0][i], truth[t][0][agent][0])
+            np.testing.assert_array_equal(seen[t][1][i], truth[t][0][agent][1].astype(bool))
     if final is not None:  # the last observation survives the automatic reset
         for i, agent in enumerate(agents):
-            np.testing.assert_array_equal(final[i], truth[n][agent][0])
+            np.testing.assert_array_equal(final[i], truth[n][0][agent][0])
 
 
 def test_maskable_ppo_learns_briefly_and_predicts_legal_actions():

@@ -44,12 +44,12 @@ def test_collector_stores_the_true_observations(name):
     assert len(truth) == first_end + 2  # the episode ends exactly where the buffer says
     differ = 0
     for t in range(first_end + 1):
-        agent, obs, mask = truth[t]
+        agent, obs, mask, _ = truth[t]
         assert buf.obs.agent_id[t] == agent
         np.testing.assert_array_equal(buf.obs.obs[t], obs)
         np.testing.assert_array_equal(buf.obs.mask[t], mask.astype(bool))
         assert mask[acts[t]] == 1  # the random policy obeyed the mask
-        next_agent, next_obs, _ = truth[t + 1]
+        next_agent, next_obs, _, _ = truth[t + 1]
         assert buf.obs_next.agent_id[t] == next_agent
         np.testing.assert_array_equal(buf.obs_next.obs[t], next_obs)
         differ += not np.array_equal(buf.obs.obs[t], buf.obs_next.obs[t])

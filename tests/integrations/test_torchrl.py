@@ -1,6 +1,7 @@
-"""TorchRL: ``PettingZooWrapper`` over the AEC env (``use_mask=True``) and the parallel env, on
-every env: masked random rollouts (TorchRL samples from the action spec, whose mask it updates
-from ``action_mask``), the stored data compared with a replay on an untouched env.
+"""TorchRL: ``PettingZooWrapper`` over the AEC env (``use_mask=True``, ``return_state=True`` for
+``env.state()``) and over the parallel env, on every env: masked random rollouts (TorchRL samples
+from the action spec, whose mask it updates from ``action_mask``), the stored data compared with
+a replay on an untouched env.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def first_episode_length(rollout) -> int:
 
 @pytest.mark.parametrize("name", envs.ENVS)
 def test_aec_wrapper_with_mask(name):
-    env = PettingZooWrapper(env=envs.make(name, **options(name)), use_mask=True, seed=SEED)
+    env = PettingZooWrapper(env=envs.make(name, **options(name)), use_mask=True,
+                            return_state=True, seed=SEED)
     torch.manual_seed(SEED)
     start = env.reset(seed=SEED)  # the seed reaches the tablezoo env's reset
     rollout = env.rollout(STEPS, auto_reset=False, tensordict=start, break_when_any_done=False)
@@ -45,18 +47,20 @@ def test_aec_wrapper_with_mask(name):
     truth = aec_truth(name, SEED, actions[:n])
     assert len(truth) == n + 1
     for t in range(n):
-        agent, obs, mask = truth[t]
+        agent, obs, mask, state = truth[t]
         assert acting[t] == agent
         step = rollout[t][agent]
         np.testing.assert_array_equal(step["observation", "observation"][0].numpy(), obs)
         np.testing.assert_array_equal(step["action_mask"][0].numpy(), mask.astype(bool))
+        np.testing.assert_array_equal(rollout[t]["state"].numpy(), state)  # env.state()
     rewards = sum(rollout["next", g, "reward"][:n].sum().item() for g in groups)
     assert abs(rewards) < 1e-6  # zero-sum game rewards, summed over the seats
 
 
 @pytest.mark.parametrize("name", envs.ENVS)
 def test_parallel_wrapper(name):
-    env = PettingZooWrapper(env=envs.make_parallel(name, **options(name)), seed=SEED)
+    env = PettingZooWrapper(env=envs.make_parallel(name, **options(name)), return_state=True,
+                            seed=SEED)
     torch.manual_seed(SEED)
     start = env.reset(seed=SEED)  # the seed reaches the tablezoo env's reset
     rollout = env.rollout(STEPS, auto_reset=False, tensordict=start, break_when_any_done=False)
@@ -71,8 +75,9 @@ def test_parallel_wrapper(name):
     obs = rollout[group, "observation", "observation"].numpy()
     for t in range(n):
         for i, agent in enumerate(agents):
-            np.testing.assert_array_equal(obs[t, i], truth[t][agent][0])
-            np.testing.assert_array_equal(masks[t, i], truth[t][agent][1].astype(bool))
+            np.testing.assert_array_equal(obs[t, i], truth[t][0][agent][0])
+            np.testing.assert_array_equal(masks[t, i], truth[t][0][agent][1].astype(bool))
+        np.testing.assert_array_equal(rollout[t]["state"].numpy(), truth[t][1])
     noop = env.action_spec[group, "action"].space.n - 1
     waiting = masks[:n, :, noop]
     if name != "bauer_draft_v0" or waiting.any():  # turn-based: all but one seat wait each step
