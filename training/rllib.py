@@ -121,7 +121,8 @@ def train(args: argparse.Namespace) -> list[dict[str, Any]]:
                 log.flush()
                 seats = " ".join(f"{s}={r:+.3f}" for s, r in record["seat_returns"].items())
                 print(f"iter {it:4d}  steps {record['env_steps_total']:8d}  "
-                      f"{record['env_steps_per_s']} steps/s  returns {seats}", flush=True)
+                      f"{record['env_steps_per_s']} steps/s (sampling "
+                      f"{record['sample_steps_per_s']})  returns {seats}", flush=True)
                 if args.checkpoint_every and it % args.checkpoint_every == 0:
                     algo.save_to_path(str(out / "checkpoints" / f"iter_{it:04d}"))
         algo.save_to_path(str(out / "checkpoint"))
