@@ -57,12 +57,13 @@ def view(env, seat: int) -> str:
 def play(name: str, seat: int, opponents: str, options: dict[str, Any], seed: int | None,
          read: Callable[[str], str] = input) -> list[float] | None:
     """Run one game; returns the final returns per seat, or ``None`` if the person quit."""
-    from agents import make_agent
+    from agents.registry import factory_from_spec
 
     env = envs.make(name, **options)
     env.reset(seed=seed)
     me = env.possible_agents[seat]
-    bots = {a: make_agent(opponents, env_name=name, seed=i)
+    make_bot = factory_from_spec(opponents, name)  # a spec such as "search:rollouts=32"
+    bots = {a: make_bot(i)
             for i, a in enumerate(env.possible_agents) if a != me}
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
@@ -94,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("env", choices=envs.ENVS)
     parser.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
-    parser.add_argument("--opponents", default="random", help="agent name for the other seats")
+    parser.add_argument("--opponents", default="random",
+                        help="agent spec for the other seats (random, heuristic, rllib:DIR, ...)")
     parser.add_argument("--option", action="append", type=parse_option, default=[],
                         help="game option key=value (repeatable)")
     parser.add_argument("--seed", type=int, default=None)
