@@ -1,5 +1,6 @@
 """Agents by name: ``make_agent(name, env_name=..., seed=..., **kw)`` and the spec strings the
-command-line tools use (``"random"``, ``"search:rollouts=128"``, ``"policy:runs/x/model.zip"``)."""
+command-line tools use (``"random"``, ``"search:rollouts=128"``, ``"policy:runs/x/model.zip"``,
+``"rllib:runs/x"``)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def _params(cls: Callable[..., Any]) -> set[str]:
     return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
 
 
-AGENTS: tuple[str, ...] = ("random", "heuristic", "search", "policy")
+AGENTS: tuple[str, ...] = ("random", "heuristic", "search", "policy", "rllib")
+_PATH_AGENTS = ("policy", "rllib")  # "NAME:PATH" is short for path=PATH
 
 
 def make_agent(
@@ -38,7 +40,8 @@ def make_agent(
 ) -> BaseAgent:
     """A fresh agent ``name`` (one of ``AGENTS``) for env ``env_name``, seeded with ``seed``.
 
-    ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` needs ``path=``.
+    ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` and ``rllib`` need
+    ``path=``.
     Unknown names, envs or keyword arguments raise ``ValueError`` naming the allowed values.
     """
     return agent_factory(name, env_name, **kw)(seed)
@@ -64,6 +67,12 @@ def agent_factory(
         cls, allowed = RandomAgent, _params(RandomAgent)
     elif name == "search":
         cls, allowed = SearchAgent, _params(SearchAgent)
+    elif name == "rllib":
+        from agents.rllib_agent import RLlibAgent, load_module
+
+        cls, allowed = RLlibAgent, _params(RLlibAgent)
+        if "path" in kw and "module" not in kw:  # load the checkpoint once, not per agent
+            kw = {**{k: v for k, v in kw.items() if k != "path"}, "module": load_module(kw["path"])}
     else:
         allowed = _policy_params()
         if "path" in kw and "model" not in kw:
@@ -103,10 +112,11 @@ def parse_value(text: str) -> Any:
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"name"`` or ``"name:key=value,key=value"``; ``"policy:PATH"`` is short for path=PATH."""
+    """``"name"`` or ``"name:key=value,key=value"``; ``"policy:PATH"`` and ``"rllib:DIR"`` are short
+    for path=PATH."""
     name, _, rest = spec.partition(":")
     kw: dict[str, Any] = {}
-    if name == "policy" and rest and "=" not in rest.split(",")[0]:
+    if name in _PATH_AGENTS and rest and "=" not in rest.split(",")[0]:
         path, _, rest = rest.partition(",")
         kw["path"] = path
     for item in filter(None, rest.split(",")):

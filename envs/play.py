@@ -49,7 +49,7 @@ def choose(names: list[tuple[int, str]], read: Callable[[str], str]) -> int | No
 
 
 def view(env, seat: int) -> str:
-    state = env.state
+    state = env.game_state
     render = getattr(state, "render_text", None)
     return render(seat) if render is not None else str(state)
 
@@ -57,12 +57,13 @@ def view(env, seat: int) -> str:
 def play(name: str, seat: int, opponents: str, options: dict[str, Any], seed: int | None,
          read: Callable[[str], str] = input) -> list[float] | None:
     """Run one game; returns the final returns per seat, or ``None`` if the person quit."""
-    from agents import make_agent
+    from agents.registry import factory_from_spec
 
     env = envs.make(name, **options)
     env.reset(seed=seed)
     me = env.possible_agents[seat]
-    bots = {a: make_agent(opponents, env_name=name, seed=i)
+    make_bot = factory_from_spec(opponents, name)  # a spec such as "search:rollouts=32"
+    bots = {a: make_bot(i)
             for i, a in enumerate(env.possible_agents) if a != me}
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
@@ -81,10 +82,10 @@ def play(name: str, seat: int, opponents: str, options: dict[str, Any], seed: in
             if action is None:
                 return None
         else:
-            action = bots[agent].act(obs["observation"], obs["action_mask"], env.state)
+            action = bots[agent].act(obs["observation"], obs["action_mask"], env.game_state)
             print(f"{agent}: {env.game.action_name(action)}")
         env.step(action)
-    print("\n" + str(env.state))
+    print("\n" + str(env.game_state))
     returns = [totals[a] for a in env.possible_agents]
     print(f"game over: your return {totals[me]:+g}; all returns {returns}")
     return returns
@@ -94,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("env", choices=envs.ENVS)
     parser.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
-    parser.add_argument("--opponents", default="random", help="agent name for the other seats")
+    parser.add_argument("--opponents", default="random",
+                        help="agent spec for the other seats (random, heuristic, rllib:DIR, ...)")
     parser.add_argument("--option", action="append", type=parse_option, default=[],
                         help="game option key=value (repeatable)")
     parser.add_argument("--seed", type=int, default=None)
