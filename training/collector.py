@@ -43,6 +43,7 @@ class Slot:
     seat: int
     plan: Plan
     rngs: dict[int, np.random.Generator]
+    seed: int
     decisions: int = 0
     last_return: float = 0.0
     episode_return: float = 0.0
@@ -185,10 +186,11 @@ class MultiSeatVecEnv(LockstepVecEnv):
         n = self.game.num_players
         seat = int(self.rng.integers(n))
         plan = self.league.plan(seat, self.rng)
-        state = self.game.new_state(int(self.rng.integers(2**63 - 1)))
+        seed = int(self.rng.integers(2**63 - 1))
+        state = self.game.new_state(seed)
         rngs = {p: np.random.default_rng(plan.seeds[p]) for p in range(n)
                 if isinstance(plan.controllers[p], str)}
-        return Slot(state, seat, plan, rngs, last_return=float(state.returns()[seat]),
+        return Slot(state, seat, plan, rngs, seed, last_return=float(state.returns()[seat]),
                     started=time.perf_counter())
 
     def _over(self, slot: Slot) -> bool:
