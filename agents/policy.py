@@ -7,8 +7,9 @@ time, seed, measured strength). Nothing is unpickled and only numpy runs, so a s
 plays without torch. A model is refused, with both names in the message, when it is used for
 another env or an observation of another size.
 
-``policy`` agents load a sb3-contrib ``MaskablePPO`` zip (torch needed); torch and sb3 are
-imported only then, so ``import agents`` stays light.
+``policy`` agents load a sb3-contrib ``MaskablePPO`` zip (torch needed; the input scaling of its
+run's ``config.json`` is applied); torch and sb3 are imported only then, so ``import agents``
+stays light.
 
 Both choose among the legal actions only: the greedy one (masked argmax) or a sample from the
 masked softmax drawn from the agent's own generator.
@@ -313,13 +314,17 @@ def load_model(path: str | Path, env_name: str | None = None,
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"policy agent: no model file at {path}")
-    config_env = run_config(path).get("env")
+    config = run_config(path)
+    config_env = config.get("env")
     check_model_fits(config_env, None, env_name, None, str(path))
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(path), device="cpu")
     model_obs = int(model.observation_space.shape[0])
     check_model_fits(config_env, model_obs, env_name, obs_size, str(path))
+    # the fixed input scaling the run trained with (``PolicyAgent`` applies it)
+    scale = config.get("obs_scale")
+    model.tablezoo_obs_scale = None if scale is None else np.asarray(scale, np.float32)
     return model
 
 
@@ -353,6 +358,7 @@ class PolicyAgent(BaseAgent):
         if model is None:
             model = load_model(path)
         self.policy = getattr(model, "policy", model)
+        self.obs_scale = getattr(model, "tablezoo_obs_scale", None)
         self.policy.set_training_mode(False)
         self.num_actions = int(self.policy.action_space.n)
         self.deterministic = deterministic
@@ -362,7 +368,10 @@ class PolicyAgent(BaseAgent):
         """The masked policy distribution over the game's actions (illegal ones get 0)."""
         torch = self._torch
         mask = np.asarray(action_mask[: self.num_actions], dtype=bool).reshape(1, -1)
-        obs = torch.as_tensor(np.asarray(observation, dtype=np.float32).reshape(1, -1))
+        obs = np.asarray(observation, dtype=np.float32).reshape(1, -1)
+        if self.obs_scale is not None:
+            obs = obs * self.obs_scale
+        obs = torch.as_tensor(obs)
         with torch.no_grad():
             dist = self.policy.get_distribution(obs, action_masks=mask)
             return dist.distribution.probs[0].cpu().numpy().astype(np.float64)
