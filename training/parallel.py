@@ -66,6 +66,7 @@ class ShardedVecEnv(LockstepVecEnv):
             there.close()
             self.remotes.append(here)
             self.processes.append(proc)
+        self.render_mode = None
         super().__init__(num_envs, observation_space, action_space)
 
     def reset(self) -> np.ndarray:

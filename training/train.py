@@ -287,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     card = {"env": args.env, "env_options": env_options, "num_players": game.num_players,
             "training_command": json.loads((args.out / "config.json").read_text())["command"],
             "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1),
+            "budget": {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
+                       "machine": "2-core CPU shared with other jobs, torch 1 thread"},
             "seed": args.seed, "bc": bc_info, "league": league_kwargs(args)["specs"],
             "self_play": args.self_play, "eval_during_training": eval_cb.last_row}
     export_policy(model.policy, obs_scale).save(args.out / "model.npz", card)
