@@ -211,14 +211,17 @@ class MultiSeatVecEnv(LockstepVecEnv):
         for its learner or is over."""
         active = list(ids)
         while active:
-            waiting = []
+            waiting, requests = [], []
             for i in active:
                 slot = self.slots[i]
-                if not self._over(slot) and slot.seat not in slot.state.acting_players():
+                if self._over(slot):
+                    continue
+                acting = slot.state.acting_players()
+                if slot.seat not in acting:
                     waiting.append(i)
+                    requests.extend((i, p) for p in acting)
             if not waiting:
                 return
-            requests = [(i, p) for i in waiting for p in self.slots[i].state.acting_players()]
             joints: dict[int, dict[int, int]] = {i: {} for i in waiting}
             self._answer(requests, joints)
             for i in waiting:
@@ -241,8 +244,12 @@ class MultiSeatVecEnv(LockstepVecEnv):
                                               state=state, player=p)
         for key, rows in by_net.items():
             mlp = self.league.bank[key]
-            obs = np.stack([self.slots[i].state.observe(p) for i, p in rows])
-            masks = np.stack([self.slots[i].state.legal_mask(p) for i, p in rows])
+            obs = np.empty((len(rows), self.game.obs_spec.size), np.float32)
+            masks = np.empty((len(rows), self.game.num_actions), bool)
+            for j, (i, p) in enumerate(rows):
+                state = self.slots[i].state
+                state.observe(p, out=obs[j])  # written in place: no per-row array
+                masks[j] = state.legal_mask(p)
             probs = mlp.masked_probabilities(obs, masks)
             u = (np.array([self.slots[i].rngs[p].random() for i, p in rows])
                  if self.league.sample_nets else None)

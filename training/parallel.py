@@ -29,13 +29,11 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
     shard = make_shard(num_envs, seed)
     while True:
         command, payload = remote.recv()
-        if command == "step":
+        if command == "step":  # the next masks travel with the step (no extra round trip)
             shard.step_async(payload)
-            remote.send(shard.step_wait())
+            remote.send((*shard.step_wait(), shard.action_masks()))
         elif command == "reset":
-            remote.send(shard.reset())
-        elif command == "masks":
-            remote.send(shard.action_masks())
+            remote.send((shard.reset(), shard.action_masks()))
         elif command == "set_self":
             shard.set_self(payload)
         elif command == "add_snapshot":
@@ -58,6 +56,7 @@ class ShardedVecEnv(LockstepVecEnv):
         sizes = [num_envs // processes + (k < num_envs % processes) for k in range(processes)]
         ctx = mp.get_context("forkserver")
         self.remotes, self.processes, self.sizes = [], [], sizes
+        self._masks = np.zeros((0, 0), bool)
         for k, size in enumerate(sizes):
             here, there = ctx.Pipe()
             proc = ctx.Process(target=_worker, args=(there, make_shard, size, seed + 1000 * k),
@@ -72,7 +71,9 @@ class ShardedVecEnv(LockstepVecEnv):
     def reset(self) -> np.ndarray:
         for r in self.remotes:
             r.send(("reset", None))
-        return np.concatenate([r.recv() for r in self.remotes])
+        obs, masks = zip(*[r.recv() for r in self.remotes])
+        self._masks = np.concatenate(masks)
+        return np.concatenate(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
         start = 0
@@ -82,14 +83,14 @@ class ShardedVecEnv(LockstepVecEnv):
 
     def step_wait(self):
         results = [r.recv() for r in self.remotes]
-        obs, rewards, dones, infos = zip(*results)
+        obs, rewards, dones, infos, masks = zip(*results)
+        self._masks = np.concatenate(masks)
         return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),
                 [info for part in infos for info in part])
 
     def action_masks(self) -> np.ndarray:
-        for r in self.remotes:
-            r.send(("masks", None))
-        return np.concatenate([r.recv() for r in self.remotes])
+        """The masks that came back with the last ``reset``/``step``."""
+        return self._masks
 
     def set_self(self, mlp: NumpyMLP) -> None:
         for r in self.remotes:

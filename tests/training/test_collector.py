@@ -124,3 +124,34 @@ def test_maskable_ppo_trains_on_the_collector_and_the_learner_is_the_partner():
     finished = vec.pop_finished()
     assert finished and all(entry == "random" for entry, _ in finished)
     assert league.summary()["random"]["games"] == len(finished)
+
+
+def test_two_worker_processes_play_the_games_of_their_shards():
+    import functools
+
+    from training.parallel import ShardedVecEnv
+    from training.train import build_shard
+
+    make = functools.partial(build_shard, "bauer_draft_v0", {"num_players": 2},
+                             {"specs": ["heuristic", "random"]}, True, 1.0)
+    local = [make(3, 7), make(3, 1007)]  # the shards' own seeds: seed + 1000 * k
+    probe = local[0]
+    sharded = ShardedVecEnv(make, 6, 2, 7, probe.observation_space, probe.action_space)
+    try:
+        mlp = random_mlp(probe.game, 1, obs_scale_for(probe.game))
+        for vec in (*local, sharded):
+            vec.set_self(mlp)
+        obs = sharded.reset()
+        np.testing.assert_array_equal(obs, np.concatenate([v.reset() for v in local]))
+        for _ in range(40):
+            masks = sharded.action_masks()
+            np.testing.assert_array_equal(masks, np.concatenate([v.action_masks()
+                                                                  for v in local]))
+            actions = masks.argmax(axis=1)
+            got = sharded.step(actions)
+            want = [local[0].step(actions[:3]), local[1].step(actions[3:])]
+            for k in range(3):
+                np.testing.assert_array_equal(got[k], np.concatenate([w[k] for w in want]))
+        assert len(sharded.pop_finished()) == sum(len(v.pop_finished()) for v in local) > 0
+    finally:
+        sharded.close()
