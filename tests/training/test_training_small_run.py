@@ -1,4 +1,5 @@
-"""A few thousand steps of training, save, resume, load as an agent, evaluate (no strength)."""
+"""A few thousand steps of training (BC warm start, league, periodic evaluation), save, export,
+resume, load as ``policy`` and as ``trained``, evaluate (no strength asserted)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from agents import make_agent
 from training import evaluate, train
 
 ENV = "bauer_trick_v0"
-SMALL = ["--n-envs", "2", "--n-steps", "256", "--batch-size", "128", "--n-epochs", "1",
-         "--net-arch", "32", "--no-progress"]
+SMALL = ["--n-envs", "4", "--n-steps", "128", "--batch-size", "128", "--n-epochs", "1",
+         "--net-arch", "32", "--no-progress", "--eval-games", "24", "--eval-every", "1024"]
 
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     code = train.main(["--env", ENV, "--timesteps", "2048", "--out", str(out), "--self-play",
-                       "--snapshot-every", "1024", "--checkpoint-every", "1024", *SMALL])
+                       "--snapshot-every", "1024", "--checkpoint-every", "1024",
+                       "--bc-games", "30", "--bc-epochs", "1", *SMALL])
     assert code == 0
     return out
 
@@ -36,6 +38,37 @@ def test_training_writes_model_checkpoints_logs_and_config(run_dir):
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["timesteps"] >= 2048
     assert any(name.startswith("self@") for name in summary["final_pool"])
+
+
+def test_training_exports_numpy_weights_with_a_card_and_an_eval_log(run_dir):
+    import csv
+
+    card = json.loads((run_dir / "model.json").read_text())
+    game = envs.make_game(ENV, episode="deal")
+    assert card["env"] == ENV and card["num_players"] == 4
+    assert card["obs_size"] == game.obs_spec.size and card["num_actions"] == game.num_actions
+    assert card["timesteps"] >= 2048 and card["seed"] == 0 and card["bc"]["games"] == 30
+    assert card["training_command"].startswith("python -m training.train")
+    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
+    assert {r["opponent"] for r in rows} == {"random", "heuristic"}
+    assert {int(r["step"]) for r in rows} >= {0, 2048}
+    assert all(float(r["mean_reward_low"]) <= float(r["mean_reward"])
+               <= float(r["mean_reward_high"]) for r in rows)
+    assert (run_dir / "learning_curve.png").stat().st_size > 1000
+    # the numpy export plays what the torch policy prefers
+    torch_agent = make_agent("policy", env_name=ENV, path=str(run_dir / "model.zip"))
+    numpy_agent = make_agent("trained", env_name=ENV, path=str(run_dir / "model.npz"))
+    rng = np.random.default_rng(1)
+    state = game.new_state(3)
+    while not state.is_over():
+        (p,) = state.acting_players()
+        mask, obs = state.legal_mask(p), state.observe(p)
+        np.testing.assert_allclose(numpy_agent.action_probabilities(obs, mask),
+                                   torch_agent.action_probabilities(obs, mask),
+                                   atol=1e-5)
+        state.apply({p: int(rng.choice(np.flatnonzero(mask)))})
+    assert evaluate.main(["--env", ENV, "--agent", f"trained:path={run_dir / 'model.npz'}",
+                          "--games", "8", "--no-progress"]) == 0
 
 
 def test_resume_continues_the_step_count(run_dir):
