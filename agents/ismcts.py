@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent, acting_seat, legal_ids, only_noop
+from agents.ismcts_eval import EVALUATOR_NAMES, leaf_evaluator
 from envs.core.game import State
 
 PlayoutPolicy = Callable[[State, int], int]
@@ -62,6 +63,8 @@ class GameDefaults:
     leaf_scale: float = 10.0
     exploration: float = 0.7
     prior_weight: float = 1.0
+    evaluator: str = "score"
+    margin_weight: float = 0.0
 
 
 # game name -> defaults; measured median CPU per move on the 2-core project machine in the README
@@ -105,6 +108,8 @@ class ISMCTSAgent(BaseAgent):
         leaf_scale: float | None = None,
         prior: PolicySpec = "heuristic",
         prior_weight: float | None = None,
+        evaluator: Any = None,
+        margin_weight: float | None = None,
         keys: str = "searcher",
         reuse: bool = True,
         max_nodes: int = 200_000,
@@ -119,7 +124,7 @@ class ISMCTSAgent(BaseAgent):
         if depth is not None and (type(depth) is not int or depth < 0):
             raise ValueError(f"ismcts agent: depth={depth!r}; expected None or an int >= 0")
         for label, value in (("exploration", exploration), ("leaf_scale", leaf_scale),
-                             ("prior_weight", prior_weight)):
+                             ("prior_weight", prior_weight), ("margin_weight", margin_weight)):
             if value is not None and (not isinstance(value, (int, float)) or value < 0):
                 raise ValueError(f"ismcts agent: {label}={value!r}; expected a number >= 0")
         if leaf_scale is not None and leaf_scale <= 0:
@@ -128,8 +133,12 @@ class ISMCTSAgent(BaseAgent):
             raise ValueError(f"ismcts agent: keys={keys!r}; allowed: {', '.join(KEYS)}")
         for label, spec in (("playout", playout), ("prior", prior)):
             _check_policy_spec(label, spec, allow_none=True)
+        if evaluator is not None and evaluator not in EVALUATOR_NAMES and not callable(evaluator):
+            raise ValueError(f"ismcts agent: evaluator={evaluator!r}; expected 'score', "
+                             "'heuristic' or a callable (state, player) -> per-seat values")
         self.given = {"iterations": iterations, "exploration": exploration, "playout": playout,
-                      "depth": depth, "leaf_scale": leaf_scale, "prior_weight": prior_weight}
+                      "depth": depth, "leaf_scale": leaf_scale, "prior_weight": prior_weight,
+                      "evaluator": evaluator, "margin_weight": margin_weight}
         self.seconds = seconds
         self.prior_spec = prior
         self.keys = keys
@@ -163,6 +172,11 @@ class ISMCTSAgent(BaseAgent):
                                 else base.leaf_scale)
         self.prior_weight = float(given["prior_weight"] if given["prior_weight"] is not None
                                   else base.prior_weight)
+        self.margin_weight = float(given["margin_weight"] if given["margin_weight"] is not None
+                                   else base.margin_weight)
+        evaluator = given["evaluator"] if given["evaluator"] is not None else base.evaluator
+        self.evaluator = leaf_evaluator(evaluator, game.name) if isinstance(evaluator, str) else (
+            evaluator)
         playout = given["playout"] if given["playout"] is not None else base.playout
         self.playout = [self._policy(playout, game.name) for _ in range(game.num_players)]
         self.prior = None if self.prior_spec is None else self._policy(self.prior_spec, game.name)
@@ -260,7 +274,7 @@ class ISMCTSAgent(BaseAgent):
                 joint[p] = action
             at_root = False
             world.apply(joint)
-        value = self._playout(world) - start_returns
+        value = self._playout(world, me) - start_returns
         for node, p, action in path:
             node.visits[action] += 1.0
             node.total[action] += value[p]
@@ -283,8 +297,10 @@ class ISMCTSAgent(BaseAgent):
         best = np.flatnonzero(score == score.max())
         return int(legal[best[self.rng.integers(best.size)]]), False
 
-    def _playout(self, world: State) -> np.ndarray:
-        """Play on with the playout policies; value the end (or the cut-off) per seat."""
+    def _playout(self, world: State, me: int) -> np.ndarray:
+        """Play on with the playout policies; value the end (or the cut-off) per seat: the
+        returns, plus at a cut-off the leaf evaluation, plus ``margin_weight`` times the
+        score-margin value at the end (a softer signal than win/loss for small budgets)."""
         limit = world.game.max_decisions if self.depth is None else self.depth
         rng = self.rng
         policies = self.playout
@@ -302,7 +318,11 @@ class ISMCTSAgent(BaseAgent):
             steps += 1
         value = np.asarray(world.returns(), dtype=float)
         if not world.is_over():
-            value = value + self._leaf(world.scores())
+            if self.evaluator is None:
+                return value + self._leaf(world.scores())
+            return value + np.asarray(self.evaluator(world, me), dtype=float)
+        if self.margin_weight:
+            value = value + self.margin_weight * self._leaf(world.scores())
         return value
 
     def _leaf(self, scores: list[float]) -> np.ndarray:
