@@ -66,7 +66,7 @@ def test_determinize_of_a_resample_equals_determinize_of_the_truth(case):
         assert a.to_dict() == b.to_dict(), (
             f"{name} {options}: determinize({me}) reads the truth at decision {i}")
         checked += 1
-    assert checked >= 100
+    assert checked >= min(100, 20 * games)
 
 
 @pytest.mark.parametrize("case", CASES[:1] + CASES[2:3] + CASES[6:7] + CASES[8:9], ids=case_id)
