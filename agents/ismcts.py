@@ -22,7 +22,8 @@ Each iteration samples a fresh world from what the searching seat has seen
   cut after ``depth`` joint decisions, where the leaf is valued from the score margins
   (``tanh(margin / leaf_scale)`` averaged over the opponents).
 - The node table is kept between the moves of a game (tree reuse); the next move's root is found
-  by its key whenever an earlier search reached it. ``reset()`` clears it.
+  by its key whenever an earlier search reached it. ``reset()`` clears it, and so does a table
+  grown past ``max_nodes`` (default: about 100 MB of statistics).
 - ``prior=`` (default: the game's heuristic) adds a progressive bias ``prior_weight / (1 + n)``
   to the action the prior agent picks at the root, so a small budget starts from the heuristic's
   choice and leaves it only when the samples say so.
@@ -112,7 +113,7 @@ class ISMCTSAgent(BaseAgent):
         margin_weight: float | None = None,
         keys: str = "searcher",
         reuse: bool = True,
-        max_nodes: int = 200_000,
+        max_nodes: int | None = None,
     ):
         super().__init__(seed)
         if iterations is not None and seconds is not None:
@@ -143,7 +144,9 @@ class ISMCTSAgent(BaseAgent):
         self.prior_spec = prior
         self.keys = keys
         self.reuse = bool(reuse)
-        self.max_nodes = int(max_nodes)
+        if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
+            raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
+        self.max_nodes_given = max_nodes
         self._game_name: str | None = None
         self.table: dict[tuple[int, bytes], _Node] = {}
         self.last_iterations = 0
@@ -181,6 +184,8 @@ class ISMCTSAgent(BaseAgent):
         self.playout = [self._policy(playout, game.name) for _ in range(game.num_players)]
         self.prior = None if self.prior_spec is None else self._policy(self.prior_spec, game.name)
         self.opponents = _opponents(game)
+        # a node holds 3 float arrays of num_actions: cap the table near 100 MB by default
+        self.max_nodes = self.max_nodes_given or max(1000, 4_000_000 // game.num_actions)
 
     def _policy(self, spec: PolicySpec, game_name: str) -> PlayoutPolicy | None:
         """A ``(state, player) -> action`` function from a spec; ``None`` means uniform random

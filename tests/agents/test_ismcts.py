@@ -27,7 +27,7 @@ CASES = [
     ("ethnos_v0", {"num_players": 4}),
 ]
 # positions per case and how often to stop in the random games that lead to them
-POSITIONS = {"bauer_trick_v0": 60, "bauer_draft_v0": 60, "bower_v0": 60, "ethnos_v0": 60}
+POSITIONS = {"bauer_trick_v0": 40, "bauer_draft_v0": 40, "bower_v0": 30, "ethnos_v0": 30}
 EVERY = {"bauer_trick_v0": 3, "bauer_draft_v0": 1, "bower_v0": 3, "ethnos_v0": 13}
 
 
@@ -57,7 +57,7 @@ def positions(name: str, options: dict, count: int, seed: int):
 
 
 def small(seed: int, **kw) -> ISMCTSAgent:
-    return ISMCTSAgent(seed=seed, iterations=kw.pop("iterations", 24), **kw)
+    return ISMCTSAgent(seed=seed, iterations=kw.pop("iterations", 16), **kw)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
