@@ -8,8 +8,11 @@ Each iteration samples a fresh world from what the searching seat has seen
   Cowling, Powley and Whitehouse 2012): worlds the searcher cannot tell apart share one node, so
   statistics pile up across determinizations. With ``keys="own"`` the other seats' nodes are
   keyed by their own observation instead (their private cards matter to their choice; this is the
-  multiple-observer reading, sounder but slower to learn). Observations are the seat-relative
-  vectors the envs hand out, so a key never holds information the keyed seat lacks.
+  multiple-observer reading, sounder but slower to learn). With ``keys="policy"`` only the
+  searcher has nodes and every other seat plays the playout policy inside the tree too (an
+  opponent model: with the heuristic as playout policy, small budgets are spent on the
+  searcher's own choices). Observations are the seat-relative vectors the envs hand out, so a
+  key never holds information the keyed seat lacks.
 - Selection is UCB1 with *availability counts*: an action's exploration term uses how often it
   was legal when its node was visited, not the node's visit count, because in a sampled world
   some actions do not exist (Cowling et al., "ISMCTS", section 4.2).
@@ -51,7 +54,7 @@ PlayoutPolicy = Callable[[State, int], int]
 # a playout/prior policy spec: "random", "heuristic", an agent object or a callable
 PolicySpec = Any
 
-KEYS = ("searcher", "own")
+KEYS = ("searcher", "own", "policy")
 
 
 @dataclass(frozen=True)
@@ -264,6 +267,9 @@ class ISMCTSAgent(BaseAgent):
             key_obs = None if self.keys == "own" else world.observe(me).tobytes()
             joint: dict[int, int] = {}
             for p in world.acting_players():
+                if p != me and self.keys == "policy":
+                    joint[p] = self._policy_action(world, p)
+                    continue
                 if at_root and p == me:
                     key = root_key
                 else:
@@ -307,19 +313,9 @@ class ISMCTSAgent(BaseAgent):
         returns, plus at a cut-off the leaf evaluation, plus ``margin_weight`` times the
         score-margin value at the end (a softer signal than win/loss for small budgets)."""
         limit = world.game.max_decisions if self.depth is None else self.depth
-        rng = self.rng
-        policies = self.playout
         steps = 0
         while steps < limit and not world.is_over():
-            joint = {}
-            for p in world.acting_players():
-                policy = policies[p]
-                if policy is None:
-                    legal = np.flatnonzero(world.legal_mask(p))
-                    joint[p] = int(legal[rng.integers(legal.size)])
-                else:
-                    joint[p] = int(policy(world, p))
-            world.apply(joint)
+            world.apply({p: self._policy_action(world, p) for p in world.acting_players()})
             steps += 1
         value = np.asarray(world.returns(), dtype=float)
         if not world.is_over():
@@ -329,6 +325,13 @@ class ISMCTSAgent(BaseAgent):
         if self.margin_weight:
             value = value + self.margin_weight * self._leaf(world.scores())
         return value
+
+    def _policy_action(self, world: State, p: int) -> int:
+        policy = self.playout[p]
+        if policy is None:
+            legal = np.flatnonzero(world.legal_mask(p))
+            return int(legal[self.rng.integers(legal.size)])
+        return int(policy(world, p))
 
     def _leaf(self, scores: list[float]) -> np.ndarray:
         """Mean over each seat's opponents of ``tanh(margin / leaf_scale)``: in [-1, 1] like the
