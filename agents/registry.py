@@ -1,6 +1,7 @@
 """Agents by name: ``make_agent(name, env_name=..., seed=..., **kw)`` and the spec strings the
-command-line tools use (``"random"``, ``"search:rollouts=128"``, ``"policy:runs/x/model.zip"``,
-``"rllib:runs/x"``)."""
+command-line tools use (``"random"``, ``"ismcts:iterations=300"``, ``"flat_search:rollouts=128"``,
+``"policy:runs/x/model.zip"``, ``"trained"``, ``"rllib:runs/x"``). ``search`` is the old name of
+``flat_search`` and stays an alias."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import envs
 from agents.base import BaseAgent
 from agents.heuristics import heuristic_class
+from agents.ismcts import ISMCTSAgent
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent
 
@@ -37,7 +39,9 @@ def _params(cls: Callable[..., Any]) -> set[str]:
     return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
 
 
-AGENTS: tuple[str, ...] = ("random", "heuristic", "search", "policy", "trained", "rllib")
+AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "flat_search", "search", "policy",
+                           "trained", "rllib")
+ALIASES: dict[str, str] = {"search": "flat_search"}  # old spec strings keep working
 _PATH_AGENTS = ("policy", "trained", "rllib")  # "NAME:PATH" is short for path=PATH
 TRAINED_PARAMS = {"path", "num_players", "deterministic"}
 
@@ -73,7 +77,9 @@ def agent_factory(
         allowed = _params(cls)
     elif name == "random":
         cls, allowed = RandomAgent, _params(RandomAgent)
-    elif name == "search":
+    elif name == "ismcts":
+        cls, allowed = ISMCTSAgent, _params(ISMCTSAgent)
+    elif ALIASES.get(name, name) == "flat_search":
         cls, allowed = SearchAgent, _params(SearchAgent)
     elif name == "rllib":
         from agents.rllib_agent import RLlibAgent, load_module
