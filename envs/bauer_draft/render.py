@@ -196,3 +196,23 @@ def public_move(st: BauerDraftState, player: int, action: int) -> str:
     if WITCH_LEFT <= action <= WITCH_NONE:
         return st.game.action_name(action)
     return f"decides ({KINDS[st.kind]})"
+
+
+def menu_label(st: BauerDraftState, action: int) -> str:
+    """A menu line: the action's name and, for a card, what it is (``help ID`` has the rest)."""
+    name = st.game.action_name(action)
+    cards = action_cards(action)
+    if not cards:
+        return name
+    card = CARDS[cards[0]]
+    facts = [("Night " if card.night else "") + KIND_NAMES[card.kind]]
+    if card.points:
+        facts.append(f"{card.points} pt")
+    if card.swords:
+        facts.append(f"{card.swords} sword")
+    tags = "".join(t * n for t, n in zip(THEMES, card.tags))
+    if tags:
+        facts.append(tags)
+    if card.effect or card.prize:
+        facts.append(card.name)
+    return f"{name}  ({', '.join(facts)})"
