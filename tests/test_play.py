@@ -124,7 +124,7 @@ def scripted_answers(name: str, options: dict, seed: int) -> tuple[list[str], st
 
     result = play_mod.play(game, state, 0, bots, read=read, write=lambda text: None)
     assert result is not None
-    return answers, labels[0].split("  ")[0][:-1]
+    return answers, labels[0].split("  ")[0][:-1].strip()
 
 
 @pytest.mark.parametrize(("name", "options"), CASES[::2] + [("ethnos_v0", {"num_players": 3})])

@@ -225,3 +225,18 @@ def menu_groups(s: BowerState, seat: int, legal: list[int]) -> list[tuple[str, s
             groups.setdefault((a - PLAY) // NUM_PLACEMENTS, []).append(a)
     return [(f"h{h}", f"{TILE_IDS[s.hands[seat][h]]} {tile_text(s.hands[seat][h])}  "
              f"({len(acts)} placements)", acts) for h, acts in sorted(groups.items())]
+
+
+def menu_label(s: BowerState, action: int) -> str:
+    """A menu line: the action's name and the tile or bonus tile it means."""
+    name = action_name(action)
+    seat = s.actor
+    if action < PLAY and s.display[action] >= 0:
+        t = s.display[action]
+        return f"{name}  (take {TILE_IDS[t]} {tile_text(t)})"
+    if KEEP <= action < COLUMN and action - KEEP < len(s.drawn):
+        return f"{name}  (keep {BONUS_IDS[s.drawn[action - KEEP]]})"
+    if HAND <= action < NUM_ACTIONS and seat >= 0 and action - HAND < len(s.hands[seat]):
+        t = s.hands[seat][action - HAND]
+        return f"{name}  ({TILE_IDS[t]} {tile_text(t)})"
+    return name
