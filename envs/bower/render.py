@@ -214,6 +214,8 @@ def public_move(s: BowerState, player: int, action: int) -> str:
     if PLAY <= action < PASS:
         h, p = divmod(action - PLAY, NUM_PLACEMENTS)
         return f"places {TILE_IDS[s.hands[player][h]]} at {placement_name(p)}"
+    if action < PLAY and s.display[action] >= 0:
+        return f"takes {TILE_IDS[s.display[action]]} from display slot {action}"
     return action_name(action)
 
 
