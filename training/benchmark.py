@@ -19,7 +19,7 @@ import statistics
 import time
 from typing import Any
 
-from training.cli import DEFAULT_ENV_OPTIONS, check_env_name
+from training.cli import DEFAULT_ENV_OPTIONS, add_env, add_seed, make_parser
 
 SETUPS = ("random", "self-play", "self-play --processes 2")
 
@@ -72,13 +72,13 @@ def vec_scale(env: str, options: dict[str, Any]) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.benchmark", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--env", default="bauer_trick_v0", type=check_env_name)
+    p = make_parser("training.benchmark", __doc__)
+    add_env(p, required=False, default="bauer_trick_v0", help="the env to measure")
     p.add_argument("--steps", type=int, default=16384, help="learner steps per measurement")
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--n-envs", type=int, default=32)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rounds", type=int, default=3,
+                   help="interleaved rounds; the table shows the median")
+    p.add_argument("--n-envs", type=int, default=32, help="games played in lockstep")
+    add_seed(p, help="seed of the measured games (round r uses seed + r)")
     args = p.parse_args(argv)
     results: dict[str, list[float]] = {s: [] for s in SETUPS}
     for setup in SETUPS:  # warm-up: imports, worker start-up, first allocations

@@ -34,60 +34,81 @@ from typing import Any
 import numpy as np
 
 import envs
-from training.cli import check_env_name, env_options_for, parse_env_options
+from training.cli import (
+    add_env,
+    add_env_options,
+    add_opponent,
+    add_out,
+    add_seed,
+    env_options_for,
+    make_parser,
+    parse_env_options,
+)
 
 ACTIVATIONS = ("tanh", "relu")
 REQUIRED = ("env", "timesteps", "out")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", type=Path, help="JSON file of defaults for these options")
-    p.add_argument("--env", type=check_env_name)
-    p.add_argument("--timesteps", type=int, help="learner decisions to train")
-    p.add_argument("--out", type=Path, help="run directory")
-    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=None)
-    p.add_argument("--opponent", action="append", metavar="SPEC", default=None,
-                   help="league entry (repeatable; default: random and heuristic)")
+    p = make_parser("training.train", __doc__)
+    p.add_argument("--config", type=Path, help="JSON file of defaults for these options "
+                   "(training/configs/*.json); flags on the command line win")
+    add_env(p, required=False, help="the env to train on (required here or in --config)")
+    p.add_argument("--timesteps", type=int,
+                   help="learner decisions to train (required here or in --config)")
+    add_out(p, required=False, help="run folder (required here or in --config)")
+    add_env_options(p)
+    add_opponent(p, default=None, multiple=True, help="league entry",
+                 default_text="random and heuristic")
     p.add_argument("--self-play", action="store_true",
                    help="the learner's own weights and frozen snapshots join the league")
-    p.add_argument("--snapshot-every", type=int, default=50_000)
-    p.add_argument("--max-snapshots", type=int, default=5)
-    p.add_argument("--pfsp-power", type=float, default=2.0)
-    p.add_argument("--partner-snapshot-prob", type=float, default=0.2)
-    p.add_argument("--checkpoint-every", type=int, default=50_000)
-    p.add_argument("--eval-every", type=int, default=50_000)
-    p.add_argument("--eval-games", type=int, default=200)
-    p.add_argument("--eval-seed", type=int, default=1_000_000)
-    p.add_argument("--bc-games", type=int, default=0)
-    p.add_argument("--bc-teacher", default="heuristic")
-    p.add_argument("--bc-epochs", type=int, default=10)
-    p.add_argument("--bc-max-samples", type=int, default=200_000)
-    p.add_argument("--init", type=Path, help="start from this model.zip (e.g. a BC model)")
-    p.add_argument("--resume", action="store_true")
-    p.add_argument("--processes", type=int, default=1)
+    p.add_argument("--snapshot-every", type=int, default=50_000,
+                   help="learner steps between frozen self-play snapshots")
+    p.add_argument("--max-snapshots", type=int, default=5, help="snapshots kept in the league")
+    p.add_argument("--pfsp-power", type=float, default=2.0,
+                   help="PFSP weighting: opponents the learner loses to are drawn more often")
+    p.add_argument("--partner-snapshot-prob", type=float, default=0.2,
+                   help="team games: chance that the partner is a snapshot instead of the learner")
+    p.add_argument("--checkpoint-every", type=int, default=50_000,
+                   help="learner steps between checkpoints in OUT/checkpoints/")
+    p.add_argument("--eval-every", type=int, default=50_000,
+                   help="learner steps between evaluations (OUT/eval.csv)")
+    p.add_argument("--eval-games", type=int, default=200,
+                   help="seeded games per evaluation and opponent")
+    p.add_argument("--eval-seed", type=int, default=1_000_000,
+                   help="first seed of the evaluation games (kept apart from training seeds)")
+    p.add_argument("--bc-games", type=int, default=0,
+                   help="behaviour-clone the teacher on this many games first (0: no BC)")
+    p.add_argument("--bc-teacher", default="heuristic", help="agent spec the BC warm start copies")
+    p.add_argument("--bc-epochs", type=int, default=10, help="BC training epochs")
+    p.add_argument("--bc-max-samples", type=int, default=200_000, help="BC decisions kept at most")
+    p.add_argument("--init", type=Path,
+                   help="start from this model.zip (e.g. a BC model) instead of fresh weights")
+    p.add_argument("--resume", action="store_true",
+                   help="continue OUT/model.zip or the newest checkpoint")
+    p.add_argument("--processes", type=int, default=1, help="worker processes playing the games")
     p.add_argument("--reward-scale", type=float, default=1.0,
                    help="multiply rewards (e.g. 0.1 for score-margin rewards)")
     p.add_argument("--max-minutes", type=float, default=None,
-                   help="stop training after this much wall time (the budget guard)")
+                   help="stop training after this much wall time (default: no time limit)")
     p.add_argument("--no-obs-scale", action="store_true",
-                   help="feed raw observations (default: divided by the spec's upper bounds)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--n-envs", type=int, default=16)
+                   help="feed raw observations (else: divided by the spec's upper bounds)")
+    add_seed(p, help="seed of the games, the league and the network initialisation")
+    p.add_argument("--n-envs", type=int, default=16, help="games played in lockstep")
     p.add_argument("--n-steps", type=int, default=256, help="steps per env per rollout")
-    p.add_argument("--batch-size", type=int, default=1024)
-    p.add_argument("--n-epochs", type=int, default=8)
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--clip-range", type=float, default=0.2)
+    p.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch size")
+    p.add_argument("--n-epochs", type=int, default=8, help="PPO epochs per rollout")
+    p.add_argument("--lr", type=float, default=1e-3, help="learning rate")
+    p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus coefficient")
+    p.add_argument("--clip-range", type=float, default=0.2, help="PPO clip range")
     p.add_argument("--gamma", type=float, default=1.0,
-                   help="1.0: the reward comes at the end of the episode")
-    p.add_argument("--gae-lambda", type=float, default=0.95)
+                   help="discount; 1.0: the reward comes at the end of the episode")
+    p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
     p.add_argument("--net-arch", default="128,128", help="hidden layer sizes, comma-separated")
-    p.add_argument("--activation", default="relu", choices=ACTIVATIONS)
+    p.add_argument("--activation", default="relu", choices=ACTIVATIONS,
+                   help="hidden layer activation")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--verbose", type=int, default=0)
+    p.add_argument("--verbose", type=int, default=0, help="MaskablePPO verbosity (0, 1, 2)")
     return p
 
 
