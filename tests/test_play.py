@@ -204,3 +204,20 @@ def test_bad_command_lines_name_the_problem(tmp_path):
     assert spec.returncode == 2 and "known agents" in spec.stderr
     option = run("--env", "bower_v0", "--env-option", "colour=red")
     assert option.returncode == 2 and "colour" in option.stderr
+
+
+@pytest.mark.parametrize("name", list(envs.ENVS))
+def test_ansi_render_is_plain_text_and_colour_is_opt_in(name):
+    env = envs.make(name, render_mode="ansi")
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        if not env.agents:
+            break
+        mask = env.last()[0]["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))) if mask.any() else None)
+        assert not ESC.search(env.render())
+    if name == "bauer_trick_v0":  # red suits are painted only when asked
+        state = env.game_state
+        painted = SeatView(env.game, colour=True).screen(state, 0)
+        assert ESC.search(painted) and ESC.sub("", painted) != painted
