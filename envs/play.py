@@ -134,9 +134,16 @@ def summary(game: Game, state: State, seat: int) -> str:
     return "\n".join(lines)
 
 
-def load_state(env: str, path: Path, options: dict[str, Any]) -> tuple[Game, State]:
-    """A saved position (``state.to_dict()`` as JSON); its options unless given on the line."""
-    data = json.loads(path.read_text())
+def env_of_saved(data: dict[str, Any]) -> str:
+    """The env whose game wrote ``data`` (its ``"game"`` entry)."""
+    for name in envs.ENVS:
+        if envs.make_game(name).name == data.get("game"):
+            return name
+    raise ValueError(f"the saved state names no known game ({data.get('game')!r}); pass --env")
+
+
+def load_state(env: str, data: dict[str, Any], options: dict[str, Any]) -> tuple[Game, State]:
+    """A saved position (``state.to_dict()``); its options unless given on the command line."""
     saved = dict(data.get("options") or {})
     if "num_players" in data and "num_players" not in saved:
         saved["num_players"] = data["num_players"]
@@ -168,7 +175,7 @@ def use_colour(choice: str) -> bool:
 
 def build_parser():
     p = make_parser("envs.play", __doc__)
-    add_env(p, help="the game to play")
+    add_env(p, required=False, help="the game to play (required unless --state names it)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
     add_opponent(p, default=None, multiple=True, default_text="random")
     add_env_options(p)
@@ -188,14 +195,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         options = parse_env_options(args.env_option)
-        if args.state is not None:
-            game, state = load_state(args.env, args.state, options)
+        saved = json.loads(args.state.read_text()) if args.state is not None else None
+        env = args.env or (env_of_saved(saved) if saved is not None else None)
+        if env is None:
+            raise ValueError("--env is required (or --state FILE.json)")
+        if saved is not None:
+            game, state = load_state(env, saved, options)
         else:
-            game = envs.make_game(args.env, **options)
+            game = envs.make_game(env, **options)
             state = game.new_state(args.seed)
         if not 0 <= args.seat < game.num_players:
             raise ValueError(f"--seat must be in 0..{game.num_players - 1}, got {args.seat}")
-        bots = make_bots(args.env, game, args.seat, args.opponent or ["random"], args.seed)
+        bots = make_bots(env, game, args.seat, args.opponent or ["random"], args.seed)
     except (ValueError, OSError, KeyError) as exc:
         parser.error(str(exc))
     try:

@@ -221,3 +221,11 @@ def test_ansi_render_is_plain_text_and_colour_is_opt_in(name):
         state = env.game_state
         painted = SeatView(env.game, colour=True).screen(state, 0)
         assert ESC.search(painted) and ESC.sub("", painted) != painted
+
+
+def test_state_file_names_its_env(tmp_path, monkeypatch):
+    game = envs.make_game("ethnos_v0", num_players=3)
+    path = tmp_path / "ethnos.json"
+    path.write_text(json.dumps(game.new_state(2).to_dict()))
+    code, text = run_main(["--state", str(path), "--seat", "2"], "q\n", monkeypatch)
+    assert code == 1 and "Ethnos 3p  you are player_2" in text
