@@ -25,6 +25,7 @@ from envs.bauer_draft.components import (
     KIND_NAMES,
     NUM_CARDS,
     THEMES,
+    Card,
     card_codes,
 )
 
@@ -157,14 +158,7 @@ def card_text(c: int) -> str:
     """The full text of card ``c``: code, name, type, Day/Night, points, swords, tags, effect."""
     card = CARDS[c]
     parts = [f"{card.code} {card.name}: {'Night' if card.night else 'Day'} "
-             f"{KIND_NAMES[card.kind]}"]
-    if card.points:
-        parts.append(f"{card.points} points")
-    if card.swords:
-        parts.append(f"{card.swords} sword{'s' * (card.swords > 1)}")
-    tags = "".join(t * n for t, n in zip(THEMES, card.tags))
-    if tags:
-        parts.append(f"tags {tags}")
+             f"{KIND_NAMES[card.kind]}", *_facts(card)]
     if card.effect:
         parts.append(_EFFECT_TEXT.get(card.effect, card.effect))
     if card.prize:
@@ -205,14 +199,16 @@ def menu_label(st: BauerDraftState, action: int) -> str:
     if not cards:
         return name
     card = CARDS[cards[0]]
-    facts = [("Night " if card.night else "") + KIND_NAMES[card.kind]]
-    if card.points:
-        facts.append(f"{card.points} pt")
-    if card.swords:
-        facts.append(f"{card.swords} sword")
-    tags = "".join(t * n for t, n in zip(THEMES, card.tags))
-    if tags:
-        facts.append(tags)
+    facts = [("Night " if card.night else "") + KIND_NAMES[card.kind], *_facts(card)]
     if card.effect or card.prize:
         facts.append(card.name)
     return f"{name}  ({', '.join(facts)})"
+
+
+def _facts(card: Card) -> list[str]:
+    """Points, swords and tags of a card, those it has."""
+    facts = [f"{card.points} points"] if card.points else []
+    if card.swords:
+        facts.append(f"{card.swords} sword{'s' * (card.swords > 1)}")
+    tags = "".join(t * n for t, n in zip(THEMES, card.tags))
+    return facts + ([f"tags {tags}"] if tags else [])
