@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-snapshots", type=int, default=5)
     p.add_argument("--pfsp-power", type=float, default=2.0)
     p.add_argument("--partner-snapshot-prob", type=float, default=0.2)
+    p.add_argument("--entry-weight", action="append", metavar="NAME=FACTOR", default=None,
+                   help="multiply a league entry's PFSP weight (NAME: a spec, self, snapshots)")
     p.add_argument("--checkpoint-every", type=int, default=50_000)
     p.add_argument("--eval-every", type=int, default=50_000)
     p.add_argument("--eval-games", type=int, default=200)
@@ -121,7 +123,24 @@ def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argpa
 def league_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {"specs": args.opponent or ["random", "heuristic"], "self_play": args.self_play,
             "max_snapshots": args.max_snapshots, "pfsp_power": args.pfsp_power,
-            "partner_snapshot_prob": args.partner_snapshot_prob}
+            "partner_snapshot_prob": args.partner_snapshot_prob,
+            "entry_weights": parse_entry_weights(args.entry_weight)}
+
+
+def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str, float]:
+    """``["heuristic=3"]`` (or a config's ``{"heuristic": 3}``) -> ``{"heuristic": 3.0}``."""
+    if isinstance(items, dict):
+        return {k: float(v) for k, v in items.items()}
+    out = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            eq = ""
+        if not eq or not name:
+            raise ValueError(f"--entry-weight expects NAME=FACTOR, got {item!r}")
+    return out
 
 
 def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
