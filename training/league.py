@@ -54,6 +54,9 @@ class Plan:
     controllers: list[Any]
     seeds: list[int]
     entry: str
+    # the frozen networks this episode uses: a snapshot evicted from the league mid-episode
+    # still plays the episode out (``self`` is always the league's latest)
+    nets: dict[str, NumpyMLP] = field(default_factory=dict)
 
 
 class League:
@@ -138,7 +141,12 @@ class League:
                 controllers.append(entry.make(seeds[p]))
             else:
                 controllers.append(entry.net)
-        return Plan(controllers, seeds, entry.name)
+        nets = {c: self.bank[c] for c in controllers if isinstance(c, str) and c != SELF}
+        return Plan(controllers, seeds, entry.name, nets)
+
+    def network(self, key: str, plan: Plan) -> NumpyMLP:
+        """The network ``key`` of an episode planned as ``plan``."""
+        return self.bank[SELF] if key == SELF else plan.nets[key]
 
     def _partner(self, rng: np.random.Generator) -> str:
         if self.snapshots and rng.random() < self.partner_snapshot_prob:
