@@ -243,7 +243,8 @@ class MultiSeatVecEnv(LockstepVecEnv):
                 joints[i][p] = controller.act(state.observe(p), state.legal_mask(p),
                                               state=state, player=p)
         for key, rows in by_net.items():
-            mlp = self.league.bank[key]
+            first_slot = self.slots[rows[0][0]]
+            mlp = self.league.network(key, first_slot.plan)  # one object per key: frozen
             obs = np.empty((len(rows), self.game.obs_spec.size), np.float32)
             masks = np.empty((len(rows), self.game.num_actions), bool)
             for j, (i, p) in enumerate(rows):

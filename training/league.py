@@ -54,6 +54,9 @@ class Plan:
     controllers: list[Any]
     seeds: list[int]
     entry: str
+    # the frozen networks this episode uses: a snapshot evicted from the league mid-episode
+    # still plays the episode out (``self`` is always the league's latest)
+    nets: dict[str, NumpyMLP] = field(default_factory=dict)
 
 
 class League:
@@ -62,7 +65,7 @@ class League:
     def __init__(self, game: Game, env_name: str | None, specs: Sequence[str] = ("heuristic",),
                  max_snapshots: int = 5, pfsp_power: float = 2.0, floor: float = 0.05,
                  window: int = 200, self_play: bool = False, partner_snapshot_prob: float = 0.2,
-                 sample_nets: bool = True):
+                 sample_nets: bool = True, entry_weights: dict[str, float] | None = None):
         if not specs and not self_play:
             raise ValueError("league: give at least one agent spec (e.g. heuristic) or self_play")
         self.game = game
@@ -73,6 +76,14 @@ class League:
         self.partner_snapshot_prob = partner_snapshot_prob
         self.sample_nets = sample_nets
         self.window = window
+        # a fixed factor on an entry's PFSP weight (e.g. heuristic=3: meet the opponent the
+        # model is judged against more often than the snapshots)
+        self.entry_weights = dict(entry_weights or {})
+        known = set(specs) | {SELF, "snapshots"}
+        unknown = sorted(set(self.entry_weights) - known)
+        if unknown:
+            raise ValueError(f"league: entry weight(s) for {', '.join(unknown)}, which are not "
+                             f"in the league; entries: {', '.join(sorted(known))}")
         self.bank: dict[str, NumpyMLP] = {}
         self.entries: list[Entry] = [Entry(spec, make=factory_from_spec(spec, env_name))
                                      for spec in specs]
@@ -102,7 +113,15 @@ class League:
 
     def weights(self, entries: Sequence[Entry] | None = None) -> np.ndarray:
         entries = self.usable() if entries is None else entries
-        return np.array([(1.0 - e.score()) ** self.pfsp_power + self.floor for e in entries])
+        return np.array([((1.0 - e.score()) ** self.pfsp_power + self.floor) * self._factor(e)
+                         for e in entries])
+
+    def _factor(self, entry: Entry) -> float:
+        if entry.name in self.entry_weights:
+            return self.entry_weights[entry.name]
+        if entry.name in self.snapshots:
+            return self.entry_weights.get("snapshots", 1.0)
+        return 1.0
 
     def plan(self, learner_seat: int, rng: np.random.Generator) -> Plan:
         entries = self.usable()
@@ -122,7 +141,12 @@ class League:
                 controllers.append(entry.make(seeds[p]))
             else:
                 controllers.append(entry.net)
-        return Plan(controllers, seeds, entry.name)
+        nets = {c: self.bank[c] for c in controllers if isinstance(c, str) and c != SELF}
+        return Plan(controllers, seeds, entry.name, nets)
+
+    def network(self, key: str, plan: Plan) -> NumpyMLP:
+        """The network ``key`` of an episode planned as ``plan``."""
+        return self.bank[SELF] if key == SELF else plan.nets[key]
 
     def _partner(self, rng: np.random.Generator) -> str:
         if self.snapshots and rng.random() < self.partner_snapshot_prob:

@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="PFSP weighting: opponents the learner loses to are drawn more often")
     p.add_argument("--partner-snapshot-prob", type=float, default=0.2,
                    help="team games: chance that the partner is a snapshot instead of the learner")
+    p.add_argument("--entry-weight", action="append", metavar="NAME=FACTOR", default=None,
+                   help="multiply a league entry's PFSP weight (NAME: a spec, self, snapshots)")
     p.add_argument("--checkpoint-every", type=int, default=50_000,
                    help="learner steps between checkpoints in OUT/checkpoints/")
     p.add_argument("--eval-every", type=int, default=50_000,
@@ -142,7 +144,24 @@ def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argpa
 def league_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {"specs": args.opponent or ["random", "heuristic"], "self_play": args.self_play,
             "max_snapshots": args.max_snapshots, "pfsp_power": args.pfsp_power,
-            "partner_snapshot_prob": args.partner_snapshot_prob}
+            "partner_snapshot_prob": args.partner_snapshot_prob,
+            "entry_weights": parse_entry_weights(args.entry_weight)}
+
+
+def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str, float]:
+    """``["heuristic=3"]`` (or a config's ``{"heuristic": 3}``) -> ``{"heuristic": 3.0}``."""
+    if isinstance(items, dict):
+        return {k: float(v) for k, v in items.items()}
+    out = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            eq = ""
+        if not eq or not name:
+            raise ValueError(f"--entry-weight expects NAME=FACTOR, got {item!r}")
+    return out
 
 
 def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, Any],

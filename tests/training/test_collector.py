@@ -25,8 +25,14 @@ def random_mlp(game, seed, scale):
 
 def record_batched(vec, learner, steps):
     """Every finished episode of every slot: (slot, [(obs, action, reward)])."""
-    obs = vec.reset()
-    current = {i: [] for i in range(vec.num_envs)}
+    vec.test_obs = vec.reset()
+    vec.test_current = {i: [] for i in range(vec.num_envs)}
+    return record_batched_more(vec, learner, steps)
+
+
+def record_batched_more(vec, learner, steps):
+    """Continue ``record_batched`` without a reset."""
+    obs, current = vec.test_obs, vec.test_current
     slots = list(vec.slots)
     episodes = []
     for _ in range(steps):
@@ -41,6 +47,7 @@ def record_batched(vec, learner, steps):
                 assert infos[i]["episode"]["l"] == len(episodes[-1][1])
         slots = list(vec.slots)
         obs = next_obs
+    vec.test_obs = obs
     return episodes
 
 
@@ -52,7 +59,7 @@ def replay_sequentially(game, env_name, league, learner, slot):
         if controller is None:
             agents.append(None)
         elif isinstance(controller, str):
-            agents.append(MLPAgent(league.bank[controller], seed=plan.seeds[p],
+            agents.append(MLPAgent(league.network(controller, plan), seed=plan.seeds[p],
                                    deterministic=False))
         else:
             agents.append(factory_from_spec(plan.entry, env_name)(plan.seeds[p]))
@@ -87,13 +94,16 @@ def test_batched_collector_equals_sequential_reference(env_name, options):
     game = envs.make_game(env_name, **options)
     scale = obs_scale_for(game)
     league = League(game, env_name, ["random", "heuristic"], self_play=True,
-                    partner_snapshot_prob=0.5)
+                    partner_snapshot_prob=0.5, max_snapshots=1)
     league.set_self(random_mlp(game, 1, scale))
     league.add_snapshot("snap", random_mlp(game, 2, scale))
     learner = random_mlp(game, 3, None)  # acts on the collector's scaled observations
     vec = MultiSeatVecEnv(game, league, num_envs=6, seed=11, obs_scale=scale)
-    episodes = record_batched(vec, learner, 120)
+    episodes = record_batched(vec, learner, 60)
+    league.add_snapshot("snap2", random_mlp(game, 4, scale))  # evicts "snap" (max 1) mid-game
+    episodes += record_batched_more(vec, learner, 60)
     assert len(episodes) >= 12
+    assert "snap" not in league.bank
     kinds = {type(c).__name__ if not isinstance(c, str) else c
              for slot, _ in episodes for c in slot.plan.controllers if c is not None}
     assert {"self", "snap"} <= kinds and len(kinds) >= 3  # networks and agents were both met
