@@ -16,8 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
-from envs.bauer_trick.cards import EFFECTIVE_SUIT, JACK, NO_TRUMP, STRENGTH, rank_of, suit_of
-from envs.bauer_trick.encoding import CALL_BASE, NUM_ACTIONS, NUM_SEATS, OBS_SPEC, PASS
+from envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
+from envs.bauer_trick.components import (
+    EFFECTIVE_SUIT,
+    JACK,
+    NO_TRUMP,
+    NUM_SEATS,
+    STRENGTH,
+    rank_of,
+    suit_of,
+)
+from envs.bauer_trick.observation import OBS_SPEC
 from envs.core.game import State
 
 PARTNER = 2

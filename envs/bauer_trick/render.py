@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bauer_trick.cards import NO_TRUMP, SUIT_NAMES, SUIT_SYMBOLS, card_name, cards_of, suit_of
-from envs.bauer_trick.encoding import NUM_SEATS, PHASE_CALL, PHASE_OVER
+from envs.bauer_trick.components import (
+    NO_TRUMP,
+    NUM_SEATS,
+    PHASE_CALL,
+    PHASE_OVER,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card_name,
+    cards_of,
+    suit_of,
+)
 
 if TYPE_CHECKING:
     from envs.bauer_trick.rules import BauerTrickState

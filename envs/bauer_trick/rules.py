@@ -2,7 +2,10 @@
 
 Hands are integer bit masks (bit ``card`` set) so legality and trick resolution are a few integer
 operations; the observation lives in one absolute float32 buffer updated in place as the deal
-goes on (see ``encoding``) and rebuilt from scratch only at the start of a deal or a load.
+goes on (see ``observation``) and rebuilt from scratch only at the start of a deal or a load.
+The concerns around the play live in their own modules, which this one imports: ``components``
+(the pack), ``actions``, ``scoring``, ``observation``, ``hidden`` (``determinize``), ``saving``
+and ``render``.
 """
 
 from __future__ import annotations
@@ -12,39 +15,30 @@ from typing import Any
 
 import numpy as np
 
-from envs.bauer_trick.cards import (
+from envs.bauer_trick import hidden, observation, saving, scoring
+from envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS, action_name
+from envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     NO_TRUMP,
     NUM_CARDS,
-    STRENGTH,
-    SUIT_BITS,
-    bits_of,
-    cards_of,
-)
-from envs.bauer_trick.encoding import (
-    ABS,
-    ABS_SIZE,
-    CALL_BASE,
-    NUM_ACTIONS,
     NUM_SEATS,
-    OBS_SPEC,
-    OBSERVER_PERM,
-    PASS,
     PHASE_CALL,
     PHASE_OVER,
     PHASE_PLAY,
-    action_name,
+    STRENGTH,
+    SUIT_BITS,
+    bits_of,
 )
+from envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM
 from envs.bauer_trick.render import render_state
-from envs.core.game import Game, State, rng_from, rng_to_dict
+from envs.bauer_trick.scoring import CATEGORIES
+from envs.core.game import Game, State, rng_from
 from envs.core.options import Option, int_range
 
 SPOKE_PASS = 4  # calls[seat]: -1 not spoken yet, 0..3 suit named, 4 passed
 _ACTING = tuple((p,) for p in range(NUM_SEATS))
 # _BYTE_BOOLS[b] = the 8 bits of byte b as bools, to expand a 32-bit hand into a mask quickly.
 _BYTE_BOOLS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
-
-CATEGORIES = ("calls_made", "no_trump_won", "failed_calls_punished")
 
 
 class BauerTrickGame(Game):
@@ -88,9 +82,7 @@ class BauerTrickGame(Game):
         return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BauerTrickState:
-        from envs.bauer_trick.saving import state_from_dict
-
-        return state_from_dict(self, data)
+        return saving.state_from_dict(self, data, BauerTrickState)
 
     def action_name(self, action: int) -> str:
         return action_name(action)
@@ -286,31 +278,14 @@ class BauerTrickState(State):
 
     def deal_scorer(self) -> tuple[int, str] | None:
         """The team that subtracts a point for this finished deal and why, or ``None``."""
-        if self.trump == NO_TRUMP:
-            for team in (0, 1):
-                if self.tricks[team] >= 5:
-                    return team, "no_trump_won"
-            return None
-        calling = self.caller % 2
-        if self.tricks[calling] >= 5:
-            return calling, "calls_made"
-        if self.game.options["defenders_score_on_fail"]:
-            return 1 - calling, "failed_calls_punished"
-        return None
+        return scoring.deal_scorer(self)
 
     def _finish_deal(self) -> None:
         game = self.game
         self.deals_played += 1
-        scorer = self.deal_scorer()
-        per_point = game.deal_mode or game.options["reward"] == "points"
-        if scorer is not None:
-            team, category = scorer
-            self.points[team] -= 1
-            self.tally[team][category] += 1
-            if per_point:
-                self._reward_team(team, 1.0)
+        scorer = scoring.score_deal(self)
         if scorer is not None and self.points[scorer[0]] == 0 and not game.deal_mode:
-            self._reward_team(scorer[0], 1.0)
+            scoring.reward_team(self, scorer[0], 1.0)
             self.phase = PHASE_OVER
         elif game.deal_mode:
             self.phase = PHASE_OVER
@@ -323,10 +298,6 @@ class BauerTrickState(State):
             return
         self.encode()
 
-    def _reward_team(self, team: int, amount: float) -> None:
-        for seat in range(NUM_SEATS):
-            self.total_returns[seat] += amount if seat % 2 == team else -amount
-
     # --- protocol: outcome -------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.phase == PHASE_OVER and not self.truncated
@@ -338,44 +309,15 @@ class BauerTrickState(State):
         return self.total_returns
 
     def scores(self) -> list[float]:
-        return [float(sum(self.tally[seat % 2].values())) for seat in range(NUM_SEATS)]
+        return scoring.scores(self)
 
     def score_breakdown(self) -> list[dict[str, float]]:
-        return [
-            {k: float(v) for k, v in self.tally[seat % 2].items()} for seat in range(NUM_SEATS)
-        ]
+        return scoring.score_breakdown(self)
 
     # --- protocol: information ---------------------------------------------------------------
     def encode(self) -> None:
         """Rebuild the absolute observation buffer from the compact state."""
-        buf = self.buf
-        buf[:] = 0.0
-        game = self.game
-        for seat in range(NUM_SEATS):
-            for card in cards_of(self.hands[seat]):
-                buf[ABS["hand"] + seat * NUM_CARDS + card] = 1.0
-            for card in cards_of(self.played[seat]):
-                buf[ABS["played"] + seat * NUM_CARDS + card] = 1.0
-            for suit in range(4):
-                if self.voids[seat] >> suit & 1:
-                    buf[ABS["void"] + seat * 4 + suit] = 1.0
-            if self.calls[seat] >= 0:
-                buf[ABS["calls"] + seat * 5 + self.calls[seat]] = 1.0
-        if self.trump >= 0:
-            buf[ABS["trump"] + self.trump] = 1.0
-            buf[ABS["caller"] + (self.caller if self.caller >= 0 else 4)] = 1.0
-        buf[ABS["dealer"] + self.dealer] = 1.0
-        for seat, card in zip(self.trick_seats, self.trick_cards):
-            buf[ABS["trick"] + seat * NUM_CARDS + card] = 1.0
-        if self.phase == PHASE_PLAY:
-            buf[ABS["leader"] + self.leader] = 1.0
-            buf[ABS["trick_number"] + self.trick_no] = 1.0
-        for team in (0, 1):
-            buf[ABS["tricks_won"] + team * 9 + self.tricks[team]] = 1.0
-            buf[ABS["points"] + team] = self.points[team] / game.options["start_score"]
-        buf[ABS["phase"] + self.phase] = 1.0
-        if not game.deal_mode:
-            buf[ABS["deals"]] = self.deals_played / game.options["max_deals"]
+        observation.encode(self)
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
@@ -383,9 +325,7 @@ class BauerTrickState(State):
         return np.take(self.buf, OBSERVER_PERM[player], out=out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerTrickState:
-        from envs.bauer_trick.sampling import determinize
-
-        return determinize(self, player, rng)
+        return hidden.determinize(self, player, rng)
 
     # --- copying, saving, text ---------------------------------------------------------------
     def clone(self) -> BauerTrickState:
@@ -403,31 +343,7 @@ class BauerTrickState(State):
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game.name,
-            "options": dict(self.game.options),
-            "phase": ("call", "play", "over")[self.phase],
-            "dealer": self.dealer,
-            "to_act": self.to_act,
-            "hands": [cards_of(h) for h in self.hands],
-            "undealt": list(self.undealt),
-            "calls": list(self.calls),
-            "trump": self.trump,
-            "caller": self.caller,
-            "leader": self.leader,
-            "trick": [[s, c] for s, c in zip(self.trick_seats, self.trick_cards)],
-            "trick_no": self.trick_no,
-            "tricks": list(self.tricks),
-            "played": [cards_of(b) for b in self.played],
-            "voids": list(self.voids),
-            "points": list(self.points),
-            "tally": [dict(t) for t in self.tally],
-            "deals_played": self.deals_played,
-            "truncated": self.truncated,
-            "returns": list(self.total_returns),
-            "decisions": self.decisions,
-            "rng": rng_to_dict(self.rng),
-        }
+        return saving.to_dict(self)
 
     def render_text(self, viewer: int | None = None) -> str:
         return render_state(self, viewer)

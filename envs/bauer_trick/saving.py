@@ -1,13 +1,23 @@
-"""Loading a saved ``bauer_trick`` state, with every field checked (``StateFormatError``)."""
+"""Saving and loading a ``bauer_trick`` state (JSON-safe), every loaded field checked
+(``StateFormatError``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from envs.bauer_trick.cards import NO_TRUMP, NUM_CARDS, bits_of
-from envs.bauer_trick.encoding import NUM_SEATS, PHASE_CALL, PHASE_OVER, PHASE_PLAY
-from envs.core.game import require, rng_from_dict
+from envs.bauer_trick.components import (
+    EFFECTIVE_SUIT,
+    NO_TRUMP,
+    NUM_CARDS,
+    NUM_SEATS,
+    PHASE_CALL,
+    PHASE_OVER,
+    PHASE_PLAY,
+    bits_of,
+    cards_of,
+)
+from envs.core.game import require, rng_from_dict, rng_to_dict
 
 if TYPE_CHECKING:
     from envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
@@ -40,9 +50,39 @@ def _cards(value: Any, what: str) -> list[int]:
     return list(value)
 
 
-def state_from_dict(game: BauerTrickGame, data: Mapping[str, Any]) -> BauerTrickState:
-    from envs.bauer_trick.rules import BauerTrickState
+def to_dict(state: BauerTrickState) -> dict[str, Any]:
+    return {
+        "game": state.game.name,
+        "options": dict(state.game.options),
+        "phase": ("call", "play", "over")[state.phase],
+        "dealer": state.dealer,
+        "to_act": state.to_act,
+        "hands": [cards_of(h) for h in state.hands],
+        "undealt": list(state.undealt),
+        "calls": list(state.calls),
+        "trump": state.trump,
+        "caller": state.caller,
+        "leader": state.leader,
+        "trick": [[s, c] for s, c in zip(state.trick_seats, state.trick_cards)],
+        "trick_no": state.trick_no,
+        "tricks": list(state.tricks),
+        "played": [cards_of(b) for b in state.played],
+        "voids": list(state.voids),
+        "points": list(state.points),
+        "tally": [dict(t) for t in state.tally],
+        "deals_played": state.deals_played,
+        "truncated": state.truncated,
+        "returns": list(state.total_returns),
+        "decisions": state.decisions,
+        "rng": rng_to_dict(state.rng),
+    }
 
+
+def state_from_dict(
+    game: BauerTrickGame, data: Mapping[str, Any], state_class: type[BauerTrickState]
+) -> BauerTrickState:
+    """The state saved in ``data``; ``state_class`` (passed in by the rules, which this module does
+    not import) builds the blank state once the header is checked."""
     require(isinstance(data, Mapping), f"bauer_trick state must be a dict, got {type(data)}")
     missing = [k for k in KEYS if k not in data]
     require(not missing, f"bauer_trick state: missing keys {missing}")
@@ -52,7 +92,7 @@ def state_from_dict(game: BauerTrickGame, data: Mapping[str, Any]) -> BauerTrick
             f"{game.options!r}")
     require(data["phase"] in PHASES, f"bauer_trick state: phase {data['phase']!r} must be one "
             f"of {sorted(PHASES)}")
-    state = BauerTrickState(game, rng_from_dict(data["rng"]))
+    state = state_class(game, rng_from_dict(data["rng"]))
     state.phase = PHASES[data["phase"]]
     state.dealer = _int_in(data, "dealer", 0, 3)
     state.to_act = _int_in(data, "to_act", 0, 3)
@@ -112,8 +152,6 @@ def state_from_dict(game: BauerTrickGame, data: Mapping[str, Any]) -> BauerTrick
 
 
 def _effective(card: int, trump: int) -> int:
-    from envs.bauer_trick.cards import EFFECTIVE_SUIT
-
     return EFFECTIVE_SUIT[trump][card]
 
 

@@ -14,6 +14,8 @@ Conventions every engine follows:
 
 from __future__ import annotations
 
+import math
+import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -151,6 +153,41 @@ class State(ABC):
     def __str__(self) -> str:
         """A readable (ANSI) table of the position."""
 
+    # --- invariants --------------------------------------------------------------------------
+    def check(self) -> None:
+        """Raise ``StateFormatError`` naming the first broken invariant of this position.
+
+        ``state_from_dict`` runs it on every loaded state and the random-simulation tests run it
+        along random games, so a saved state that no game could reach is refused instead of being
+        played on. This base version checks what every game shares (finite returns and scores,
+        a breakdown that adds up, a non-empty mask for every acting seat); games extend it with
+        their own conservation and consistency rules and call ``super().check()``.
+        """
+        game = self.game
+        n = game.num_players
+        returns = list(self.returns())
+        require(len(returns) == n and all(math.isfinite(r) for r in returns),
+                f"{game.name}: returns must be {n} finite numbers, got {short(returns)}")
+        scores = list(self.scores())
+        require(len(scores) == n and all(math.isfinite(s) for s in scores),
+                f"{game.name}: scores must be {n} finite numbers, got {short(scores)}")
+        for player, (score, parts) in enumerate(zip(scores, self.score_breakdown())):
+            total = sum(parts.values())
+            require(math.isclose(total, score, abs_tol=1e-6),
+                    f"{game.name}: {game.player_name(player)}'s score breakdown adds up to "
+                    f"{total}, but the score is {score}")
+        acting = self.acting_players()
+        if self.is_over():
+            require(not acting, f"{game.name}: the game is over but seats {list(acting)} act")
+            return
+        require(bool(acting), f"{game.name}: the game is not over but no seat acts")
+        for player in acting:
+            require(isinstance(player, int) and 0 <= player < n,
+                    f"{game.name}: acting seat {short(player)} is not in 0..{n - 1}")
+            mask = self.legal_mask(player)
+            require(mask.shape == (game.num_actions,) and bool(mask.any()),
+                    f"{game.name}: acting {game.player_name(player)} has no legal action")
+
     # --- helpers for engines -----------------------------------------------------------------
     def illegal(self, player: int, action: Any, why: str = "") -> IllegalActionError:
         """Build the standard error: game, player, action name and the legal action names."""
@@ -207,13 +244,52 @@ def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     return rng.bit_generator.state
 
 
-def rng_from_dict(data: Mapping[str, Any]) -> np.random.Generator:
-    try:
-        bitgen = np.random.PCG64()
-        bitgen.state = dict(data)
-    except (TypeError, ValueError, KeyError) as exc:
-        raise StateFormatError(f"malformed rng state {data!r}: {exc}") from exc
+_RNG_FIELDS = {"state": 2**128, "inc": 2**128}
+
+
+def rng_from_dict(data: Any) -> np.random.Generator:
+    """Rebuild a generator saved by ``rng_to_dict``; ``StateFormatError`` for anything else.
+
+    Every field is checked before numpy sees it: numpy accepts some out-of-range integers
+    silently and answers others with ``OverflowError``.
+    """
+    shown = short(data)
+    require(isinstance(data, Mapping) and data.get("bit_generator") == "PCG64",
+            f"malformed rng state {shown}: expected a dict with bit_generator 'PCG64'")
+    inner = data.get("state")
+    require(isinstance(inner, Mapping) and set(inner) == set(_RNG_FIELDS),
+            f"malformed rng state {shown}: 'state' must be a dict with keys 'state' and 'inc'")
+    for key, bound in _RNG_FIELDS.items():
+        value = inner[key]
+        require(_is_int(value) and 0 <= value < bound,
+                f"malformed rng state {shown}: state.{key} must be an integer in [0, 2**128)")
+    require(data.get("has_uint32") in (0, 1) and not isinstance(data.get("has_uint32"), bool),
+            f"malformed rng state {shown}: has_uint32 must be 0 or 1")
+    uinteger = data.get("uinteger")
+    require(_is_int(uinteger) and 0 <= uinteger < 2**32,
+            f"malformed rng state {shown}: uinteger must be an integer in [0, 2**32)")
+    require(set(data) == {"bit_generator", "state", "has_uint32", "uinteger"},
+            f"malformed rng state {shown}: unexpected keys {sorted(map(str, data))}")
+    bitgen = np.random.PCG64()
+    bitgen.state = {"bit_generator": "PCG64", "state": dict(inner),
+                    "has_uint32": data["has_uint32"], "uinteger": uinteger}
     return np.random.Generator(bitgen)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 3
+_SHORT.maxlist = _SHORT.maxdict = 6
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlong = 40
+
+
+def short(value: Any) -> str:
+    """A bounded ``repr`` for error messages: safe on huge or deeply nested input."""
+    return _SHORT.repr(value)
 
 
 def rank_rewards(scores: Sequence[float]) -> list[float]:

@@ -7,8 +7,9 @@ import numpy as np
 import envs
 from agents import make_agent
 from agents.heuristics.bauer_trick import HeuristicAgent, call_strength
-from envs.bauer_trick.cards import parse_card
-from envs.bauer_trick.encoding import CALL_BASE, NUM_ACTIONS, OBS_SPEC, PASS
+from envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
+from envs.bauer_trick.components import parse_card
+from envs.bauer_trick.observation import OBS_SPEC
 from training.match import play_game
 
 HEARTS, CLUBS = 2, 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envs.bauer_trick import BauerTrickGame
-from envs.bauer_trick.cards import parse_card
+from envs.bauer_trick.components import parse_card
 
 SUITS = {"clubs": 0, "spades": 1, "hearts": 2, "diamonds": 3, "none": 4}
 

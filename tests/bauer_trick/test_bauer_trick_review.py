@@ -8,9 +8,11 @@ import pytest
 from bauer_trick_positions import cards, legal_cards, play, play_position
 
 import envs
-from envs.bauer_trick import BauerTrickGame, sampling
-from envs.bauer_trick.cards import parse_card
-from envs.bauer_trick.encoding import CALL_BASE, OBS_SPEC, PASS
+from envs.bauer_trick import BauerTrickGame
+from envs.bauer_trick import hidden as sampling
+from envs.bauer_trick.actions import CALL_BASE, PASS
+from envs.bauer_trick.components import parse_card
+from envs.bauer_trick.observation import OBS_SPEC
 from envs.core import IllegalActionError
 
 CLUBS, SPADES, HEARTS, DIAMONDS, NONE = 0, 1, 2, 3, 4

@@ -8,8 +8,8 @@ import pytest
 from bauer_trick_positions import cards, legal_cards, play, play_position
 
 from envs.bauer_trick import BauerTrickGame
-from envs.bauer_trick.cards import STRENGTH, parse_card
-from envs.bauer_trick.encoding import CALL_BASE, PASS
+from envs.bauer_trick.actions import CALL_BASE, PASS
+from envs.bauer_trick.components import STRENGTH, parse_card
 from envs.core import IllegalActionError
 
 HEARTS, CLUBS, SPADES, DIAMONDS = 2, 0, 1, 3

@@ -1,9 +1,10 @@
-"""The 32-card pack and the trump-dependent card order of Bauer (the Euchre family).
+"""The 32-card pack, the four seats and the trump-dependent card order of Bauer (Euchre family).
 
 Card id = ``suit * 8 + rank``; suits clubs 0, spades 1, hearts 2, diamonds 3 (``suit ^ 1`` is the
 other suit of the same colour); ranks 0..7 = 7 8 9 10 J Q K A. Everything that depends on the trump
 suit is precomputed here for the 5 trump states (4 suits, ``NO_TRUMP``) so play needs only table
-look-ups and integer bit masks (a hand is an int with bit ``card`` set).
+look-ups and integer bit masks (a hand is an int with bit ``card`` set). The pack is generated
+here (no data file): every card once, so its totals need no check on load.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ JACK = 4
 SUIT_SYMBOLS = ("♣", "♠", "♥", "♦")
 SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
 RANK_NAMES = ("7", "8", "9", "10", "J", "Q", "K", "A")
+
+NUM_SEATS = 4  # partners sit opposite: teams {0, 2} and {1, 3}
+# The stages of a position (``State.phase``), shared by the rules, observation, saving and render.
+PHASE_CALL, PHASE_PLAY, PHASE_OVER = 0, 1, 2
 
 
 def card_id(suit: int, rank: int) -> int:

@@ -1,24 +1,23 @@
-"""Observation layout and action table of ``bauer_trick``.
+"""Observation of ``bauer_trick``: its pieces, the absolute buffer and the seat-relative view.
 
 The observation is seat-relative ("me, left, partner, right"; "my team, other team"). The engine
-keeps one *absolute* buffer (seats 0..3, teams 0/1, updated in place as cards fall) and each
-observer's vector is one ``np.take`` of it through a precomputed permutation, so observing costs a
-single numpy call whatever the position.
+keeps one *absolute* buffer (seats 0..3, teams 0/1, updated in place as cards fall, by the rules
+where each card falls) and each observer's vector is one ``np.take`` of it through a precomputed
+permutation, so observing costs a single numpy call whatever the position. ``encode`` rebuilds the
+buffer from scratch (start of a deal, a load, a re-sampled determinization).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from envs.bauer_trick.cards import NUM_CARDS, SUIT_NAMES, SUIT_SYMBOLS, card_name
+from envs.bauer_trick.components import NUM_CARDS, NUM_SEATS, PHASE_PLAY, cards_of
 from envs.core.obs_spec import ObsPiece, ObsSpec
 
-NUM_SEATS = 4
-PASS = 36
-CALL_BASE = 32
-NUM_ACTIONS = 37
-
-PHASE_CALL, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+if TYPE_CHECKING:
+    from envs.bauer_trick.rules import BauerTrickState
 
 OBS_SPEC = ObsSpec(
     [
@@ -112,26 +111,33 @@ def _relative_to_absolute(observer: int) -> np.ndarray:
 OBSERVER_PERM = tuple(_relative_to_absolute(p) for p in range(NUM_SEATS))
 
 
-def action_name(action: int) -> str:
-    if 0 <= action < NUM_CARDS:
-        return f"play {card_name(action)}"
-    if CALL_BASE <= action < CALL_BASE + 4:
-        suit = action - CALL_BASE
-        return f"call {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}"
-    if action == PASS:
-        return "pass"
-    raise ValueError(f"bauer_trick: no action id {action}; ids are 0..{NUM_ACTIONS - 1}")
-
-
-def action_table_markdown() -> str:
-    return "\n".join(
-        [
-            "| ids | meaning | legal when |",
-            "|---|---|---|",
-            "| 0–31 | play card id (suit*8 + rank; suits ♣ ♠ ♥ ♦, ranks 7 8 9 10 J Q K A) | "
-            "play phase, card in hand, following the effective suit led if able |",
-            "| 32–35 | name clubs / spades / hearts / diamonds as trump | trump call |",
-            "| 36 | pass | trump call (not with `trump_selection='forehand_on_four'`) |",
-            "| 37 | NOOP (added by the core) | parallel env, for the three seats not acting |",
-        ]
-    )
+def encode(state: BauerTrickState) -> None:
+    """Rebuild the absolute observation buffer from the compact state."""
+    buf = state.buf
+    buf[:] = 0.0
+    game = state.game
+    for seat in range(NUM_SEATS):
+        for card in cards_of(state.hands[seat]):
+            buf[ABS["hand"] + seat * NUM_CARDS + card] = 1.0
+        for card in cards_of(state.played[seat]):
+            buf[ABS["played"] + seat * NUM_CARDS + card] = 1.0
+        for suit in range(4):
+            if state.voids[seat] >> suit & 1:
+                buf[ABS["void"] + seat * 4 + suit] = 1.0
+        if state.calls[seat] >= 0:
+            buf[ABS["calls"] + seat * 5 + state.calls[seat]] = 1.0
+    if state.trump >= 0:
+        buf[ABS["trump"] + state.trump] = 1.0
+        buf[ABS["caller"] + (state.caller if state.caller >= 0 else 4)] = 1.0
+    buf[ABS["dealer"] + state.dealer] = 1.0
+    for seat, card in zip(state.trick_seats, state.trick_cards):
+        buf[ABS["trick"] + seat * NUM_CARDS + card] = 1.0
+    if state.phase == PHASE_PLAY:
+        buf[ABS["leader"] + state.leader] = 1.0
+        buf[ABS["trick_number"] + state.trick_no] = 1.0
+    for team in (0, 1):
+        buf[ABS["tricks_won"] + team * 9 + state.tricks[team]] = 1.0
+        buf[ABS["points"] + team] = state.points[team] / game.options["start_score"]
+    buf[ABS["phase"] + state.phase] = 1.0
+    if not game.deal_mode:
+        buf[ABS["deals"]] = state.deals_played / game.options["max_deals"]

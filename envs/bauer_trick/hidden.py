@@ -1,4 +1,4 @@
-"""Information-set sampling for ``bauer_trick``: re-deal the cards one player cannot see."""
+"""``determinize`` for ``bauer_trick``: re-deal, at random, the cards one player cannot see."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.bauer_trick.cards import (
+from envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     NO_TRUMP,
+    NUM_SEATS,
     NUM_SUITS,
     SUIT_BITS,
     bits_of,
     cards_of,
 )
-from envs.bauer_trick.encoding import NUM_SEATS
 
 if TYPE_CHECKING:
     from envs.bauer_trick.rules import BauerTrickState

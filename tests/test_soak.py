@@ -1,0 +1,14 @@
+"""The soak tool runs, reports every env it was given, and counts exceptions."""
+
+from envs.soak import main
+
+
+def test_soak_reports_steps_and_rss_per_env(capsys):
+    assert main(["--minutes", "0.02", "--env", "bower_v0", "--env", "bauer_trick_v0"]) == 0
+    out = capsys.readouterr().out
+    summary = out.split("summary")[1]
+    for name in ("bower_v0", "bauer_trick_v0"):
+        line = next(line for line in summary.splitlines() if name in line)
+        assert "0 exceptions" in line and "MiB" in line
+        steps = int(line.split()[1].replace(",", ""))
+        assert steps > 0
