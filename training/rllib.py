@@ -3,8 +3,9 @@
     python -m training.rllib --env bower_v0 --iterations 20 --num-env-runners 2 --out runs/rl
 
 Every seat is played by one shared masked policy (``envs.integrations.rllib``). Each iteration
-prints and appends to ``OUT/metrics.jsonl``: env steps sampled (this iteration and in all),
-env steps/s, and the mean return of every seat over RLlib's smoothing window of recent episodes.
+prints and appends to ``OUT/metrics.jsonl``: env steps sampled (this iteration and in all), env
+steps/s (of the whole iteration, and of its sampling alone), and the mean return of every seat
+over RLlib's smoothing window of recent episodes.
 ``OUT/checkpoint/`` holds the newest checkpoint (``Algorithm.save_to_path``; usable as the agent
 spec ``rllib:OUT`` in ``training.evaluate``, ``training.tournament`` and ``envs.play``),
 ``OUT/checkpoints/iter_NNNN/`` the periodic ones, ``OUT/config.json`` the run's settings.
@@ -67,6 +68,8 @@ def iteration_record(iteration: int, result: dict[str, Any], wall_s: float) -> d
     runners = result.get("env_runners", {})
     steps = int(runners.get("num_env_steps_sampled", 0))
     seat_returns = runners.get("agent_episode_returns_mean", {})
+    timers = result.get("timers", {})
+    sample_s = timers.get("env_runner_sampling_timer")
     return {
         "iteration": iteration,
         "env_steps": steps,
@@ -74,6 +77,11 @@ def iteration_record(iteration: int, result: dict[str, Any], wall_s: float) -> d
         "episodes": int(runners.get("num_episodes", 0)),
         "wall_s": round(wall_s, 3),
         "env_steps_per_s": round(steps / wall_s, 1) if wall_s > 0 else None,
+        # RLlib's own timers: sampling (all env runners together) and the learner's update
+        "sample_s": None if sample_s is None else round(float(sample_s), 3),
+        "learn_s": None if "learner_update_timer" not in timers
+        else round(float(timers["learner_update_timer"]), 3),
+        "sample_steps_per_s": round(steps / sample_s, 1) if sample_s else None,
         "seat_returns": {seat: round(float(v), 4) for seat, v in sorted(seat_returns.items())},
     }
 
@@ -120,7 +128,8 @@ def train(args: argparse.Namespace) -> list[dict[str, Any]]:
                 log.flush()
                 seats = " ".join(f"{s}={r:+.3f}" for s, r in record["seat_returns"].items())
                 print(f"iter {it:4d}  steps {record['env_steps_total']:8d}  "
-                      f"{record['env_steps_per_s']} steps/s  returns {seats}", flush=True)
+                      f"{record['env_steps_per_s']} steps/s (sampling "
+                      f"{record['sample_steps_per_s']})  returns {seats}", flush=True)
                 if args.checkpoint_every and it % args.checkpoint_every == 0:
                     algo.save_to_path(str(out / "checkpoints" / f"iter_{it:04d}"))
         algo.save_to_path(str(out / "checkpoint"))

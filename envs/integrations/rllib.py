@@ -88,7 +88,7 @@ class TablezooMultiAgentEnv(MultiAgentEnv):
         self.env.reset(seed=seed, options=options)
         self.agents = list(self.possible_agents)
         agent = self.env.agent_selection
-        return {agent: self._obs(agent)}, {}
+        return {agent: self._obs(agent)}, self._infos([agent])
 
     def step(self, action_dict: dict[str, Any]):
         env = self.env
@@ -105,7 +105,7 @@ class TablezooMultiAgentEnv(MultiAgentEnv):
         if not over:
             nxt = env.agent_selection
             return ({nxt: self._obs(nxt)}, rewards, {"__all__": False}, {"__all__": False},
-                    {})
+                    self._infos([nxt]))
         obs = {a: self._obs(a) for a in self.possible_agents}
         terminated = all(env.terminations.values())
         terminateds = dict.fromkeys(self.possible_agents, terminated)
@@ -113,7 +113,12 @@ class TablezooMultiAgentEnv(MultiAgentEnv):
         terminateds["__all__"] = terminated
         truncateds["__all__"] = not terminated
         self.agents = []
-        return obs, rewards, terminateds, truncateds, {}
+        return obs, rewards, terminateds, truncateds, self._infos(self.possible_agents)
+
+    def _infos(self, agents: list[str]) -> dict[str, dict]:
+        """The AEC env's infos of the seats that get an observation (e.g. the count of replaced
+        actions under ``illegal_action="random_legal"``)."""
+        return {a: dict(self.env.infos[a]) for a in agents}
 
     def render(self) -> str | None:
         return self.env.render()

@@ -8,6 +8,7 @@ use tiny batches: they check that the pieces fit and obey the masks, not that an
 from __future__ import annotations
 
 import copy
+import json
 
 import numpy as np
 import pytest
@@ -28,6 +29,7 @@ from envs.integrations.rllib import (
     masked_module_spec,
     ppo_config,
 )
+from training import evaluate
 from training import rllib as rllib_cli
 
 OPTIONS = {"bauer_trick_v0": {"episode": "deal"}}
@@ -170,6 +172,11 @@ def test_cli_trains_with_an_env_runner_and_the_checkpoint_plays(local_ray, tmp_p
             if action is not None:
                 assert obs["action_mask"][action] == 1
             env.step(action)
+    # and through the evaluation tool, as a user would call it
+    report = tmp_path / "eval.json"
+    assert evaluate.main(["--env", "bauer_trick_v0", "--agent", f"rllib:{out}", "--games", "4",
+                          "--no-progress", "--json", str(report)]) == 0
+    assert json.loads(report.read_text())["hero"] == f"rllib:{out}"
 
 
 def test_cli_rejects_bad_arguments(tmp_path):
