@@ -121,7 +121,7 @@ def render_seat(s: BowerState, seat: int) -> str:
         + f"  removed: {_egg_text(s, seat, 6)},{_egg_text(s, seat, 7)}",
     ]
     for q in (seat, o):
-        public = q == seat or s.opts["hands_public"] or s.phase == PH_OVER
+        public = q == seat or s.opts["hands_public"]  # hidden hands stay hidden at the end
         hand = [TILE_IDS[t] if public or t >= NB_FIRST else "??" for t in s.hands[q]]
         forced = "-"
         if s.forced[q] >= 0:
