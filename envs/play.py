@@ -153,12 +153,14 @@ def load_state(env: str, data: dict[str, Any], options: dict[str, Any]) -> tuple
 
 def make_bots(env: str, game: Game, seat: int, specs: Sequence[str], seed: int | None
               ) -> dict[int, Any]:
-    """One agent per other seat, specs taken in turn; seeded from ``seed``."""
+    """One agent per other seat, specs taken in turn; seeded from ``seed`` (``None``: fresh
+    entropy, like the deal)."""
     from agents.registry import factory_from_spec
     from training.match import seeds_for
 
     factories = [factory_from_spec(spec, env) for spec in specs]
-    seeds = seeds_for(0 if seed is None else seed, game.num_players)
+    seeds: list[int | None] = ([None] * game.num_players if seed is None
+                               else list(seeds_for(seed, game.num_players)))
     others = [p for p in range(game.num_players) if p != seat]
     return {p: make(seeds[p]) for p, make in zip(others, itertools.cycle(factories))}
 
