@@ -324,9 +324,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_games > 0 and args.timesteps > 0 and eval_cb.last_step != model.num_timesteps:
         eval_cb.evaluate_now(model.policy, model.num_timesteps)
     wall = time.perf_counter() - t_start
+    config = json.loads((args.out / "config.json").read_text())
+    commands = [config["command"], *(r["command"] for r in config.get("resumed", []))]
+    earlier = 0.0  # a resumed run's card counts the wall time of every session
+    if args.resume and (args.out / "model.json").is_file():
+        earlier = float(json.loads((args.out / "model.json").read_text()).get("wall_seconds", 0))
     card = {"env": args.env, "env_options": env_options, "num_players": game.num_players,
-            "training_command": json.loads((args.out / "config.json").read_text())["command"],
-            "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1),
+            "training_command": " && ".join(commands),
+            "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
             "budget": {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
                        "machine": "2-core CPU shared with other jobs, torch 1 thread"},
             "seed": args.seed, "bc": bc_info, "league": league_kwargs(args)["specs"],

@@ -153,3 +153,38 @@ def test_bad_command_lines_exit_with_a_clear_message(tool, extra, message, tmp_p
         tool.main(["--env", ENV, *(["--out", str(tmp_path)] if tool is train else []), *extra])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_ship_measures_on_its_own_seeds_and_copies_weights_and_card(run_dir, tmp_path):
+    from training import ship
+
+    assert ship.main([str(run_dir), "--games", "8", "--seed", "77", "--dest",
+                      str(tmp_path)]) == 0
+    card = json.loads((tmp_path / "bauer_trick_4p.json").read_text())
+    strength = card["measured_strength"]
+    assert strength["heuristic"]["games"] == 8 and strength["heuristic"]["seeds"] == "77..84"
+    low, high = strength["random"]["ci95"]
+    assert low <= strength["random"]["mean_reward"] <= high
+    agent = make_agent("trained", env_name=ENV, path=str(tmp_path / "bauer_trick_4p.npz"))
+    assert agent.mlp.card["measured_strength"] == strength
+
+
+def test_imitation_only_then_ppo_from_it(tmp_path):
+    from training import imitate
+
+    bc = tmp_path / "bc"
+    assert imitate.main(["--env", ENV, "--out", str(bc), "--games", "20", "--epochs", "1"]) == 0
+    summary = json.loads((bc / "summary.json").read_text())
+    assert summary["bc"]["games"] == 20 and summary["bc"]["samples"] > 100
+    assert summary["total_timesteps"] == 0 and (bc / "model.npz").is_file()
+    out = tmp_path / "ppo"
+    assert train.main(["--env", ENV, "--timesteps", "256", "--out", str(out), "--init",
+                       str(bc / "model.zip"), *SMALL]) == 0
+    assert json.loads((out / "summary.json").read_text())["total_timesteps"] >= 256
+
+
+def test_benchmark_measures_each_setup():
+    from training import benchmark
+
+    for setup in benchmark.SETUPS:
+        assert benchmark.measure(ENV, setup, 256, 4, 0) > 0
