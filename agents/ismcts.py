@@ -69,14 +69,21 @@ class GameDefaults:
     prior_weight: float = 1.0
     evaluator: str = "score"
     margin_weight: float = 0.0
+    keys: str = "searcher"
 
 
 # game name -> defaults; measured median CPU per move on the 2-core project machine in the README
 DEFAULTS: dict[str, GameDefaults] = {
-    "bauer_trick": GameDefaults(iterations=150, playout="heuristic"),
-    "bauer_draft": GameDefaults(iterations=150, playout="random", leaf_scale=10.0),
-    "bower": GameDefaults(iterations=150, playout="random"),
-    "ethnos": GameDefaults(iterations=60, playout="random", depth=40, leaf_scale=10.0),
+    # cheap heuristic playouts; the tree covers all four seats (partner and opponents)
+    "bauer_trick": GameDefaults(iterations=200, playout="heuristic"),
+    # heuristic playouts of the remaining rounds; final score margin as a softer signal
+    "bauer_draft": GameDefaults(iterations=48, playout="heuristic", margin_weight=0.5),
+    # huge branching, score 0 until the end: leaf = the heuristic's position value right after
+    # the new node, the opponent modelled by the heuristic inside the tree
+    "bower": GameDefaults(iterations=200, playout="heuristic", depth=0, evaluator="heuristic",
+                          keys="policy"),
+    # long games: heuristic playouts cut after 40 decisions, the others modelled by the heuristic
+    "ethnos": GameDefaults(iterations=16, playout="heuristic", depth=40, keys="policy"),
 }
 FALLBACK = GameDefaults(iterations=100)
 
@@ -114,7 +121,7 @@ class ISMCTSAgent(BaseAgent):
         prior_weight: float | None = None,
         evaluator: Any = None,
         margin_weight: float | None = None,
-        keys: str = "searcher",
+        keys: str | None = None,
         reuse: bool = True,
         max_nodes: int | None = None,
     ):
@@ -133,7 +140,7 @@ class ISMCTSAgent(BaseAgent):
                 raise ValueError(f"ismcts agent: {label}={value!r}; expected a number >= 0")
         if leaf_scale is not None and leaf_scale <= 0:
             raise ValueError(f"ismcts agent: leaf_scale={leaf_scale!r}; expected a number > 0")
-        if keys not in KEYS:
+        if keys is not None and keys not in KEYS:
             raise ValueError(f"ismcts agent: keys={keys!r}; allowed: {', '.join(KEYS)}")
         for label, spec in (("playout", playout), ("prior", prior)):
             _check_policy_spec(label, spec, allow_none=True)
@@ -145,7 +152,7 @@ class ISMCTSAgent(BaseAgent):
                       "evaluator": evaluator, "margin_weight": margin_weight}
         self.seconds = seconds
         self.prior_spec = prior
-        self.keys = keys
+        self.keys_given = keys
         self.reuse = bool(reuse)
         if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
             raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
@@ -183,6 +190,7 @@ class ISMCTSAgent(BaseAgent):
         evaluator = given["evaluator"] if given["evaluator"] is not None else base.evaluator
         self.evaluator = leaf_evaluator(evaluator, game.name) if isinstance(evaluator, str) else (
             evaluator)
+        self.keys = self.keys_given if self.keys_given is not None else base.keys
         playout = given["playout"] if given["playout"] is not None else base.playout
         self.playout = [self._policy(playout, game.name) for _ in range(game.num_players)]
         self.prior = None if self.prior_spec is None else self._policy(self.prior_spec, game.name)
