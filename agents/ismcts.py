@@ -240,7 +240,7 @@ class ISMCTSAgent(BaseAgent):
         bias = np.zeros(num_actions)
         if self.prior is not None and self.prior_weight > 0:
             bias[self.prior(first, me)] = self.prior_weight
-        self._search(state, me, first, root_key, bias)
+        self._search(state, me, first, root_key, bias)  # the truth only via determinize
         node = self.table[root_key]
         visits = np.where(action_mask[:num_actions], node.visits, -1.0)
         best = np.flatnonzero(visits == visits.max())
@@ -251,7 +251,7 @@ class ISMCTSAgent(BaseAgent):
 
     def _search(self, state: State, me: int, first: State, root_key: tuple[int, bytes],
                 bias: np.ndarray) -> None:
-        start_returns = np.asarray(state.returns(), dtype=float)
+        start_returns = np.asarray(first.returns(), dtype=float)  # public: equal in every world
         deadline = None if self.seconds is None else time.process_time() + self.seconds
         limit = self.iterations if self.seconds is None else 1 << 62
         done = 0

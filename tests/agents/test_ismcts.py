@@ -131,3 +131,25 @@ def test_seconds_budget_and_registry_names():
 def test_bad_options_are_named(kw, word):
     with pytest.raises(ValueError, match=word):
         ISMCTSAgent(**kw)
+
+
+def test_playout_policy_and_leaf_evaluator_can_be_any_agent_or_callable():
+    """A trained agent object or a plain function plugs in as playout policy; a callable
+    evaluator values the depth cut-off (both really called, and their answers used)."""
+    state, me = next(positions("bauer_draft_v0", {"num_players": 2}, 1, seed=6))
+    calls = {"playout": 0, "eval": 0}
+
+    def first_legal(world, p):
+        calls["playout"] += 1
+        return int(np.flatnonzero(world.legal_mask(p))[0])
+
+    def evaluator(world, p):
+        calls["eval"] += 1
+        return [1.0 if q == p else -1.0 for q in range(world.game.num_players)]
+
+    mask = state.legal_mask(me)
+    agent = ISMCTSAgent(seed=0, iterations=30, playout=first_legal, depth=3, evaluator=evaluator)
+    assert mask[agent.act(state.observe(me), mask, state=state, player=me)]
+    assert calls["playout"] > 0 and calls["eval"] > 0
+    agent = ISMCTSAgent(seed=0, iterations=30, playout=RandomAgent(seed=1), prior=RandomAgent())
+    assert mask[agent.act(state.observe(me), mask, state=state, player=me)]
