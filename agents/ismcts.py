@@ -22,8 +22,11 @@ Each iteration samples a fresh world from what the searching seat has seen
   node, which never sees the others' choices of the same step, and the joint action is applied.
 - The tree stops growing at the first new node of an iteration; a playout (``playout=``: random,
   the game's heuristic, any agent object or a callable ``(state, player) -> action``) continues,
-  cut after ``depth`` joint decisions, where the leaf is valued from the score margins
-  (``tanh(margin / leaf_scale)`` averaged over the opponents).
+  cut after ``depth`` joint decisions, where the leaf is valued by ``evaluator=``: the score
+  margins (``"score"``: ``tanh(margin / leaf_scale)`` averaged over the opponents), a game's
+  heuristic position value (``"heuristic"``, bower; ``agents/ismcts_eval.py``) or a callable
+  ``(state, searcher) -> per-seat values``. ``margin_weight`` adds the score-margin value to
+  finished playouts too (a softer signal than win/loss for small budgets).
 - The node table is kept between the moves of a game (tree reuse); the next move's root is found
   by its key whenever an earlier search reached it. ``reset()`` clears it, and so does a table
   grown past ``max_nodes`` (default: about 100 MB of statistics).
@@ -104,7 +107,16 @@ class _Node:
 
 class ISMCTSAgent(BaseAgent):
     """Single-observer IS-MCTS with availability-count UCB, decoupled simultaneous moves,
-    playout policies, a depth cut-off with a score-margin leaf value and tree reuse."""
+    playout policies, a depth cut-off with a leaf value and tree reuse.
+
+    Every option left ``None`` takes the game's value from ``DEFAULTS`` at the first move:
+    ``iterations`` / ``seconds`` (budget per move, one of them), ``exploration`` (UCB constant for
+    returns in [-1, 1]), ``playout`` (``"random"``, ``"heuristic"``, an agent or a callable),
+    ``depth`` (playout cut-off in joint decisions; ``None``: to the end), ``leaf_scale``,
+    ``evaluator``, ``margin_weight``, ``keys`` (``"searcher"``, ``"own"``, ``"policy"``),
+    ``prior`` / ``prior_weight`` (root bias; ``prior=None`` turns it off), ``reuse`` (keep the
+    table between moves), ``max_nodes``.
+    """
 
     name = "ismcts"
 
