@@ -153,3 +153,26 @@ def test_playout_policy_and_leaf_evaluator_can_be_any_agent_or_callable():
     assert calls["playout"] > 0 and calls["eval"] > 0
     agent = ISMCTSAgent(seed=0, iterations=30, playout=RandomAgent(seed=1), prior=RandomAgent())
     assert mask[agent.act(state.observe(me), mask, state=state, player=me)]
+
+
+def test_tree_reuse_finds_the_next_root_in_the_table():
+    """After a search, the searcher's next decision (reached through the others' moves) is at times
+    a node the last search already grew: its statistics are reused, not thrown away."""
+    game = envs.make_game("bauer_trick_v0", episode="deal")
+    found = asked = 0
+    for g in range(4):
+        state = game.new_state(100 + g)
+        agent = small(g, iterations=200)
+        others = RandomAgent(seed=g)
+        while not state.is_over():
+            (p,) = state.acting_players()
+            mask = state.legal_mask(p)
+            if p == 0 and mask.sum() > 1:
+                node = agent.table.get((0, state.observe(0).tobytes()))
+                asked += 1
+                found += node is not None and node.visits.sum() > 0
+                action = agent.act(state.observe(p), mask, state=state, player=p)
+            else:
+                action = others.act(state.observe(p), mask)
+            state.apply({p: action})
+    assert asked >= 12 and found >= 3  # 5 of 23 when written; 0 if reuse were broken
