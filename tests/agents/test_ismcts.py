@@ -49,7 +49,7 @@ def positions(name: str, options: dict, count: int, seed: int):
         while not state.is_over() and found < count:
             step += 1
             for p in state.acting_players():
-                if step % EVERY[name] == 0 and state.legal_mask(p).sum() > 1:
+                if step % EVERY[name] == 0 and state.legal_mask(p).sum() > 1 and found < count:
                     found += 1
                     yield state, p
             state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p))))
