@@ -77,8 +77,10 @@ class GameDefaults:
 
 # game name -> defaults; measured median CPU per move on the 2-core project machine in the README
 DEFAULTS: dict[str, GameDefaults] = {
-    # cheap heuristic playouts; the tree covers all four seats (partner and opponents)
-    "bauer_trick": GameDefaults(iterations=200, playout="heuristic"),
+    # cheap heuristic playouts; the tree covers all four seats (partner and opponents); a deal
+    # is at most 36 decisions, so the cut-off only matters for episode="game" (about one deal,
+    # then the points margin)
+    "bauer_trick": GameDefaults(iterations=200, playout="heuristic", depth=40, leaf_scale=1.0),
     # heuristic playouts of the remaining rounds; final score margin as a softer signal
     "bauer_draft": GameDefaults(iterations=48, playout="heuristic", margin_weight=0.5),
     # huge branching, score 0 until the end: leaf = the heuristic's position value right after

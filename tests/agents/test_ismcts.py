@@ -27,7 +27,7 @@ CASES = [
     ("ethnos_v0", {"num_players": 4}),
 ]
 # positions per case and how often to stop in the random games that lead to them
-POSITIONS = {"bauer_trick_v0": 40, "bauer_draft_v0": 40, "bower_v0": 30, "ethnos_v0": 30}
+POSITIONS = {"bauer_trick_v0": 40, "bauer_draft_v0": 30, "bower_v0": 30, "ethnos_v0": 30}
 EVERY = {"bauer_trick_v0": 3, "bauer_draft_v0": 1, "bower_v0": 3, "ethnos_v0": 13}
 
 
@@ -86,7 +86,7 @@ def test_whole_games_against_random_stay_legal_with_tree_reuse(case):
     """Full games: tree reuse across moves, every seat kind (partner, simultaneous, long games)."""
     name, options = case
     game = envs.make_game(name, **options)
-    for g in range(2):
+    for g in range(1 if name == "ethnos_v0" else 2):
         state = game.new_state(g)
         agents = [small(g, iterations=8) if p == 0 else RandomAgent(seed=p)
                   for p in range(game.num_players)]
