@@ -37,6 +37,7 @@ OPTIONS = {"bauer_trick_v0": {"episode": "deal"}}
 
 @pytest.fixture(scope="module")
 def local_ray():
+    torch.set_num_threads(1)  # the learner runs here; 2 threads are ~10x slower on a busy machine
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()

@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("supersuit")
 pytest.importorskip("sb3_contrib")
+import torch
 from integration_helpers import options, parallel_truth
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
@@ -59,6 +60,7 @@ def test_vec_env_steps_match_the_parallel_env(name):
 
 
 def test_maskable_ppo_learns_briefly_and_predicts_legal_actions():
+    torch.set_num_threads(1)  # as training.train does: far faster on a busy 2-core machine
     name = "bauer_trick_v0"
     venv = maskable_vec_env(name, num_vec_envs=2, **options(name))
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=128, n_epochs=1, seed=0,
