@@ -24,25 +24,32 @@ import time
 from pathlib import Path
 from typing import Any
 
-from training.cli import check_env_name, env_options_for, parse_env_options
+from training.cli import (
+    add_env,
+    add_env_options,
+    add_out,
+    add_seed,
+    env_options_for,
+    make_parser,
+    parse_env_options,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--env", required=True, type=check_env_name)
+    p = make_parser("training.rllib", __doc__)
+    add_env(p, help="the env to train on")
     p.add_argument("--iterations", type=int, default=10, help="PPO training iterations")
     p.add_argument("--num-env-runners", type=int, default=1,
                    help="Ray actors that sample episodes (0: sample in this process)")
-    p.add_argument("--out", type=Path, required=True, help="folder for checkpoints and metrics")
+    add_out(p, help="folder for checkpoints and metrics")
     p.add_argument("--address", default=None,
                    help="join this Ray cluster (e.g. auto or HOST:6379); default: a local Ray")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=None,
-                   help="game option (repeatable), e.g. num_players=3")
+    add_seed(p, help="seed of the Ray run and its environments")
+    add_env_options(p)
     p.add_argument("--train-batch-size", type=int, default=4000, help="env steps per iteration")
-    p.add_argument("--minibatch-size", type=int, default=512)
-    p.add_argument("--num-epochs", type=int, default=8)
-    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--minibatch-size", type=int, default=512, help="PPO minibatch size")
+    p.add_argument("--num-epochs", type=int, default=8, help="PPO epochs per iteration")
+    p.add_argument("--lr", type=float, default=3e-4, help="learning rate")
     p.add_argument("--torch-threads", type=int, default=1,
                    help="torch threads of the learner in this process (1: much faster on a busy "
                         "machine; env runners get 1 from Ray)")
