@@ -328,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     commands = [config["command"], *(r["command"] for r in config.get("resumed", []))]
     earlier = 0.0  # a resumed run's card counts the wall time of every session
     if args.resume and (args.out / "model.json").is_file():
-        earlier = float(json.loads((args.out / "model.json").read_text()).get("wall_seconds", 0))
+        previous = json.loads((args.out / "model.json").read_text())
+        earlier = float(previous.get("wall_seconds", 0))
+        bc_info = bc_info or previous.get("bc")  # the first session's cloning record
     card = {"env": args.env, "env_options": env_options, "num_players": game.num_players,
             "training_command": " && ".join(commands),
             "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
