@@ -10,6 +10,8 @@ breaks of the examples in the description. Old spellings stay as hidden aliases.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +88,47 @@ def add_games(p: argparse.ArgumentParser, default: int,
 
 def add_out(p: argparse.ArgumentParser, *, required: bool = True, default: Path | None = None,
             help: str = "run folder for the results") -> None:
-    p.add_argument("--out", type=Path, required=required, default=default, metavar="DIR",
+    p.add_argument("--out", type=out_dir, required=required, default=default, metavar="DIR",
                    help=help)
+
+
+def out_dir(text: str) -> Path:
+    """``--out``: a folder we can create or write into, checked before any heavy import.
+
+    A path that is a file, or whose nearest existing folder is not writable, is refused here, so
+    the user gets one clear line instead of a traceback after torch has loaded.
+    """
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into {str(existing)!r} (for {text!r})")
+    return path
+
+
+# What a training run leaves in its folder; an existing run is only continued (--resume) or
+# replaced on purpose (--force), so stale checkpoints never join a new run's self-play pool.
+RUN_FILES = ("config.json", "model.zip", "model.npz", "model.json", "summary.json", "eval.csv",
+             "learning_curve.png")
+
+
+def existing_run(out: Path) -> list[str]:
+    """The run files (and ``checkpoints/``) already in ``out``."""
+    found = [name for name in RUN_FILES if (out / name).exists()]
+    if (out / "checkpoints").is_dir() and any((out / "checkpoints").iterdir()):
+        found.append("checkpoints/")
+    return found
+
+
+def clear_run(out: Path) -> None:
+    """Remove a previous run's files from ``out`` (``--force``); other files stay."""
+    for name in RUN_FILES:
+        (out / name).unlink(missing_ok=True)
+    if (out / "checkpoints").is_dir():
+        shutil.rmtree(out / "checkpoints")
 
 
 def positive_int(text: str) -> int:

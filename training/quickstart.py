@@ -48,6 +48,8 @@ def build_parser():
                    help="heuristic games to clone before PPO (0: no warm start)")
     add_games(p, default=400, help="evaluation games against each opponent, seats rotated")
     add_seed(p, help="seed of training; evaluation uses other seeds")
+    p.add_argument("--force", action="store_true",
+                   help="run again in an --out folder that holds an earlier run (replacing it)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     return p
 
@@ -61,7 +63,8 @@ def train_command(args, options: dict[str, Any]) -> list[str]:
             "--checkpoint-every", str(10 * args.timesteps + 1)]
     for key, value in options.items():
         argv += ["--env-option", f"{key}={value}"]
-    return argv + (["--no-progress"] if args.no_progress else [])
+    return (argv + (["--no-progress"] if args.no_progress else [])
+            + (["--force"] if args.force else []))
 
 
 def evaluate(env: str, options: dict[str, Any], model: Path, games: int) -> dict[str, Any]:

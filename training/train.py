@@ -40,7 +40,9 @@ from training.cli import (
     add_opponent,
     add_out,
     add_seed,
+    clear_run,
     env_options_for,
+    existing_run,
     make_parser,
     parse_env_options,
 )
@@ -86,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bc-max-samples", type=int, default=200_000, help="BC decisions kept at most")
     p.add_argument("--init", type=Path,
                    help="start from this model.zip (e.g. a BC model) instead of fresh weights")
+    p.add_argument("--force", action="store_true",
+                   help="start afresh in an --out folder that holds an earlier run (its model, "
+                        "checkpoints and eval log are removed)")
     p.add_argument("--resume", action="store_true",
                    help="continue OUT/model.zip or the newest checkpoint")
     p.add_argument("--processes", type=int, default=1, help="worker processes playing the games")
@@ -255,6 +260,14 @@ def main(argv: list[str] | None = None) -> int:
         League(game, args.env, **league_kwargs(args))  # check the specs before starting
     except ValueError as exc:  # unknown option or bad value: argparse prints it and exits 2
         parser.error(str(exc))
+    earlier = existing_run(args.out)
+    if earlier and not (args.resume or args.force):
+        parser.error(f"--out {args.out} already holds a run ({', '.join(earlier)}); pass "
+                     f"--resume to continue it or --force to start afresh")
+    if args.resume and args.force:
+        parser.error("--resume and --force exclude each other")
+    if args.force:
+        clear_run(args.out)
     import torch
     from sb3_contrib import MaskablePPO
 
