@@ -1,8 +1,29 @@
-"""Saving and loading a ``bauer_trick`` state (JSON-safe), every loaded field checked
-(``StateFormatError``)."""
+"""Saving, loading and checking a ``bauer_trick`` state.
+
+``to_dict`` writes a JSON-safe dict. ``state_from_dict`` reads one back: every field's type,
+length and range is checked before the field is used (so any input, however odd, gives a
+``StateFormatError`` with a shortened value, never another exception or a long scan), then the
+loaded position goes through ``BauerTrickState.check``, whose game part is ``check_state`` here:
+the invariants the rules imply, the first broken one named.
+
+- cards: each of the 32 cards exactly once across hands, current trick, earlier tricks and the
+  undealt pile; hand, pile, trick and played sizes that fit the phase and the trick number;
+- the call: who has spoken fits ``to_act`` (call phase) or the caller and trump (after it),
+  ``forehand_on_four`` has one forced call and no pass; the first trick is led by the caller
+  (without trump by the ``no_trump_leader``);
+- the play: the trick's seats run clockwise from the leader and ``to_act`` is next, tricks won
+  add up to the trick number, a void is only in a suit the seat no longer holds, was shown by a
+  card of another suit, and every off-suit card of the current trick shows one;
+- scores: points = ``start_score`` - tally, a team at 0 only at the end of a ``game`` episode,
+  the end fits the last deal's result, truncation only after ``max_deals`` deals; returns are
+  what the reward option gives (``reward="points"``: team-symmetric, zero-sum, whole numbers);
+- decisions: 33 to 36 per finished deal (33 with ``forehand_on_four``) plus this deal's calls
+  and cards, so never above ``max_decisions``.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -11,13 +32,18 @@ from envs.bauer_trick.components import (
     NO_TRUMP,
     NUM_CARDS,
     NUM_SEATS,
+    NUM_SUITS,
     PHASE_CALL,
     PHASE_OVER,
     PHASE_PLAY,
+    SPOKE_PASS,
+    SUIT_BITS,
+    SUIT_NAMES,
     bits_of,
+    card_name,
     cards_of,
 )
-from envs.core.game import require, rng_from_dict, rng_to_dict
+from envs.core.game import require, rng_from_dict, rng_to_dict, short
 
 if TYPE_CHECKING:
     from envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
@@ -26,28 +52,38 @@ PHASES = {"call": PHASE_CALL, "play": PHASE_PLAY, "over": PHASE_OVER}
 KEYS = ("game", "options", "phase", "dealer", "to_act", "hands", "undealt", "calls", "trump",
         "caller", "leader", "trick", "trick_no", "tricks", "played", "voids", "points", "tally",
         "deals_played", "truncated", "returns", "decisions", "rng")
+ALL_CARDS = (1 << NUM_CARDS) - 1
+DEAL_DECISIONS = (33, 36)  # a deal: 1 to 4 calls and 32 cards
+MAX_RETURN = 10**6  # far above any reachable cumulative reward; bounds float() of a saved int
 
 
-def _int_in(data: Mapping[str, Any], key: str, low: int, high: int) -> int:
-    value = data[key]
+def _int(value: Any, what: str, low: int, high: int) -> int:
     require(type(value) is int and low <= value <= high,
-            f"bauer_trick state: {key}={value!r} must be an int in [{low}, {high}]")
+            f"bauer_trick state: {what} must be an int in [{low}, {high}], got {short(value)}")
     return value
 
 
-def _int_list(data: Mapping[str, Any], key: str, length: int | None, low: int, high: int) -> list:
-    value = data[key]
-    require(isinstance(value, list) and (length is None or len(value) == length),
-            f"bauer_trick state: {key} must be a list of {length} ints, got {value!r}")
-    require(all(type(v) is int and low <= v <= high for v in value),
-            f"bauer_trick state: {key} entries must be ints in [{low}, {high}], got {value!r}")
-    return list(value)
+def _list(value: Any, what: str, length: int | None = None, most: int | None = None) -> list:
+    """``value`` as a list of exactly ``length`` (or at most ``most``) items, checked before any
+    item is looked at."""
+    require(type(value) is list, f"bauer_trick state: {what} must be a list, got {short(value)}")
+    if length is not None:
+        require(len(value) == length,
+                f"bauer_trick state: {what} must have {length} entries, got {len(value)}")
+    if most is not None:
+        require(len(value) <= most,
+                f"bauer_trick state: {what} has {len(value)} entries, at most {most} allowed")
+    return value
+
+
+def _ints(value: Any, what: str, length: int | None, low: int, high: int,
+          most: int | None = None) -> list[int]:
+    items = _list(value, what, length, most)
+    return [_int(v, f"{what}[{i}]", low, high) for i, v in enumerate(items)]
 
 
 def _cards(value: Any, what: str) -> list[int]:
-    require(isinstance(value, list) and all(type(c) is int and 0 <= c < NUM_CARDS for c in value),
-            f"bauer_trick state: {what} must be a list of card ids 0..31, got {value!r}")
-    return list(value)
+    return _ints(value, what, None, 0, NUM_CARDS - 1, most=NUM_CARDS)
 
 
 def to_dict(state: BauerTrickState) -> dict[str, Any]:
@@ -83,100 +119,337 @@ def state_from_dict(
 ) -> BauerTrickState:
     """The state saved in ``data``; ``state_class`` (passed in by the rules, which this module does
     not import) builds the blank state once the header is checked."""
-    require(isinstance(data, Mapping), f"bauer_trick state must be a dict, got {type(data)}")
+    require(isinstance(data, Mapping),
+            f"bauer_trick state must be a dict, got {type(data).__name__}")
     missing = [k for k in KEYS if k not in data]
     require(not missing, f"bauer_trick state: missing keys {missing}")
-    require(data["game"] == game.name, f"bauer_trick state: game is {data['game']!r}")
-    require(data["options"] == game.options,
-            f"bauer_trick state: saved options {data['options']!r} differ from this game's "
-            f"{game.options!r}")
-    require(data["phase"] in PHASES, f"bauer_trick state: phase {data['phase']!r} must be one "
-            f"of {sorted(PHASES)}")
+    require(len(data) == len(KEYS),
+            f"bauer_trick state: unexpected keys {short([k for k in data if k not in KEYS])}")
+    require(type(data["game"]) is str and data["game"] == game.name,
+            f"bauer_trick state: game is {short(data['game'])}")
+    require(type(data["options"]) is dict and data["options"] == game.options,
+            f"bauer_trick state: saved options {short(data['options'])} differ from this game's "
+            f"{short(game.options)}")
+    phase = data["phase"]
+    require(type(phase) is str and phase in PHASES,
+            f"bauer_trick state: phase {short(phase)} must be one of {sorted(PHASES)}")
     state = state_class(game, rng_from_dict(data["rng"]))
-    state.phase = PHASES[data["phase"]]
-    state.dealer = _int_in(data, "dealer", 0, 3)
-    state.to_act = _int_in(data, "to_act", 0, 3)
-    hands = data["hands"]
-    require(isinstance(hands, list) and len(hands) == NUM_SEATS, "bauer_trick state: hands "
-            "must be a list of 4 card lists")
+    state.phase = PHASES[phase]
+    state.dealer = _int(data["dealer"], "dealer", 0, NUM_SEATS - 1)
+    state.to_act = _int(data["to_act"], "to_act", 0, NUM_SEATS - 1)
+    hands = _list(data["hands"], "hands", NUM_SEATS)
     hand_lists = [_cards(h, f"hands[{i}]") for i, h in enumerate(hands)]
-    played = data["played"]
-    require(isinstance(played, list) and len(played) == NUM_SEATS, "bauer_trick state: played "
-            "must be a list of 4 card lists")
+    played = _list(data["played"], "played", NUM_SEATS)
     played_lists = [_cards(h, f"played[{i}]") for i, h in enumerate(played)]
     undealt = _cards(data["undealt"], "undealt")
-    trick = data["trick"]
-    require(isinstance(trick, list) and len(trick) < NUM_SEATS and all(
-        isinstance(t, list) and len(t) == 2 and type(t[0]) is int and 0 <= t[0] < NUM_SEATS
-        for t in trick), f"bauer_trick state: trick must be a list of at most 3 [seat, card] "
-        f"pairs, got {trick!r}")
-    trick_cards = _cards([t[1] for t in trick], "trick cards")
-    every = [c for h in hand_lists for c in h] + [c for h in played_lists for c in h]
-    every += undealt + trick_cards
-    require(sorted(every) == list(range(NUM_CARDS)), "bauer_trick state: hands, played, trick "
-            "and undealt must hold each of the 32 cards exactly once")
+    trick = _list(data["trick"], "trick", most=NUM_SEATS - 1)
+    pairs = [_ints(t, f"trick[{i}]", 2, 0, NUM_CARDS - 1) for i, t in enumerate(trick)]
+    state.trick_seats = [_int(s, "a trick seat", 0, NUM_SEATS - 1) for s, _ in pairs]
+    state.trick_cards = [c for _, c in pairs]
+    # Lists may repeat a card, which bit masks would hide: count every listed card here.
+    listed = sum(map(len, hand_lists)) + sum(map(len, played_lists)) + len(undealt) + len(pairs)
+    require(listed == NUM_CARDS, f"bauer_trick state: hands, played, trick and undealt list "
+            f"{listed} cards; each of the {NUM_CARDS} cards must be listed exactly once")
     state.hands = [bits_of(h) for h in hand_lists]
     state.played = [bits_of(h) for h in played_lists]
     state.undealt = undealt
-    state.trick_seats = [t[0] for t in trick]
-    state.trick_cards = trick_cards
-    state.calls = _int_list(data, "calls", NUM_SEATS, -1, 4)
-    state.trump = _int_in(data, "trump", -1, NO_TRUMP)
-    state.caller = _int_in(data, "caller", -1, 3)
-    state.leader = _int_in(data, "leader", -1, 3)
-    state.trick_no = _int_in(data, "trick_no", 0, 8)
-    state.tricks = _int_list(data, "tricks", 2, 0, 8)
-    state.voids = _int_list(data, "voids", NUM_SEATS, 0, 15)
-    state.points = _int_list(data, "points", 2, 0, game.options["start_score"])
-    state.deals_played = _int_in(data, "deals_played", 0, 10**9)
-    state.decisions = _int_in(data, "decisions", 0, 10**12)
-    require(type(data["truncated"]) is bool, "bauer_trick state: truncated must be a bool")
+    state.calls = _ints(data["calls"], "calls", NUM_SEATS, -1, SPOKE_PASS)
+    state.trump = _int(data["trump"], "trump", -1, NO_TRUMP)
+    state.caller = _int(data["caller"], "caller", -1, NUM_SEATS - 1)
+    state.leader = _int(data["leader"], "leader", -1, NUM_SEATS - 1)
+    state.trick_no = _int(data["trick_no"], "trick_no", 0, 8)
+    state.tricks = _ints(data["tricks"], "tricks", 2, 0, 8)
+    state.voids = _ints(data["voids"], "voids", NUM_SEATS, 0, (1 << NUM_SUITS) - 1)
+    start = game.options["start_score"]
+    state.points = _ints(data["points"], "points", 2, 0, start)
+    state.deals_played = _int(data["deals_played"], "deals_played", 0,
+                              1 if game.deal_mode else game.options["max_deals"])
+    state.decisions = _int(data["decisions"], "decisions", 0, game.max_decisions)
+    require(type(data["truncated"]) is bool,
+            f"bauer_trick state: truncated must be a bool, got {short(data['truncated'])}")
     state.truncated = data["truncated"]
-    tally = data["tally"]
-    require(isinstance(tally, list) and len(tally) == 2 and all(
-        isinstance(t, dict) and sorted(t) == sorted(game.categories)
-        and all(type(v) is int and v >= 0 for v in t.values()) for t in tally),
-        f"bauer_trick state: tally must be two dicts with int counts for {game.categories}")
-    state.tally = [dict(t) for t in tally]
-    returns = data["returns"]
-    require(isinstance(returns, list) and len(returns) == NUM_SEATS
-            and all(isinstance(r, (int, float)) for r in returns),
-            "bauer_trick state: returns must be a list of 4 numbers")
-    state.total_returns = [float(r) for r in returns]
-    _check_consistency(state)
+    tally = _list(data["tally"], "tally", 2)
+    state.tally = [_tally(t, f"tally[{i}]", game.categories, start) for i, t in enumerate(tally)]
+    returns = _list(data["returns"], "returns", NUM_SEATS)
+    state.total_returns = [_number(r, f"returns[{i}]") for i, r in enumerate(returns)]
     state.led_suit = (
-        -1 if not state.trick_cards else _effective(state.trick_cards[0], state.trump)
+        EFFECTIVE_SUIT[state.trump][state.trick_cards[0]]
+        if state.trick_cards and state.trump >= 0 else -1
     )
+    state.check()
     state.encode()
     return state
 
 
-def _effective(card: int, trump: int) -> int:
-    return EFFECTIVE_SUIT[trump][card]
+def _tally(value: Any, what: str, categories: tuple[str, ...], start: int) -> dict[str, int]:
+    require(type(value) is dict and len(value) == len(categories)
+            and all(type(k) is str and k in categories for k in value),
+            f"bauer_trick state: {what} must be a dict with the keys {list(categories)}, got "
+            f"{short(value)}")
+    return {k: _int(value[k], f"{what}[{k!r}]", 0, start) for k in categories}
 
 
-def _check_consistency(state: BauerTrickState) -> None:
-    """Cross-field checks that keep a loaded position playable."""
+def _number(value: Any, what: str) -> float:
+    """A finite saved number as a float; huge ints are refused before ``float`` overflows."""
+    ok = (type(value) is int and abs(value) <= MAX_RETURN) or (
+        type(value) is float and math.isfinite(value))
+    require(ok, f"bauer_trick state: {what} must be a finite number, got {short(value)}")
+    return float(value)
+
+
+# --- the invariants (BauerTrickState.check) ---------------------------------------------------
+def check_state(state: BauerTrickState) -> None:
+    """Raise ``StateFormatError`` naming the first invariant of the rules ``state`` breaks.
+
+    Cheap (a few hundred integer operations), so random-play tests run it at every decision.
+    """
+    require(state.phase in (PHASE_CALL, PHASE_PLAY, PHASE_OVER),
+            f"bauer_trick state: phase {short(state.phase)} is not call, play or over")
+    _check_cards(state)
+    _check_calls(state)
+    if state.phase != PHASE_CALL:
+        _check_tricks(state)
+        _check_voids(state)
+    _check_scores(state)
+    _check_returns(state)
+    _check_decisions(state)
+
+
+def _names(bits: int) -> str:
+    return " ".join(card_name(c) for c in cards_of(bits))
+
+
+def _check_cards(state: BauerTrickState) -> None:
+    seen = twice = 0
+    for bits in [*state.hands, *state.played, *(1 << c for c in state.trick_cards),
+                 *(1 << c for c in state.undealt)]:
+        twice |= seen & bits
+        seen |= bits
+    require(not twice, f"bauer_trick state: {_names(twice)} held in two places (hands, trick, "
+            "played, undealt)")
+    require(seen == ALL_CARDS and len(state.undealt) + len(state.trick_cards) + sum(
+        b.bit_count() for b in (*state.hands, *state.played)) == NUM_CARDS,
+        f"bauer_trick state: {_names(ALL_CARDS & ~seen) or 'a card'} missing from hands, trick, "
+        "played and undealt")
     hand_sizes = [h.bit_count() for h in state.hands]
+    played = [b.bit_count() for b in state.played]
+    forehand = state.game.forehand_mode
     if state.phase == PHASE_CALL:
-        require(state.trump == -1 and state.caller == -1 and not state.trick_cards,
-                "bauer_trick state: in the call phase trump and caller are -1 and no trick")
-    elif state.phase == PHASE_PLAY:
-        require(state.trump >= 0, "bauer_trick state: in the play phase trump must be set")
-        require(not state.undealt, "bauer_trick state: no cards are undealt in the play phase")
-        require(sum(state.tricks) == state.trick_no, "bauer_trick state: tricks won must add "
-                "up to trick_no")
-        expected = [8 - state.trick_no] * NUM_SEATS
-        for seat in state.trick_seats:
-            expected[seat] -= 1
-        require(hand_sizes == expected, f"bauer_trick state: hand sizes {hand_sizes} do not fit "
-                f"trick {state.trick_no} with {len(state.trick_cards)} cards played")
-        if state.trick_seats:
-            require(state.trick_seats[0] == state.leader, "bauer_trick state: the trick must "
-                    "start with the leader")
-        require(state.to_act == (state.leader + len(state.trick_seats)) % NUM_SEATS,
-                "bauer_trick state: to_act must be the next seat after the trick's cards")
-    else:
-        require(not any(state.hands), "bauer_trick state: hands are empty when the game is over")
+        size = 4 if forehand else 8
+        require(hand_sizes == [size] * NUM_SEATS and len(state.undealt) == NUM_CARDS - 4 * size,
+                f"bauer_trick state: during the call every hand holds {size} cards and "
+                f"{NUM_CARDS - 4 * size} are undealt, got hands of {hand_sizes} and "
+                f"{len(state.undealt)} undealt")
+        require(not state.trick_cards and not any(state.played) and state.trick_no == 0
+                and state.tricks == [0, 0] and state.leader == -1,
+                "bauer_trick state: no card is played, no trick won and no leader during the call")
+        return
+    require(not state.undealt, "bauer_trick state: no card is undealt after the call")
+    if state.phase == PHASE_OVER:
+        require(state.trick_no == 8 and not any(state.hands) and not state.trick_cards
+                and played == [8] * NUM_SEATS,
+                f"bauer_trick state: when the game is over the last deal's 8 tricks are played "
+                f"(trick_no {state.trick_no}, hands {hand_sizes}, played {played})")
+        return
+    require(state.trick_no < 8 and len(state.trick_cards) < NUM_SEATS,
+            f"bauer_trick state: trick {state.trick_no} with {len(state.trick_cards)} cards "
+            "cannot be in play")
+    expected = [8 - state.trick_no - (seat in state.trick_seats) for seat in range(NUM_SEATS)]
+    require(hand_sizes == expected and played == [state.trick_no] * NUM_SEATS,
+            f"bauer_trick state: hand sizes {hand_sizes} and played {played} do not fit trick "
+            f"{state.trick_no} with {len(state.trick_cards)} cards on the table")
+
+
+def _speaking_order(state: BauerTrickState) -> list[int]:
+    first = (state.dealer + 1) % NUM_SEATS
+    return [(first + i) % NUM_SEATS for i in range(NUM_SEATS)]
+
+
+def _check_calls(state: BauerTrickState) -> None:
+    order = _speaking_order(state)
+    forehand = state.game.forehand_mode
+    if state.phase == PHASE_CALL:
+        spoken = order.index(state.to_act)
+        require(not (forehand and spoken),
+                "bauer_trick state: with forehand_on_four the player left of the dealer calls")
+        require(state.trump == -1 and state.caller == -1,
+                "bauer_trick state: trump and caller are -1 during the call")
+        expected = {seat: SPOKE_PASS if i < spoken else -1 for i, seat in enumerate(order)}
+        require(state.calls == [expected[s] for s in range(NUM_SEATS)],
+                f"bauer_trick state: during the call with seat {state.to_act} to speak, the "
+                f"seats before it passed and the others have not spoken; calls {state.calls}")
+        return
+    require(state.trump >= 0, "bauer_trick state: trump is set once the call is over")
+    if state.trump == NO_TRUMP:
+        require(not forehand, "bauer_trick state: forehand_on_four has no deal without trump")
+        require(state.caller == -1 and state.calls == [SPOKE_PASS] * NUM_SEATS,
+                f"bauer_trick state: a deal without trump has no caller and four passes; "
+                f"caller {state.caller}, calls {state.calls}")
+        return
+    require(state.caller >= 0, f"bauer_trick state: trump {SUIT_NAMES[state.trump]} needs a caller")
+    spoken = order.index(state.caller)
+    require(not (forehand and spoken),
+            "bauer_trick state: with forehand_on_four the player left of the dealer calls")
+    expected = {seat: SPOKE_PASS if i < spoken else -1 for i, seat in enumerate(order)}
+    expected[state.caller] = state.trump
+    require(state.calls == [expected[s] for s in range(NUM_SEATS)],
+            f"bauer_trick state: seat {state.caller} named {SUIT_NAMES[state.trump]}, so the "
+            f"seats before it passed and the later ones never spoke; calls {state.calls}")
+
+
+def _first_leader(state: BauerTrickState) -> int:
+    if state.trump != NO_TRUMP:
+        return state.caller
+    if state.game.options["no_trump_leader"] == "left_of_dealer":
+        return (state.dealer + 1) % NUM_SEATS
+    return state.dealer
+
+
+def _check_tricks(state: BauerTrickState) -> None:
+    require(sum(state.tricks) == state.trick_no,
+            f"bauer_trick state: tricks won {state.tricks} must add up to the {state.trick_no} "
+            "tricks played")
+    require(state.leader >= 0, "bauer_trick state: a leader is set once the call is over")
+    if state.phase == PHASE_OVER:
+        require(state.to_act == state.leader,
+                "bauer_trick state: at the end to_act is the last trick's winner (leader)")
+        return
+    if state.trick_no == 0:
+        require(state.leader == _first_leader(state),
+                f"bauer_trick state: seat {_first_leader(state)} leads the first trick, not "
+                f"seat {state.leader}")
+    seats = [(state.leader + i) % NUM_SEATS for i in range(len(state.trick_seats))]
+    require(state.trick_seats == seats,
+            f"bauer_trick state: the trick's seats {state.trick_seats} must run clockwise from "
+            f"the leader {state.leader}")
+    require(state.to_act == (state.leader + len(seats)) % NUM_SEATS,
+            "bauer_trick state: to_act must be the next seat after the trick's cards")
+    led = EFFECTIVE_SUIT[state.trump][state.trick_cards[0]] if state.trick_cards else -1
+    require(state.led_suit == led, f"bauer_trick state: led suit {state.led_suit} does not fit "
+            "the trick's first card")
+
+
+def _check_voids(state: BauerTrickState) -> None:
+    """Voids are what the play showed: every off-suit card of the current trick marks one, a
+    marked seat holds no card of that suit and played a card of another suit to show it."""
+    trump = state.trump
+    suit_of = EFFECTIVE_SUIT[trump]
+    shown = [0] * NUM_SEATS
+    last = dict(zip(state.trick_seats, state.trick_cards))
+    if state.trick_cards:
+        lead = state.trick_cards[0]
+        if state.game.forehand_mode and state.trick_no == 0 and suit_of[lead] != trump:
+            shown[state.leader] |= 1 << trump
+        for seat, card in zip(state.trick_seats[1:], state.trick_cards[1:]):
+            if suit_of[card] != state.led_suit:
+                shown[seat] |= 1 << state.led_suit
+    for seat in range(NUM_SEATS):
+        voids = state.voids[seat]
+        require(voids & shown[seat] == shown[seat],
+                f"bauer_trick state: seat {seat}'s card in the current trick shows it lacks "
+                f"{SUIT_NAMES[(shown[seat] & ~voids).bit_length() - 1]}, but voids[{seat}] = "
+                f"{voids} does not say so")
+        plays = state.played[seat] | (1 << last[seat] if seat in last else 0)
+        for suit in range(NUM_SUITS):
+            if not voids >> suit & 1:
+                continue
+            bits = SUIT_BITS[trump][suit]
+            require(not state.hands[seat] & bits,
+                    f"bauer_trick state: seat {seat} is marked void in {SUIT_NAMES[suit]} but "
+                    f"holds {_names(state.hands[seat] & bits)}")
+            require(bool(plays & ~bits),
+                    f"bauer_trick state: seat {seat} is marked void in {SUIT_NAMES[suit]} but "
+                    "never played a card of another suit")
+            require(seat not in last or suit_of[last[seat]] != suit,
+                    f"bauer_trick state: seat {seat} is marked void in {SUIT_NAMES[suit]} but "
+                    "its last card is of that suit")
+        require(voids.bit_count() <= plays.bit_count(),
+                f"bauer_trick state: seat {seat} shows {voids.bit_count()} voids in "
+                f"{plays.bit_count()} cards played")
+
+
+def _check_scores(state: BauerTrickState) -> None:
+    game = state.game
+    start = game.options["start_score"]
+    for team in (0, 1):
+        tally = state.tally[team]
+        require(tuple(tally) == game.categories,
+                f"bauer_trick state: tally[{team}] keys must be {list(game.categories)}")
+        require(state.points[team] == start - sum(tally.values()),
+                f"bauer_trick state: team {team} has {state.points[team]} points, but its tally "
+                f"{tally} says {start} - {sum(tally.values())}")
+        require(not (game.forehand_mode and tally["no_trump_won"]),
+                "bauer_trick state: forehand_on_four has no deal without trump to win")
+    over = state.phase == PHASE_OVER
     if state.truncated:
-        require(state.phase == PHASE_OVER, "bauer_trick state: truncated only when over")
+        require(over and not game.deal_mode
+                and state.deals_played == game.options["max_deals"] and min(state.points) > 0,
+                f"bauer_trick state: truncated only at the end of a game episode after "
+                f"{game.options['max_deals']} deals without a team at 0")
+    if game.deal_mode:
+        require(state.deals_played == int(over),
+                f"bauer_trick state: a deal episode has played {int(over)} deals, not "
+                f"{state.deals_played}")
+        expected = [dict.fromkeys(game.categories, 0) for _ in range(2)]
+        scorer = state.deal_scorer() if over else None
+        if scorer is not None:
+            expected[scorer[0]][scorer[1]] = 1
+        require(state.tally == expected, f"bauer_trick state: tally {state.tally} does not fit "
+                f"the deal's result ({'deal not finished' if not over else scorer})")
+        return
+    if not over:
+        require(min(state.points) > 0,
+                f"bauer_trick state: points {state.points}: a team at 0 has won the game")
+        require(state.deals_played < game.options["max_deals"],
+                f"bauer_trick state: {state.deals_played} deals played, but the game stops "
+                f"after {game.options['max_deals']}")
+        return
+    require(state.deals_played >= 1, "bauer_trick state: the game is over before any deal")
+    if not state.truncated:
+        require(min(state.points) == 0 and max(state.points) > 0,
+                f"bauer_trick state: a finished game has exactly one team at 0, got "
+                f"{state.points}")
+        winner = state.points.index(0)
+        scorer = state.deal_scorer()
+        require(scorer is not None and scorer[0] == winner
+                and state.tally[winner][scorer[1]] > 0,
+                f"bauer_trick state: team {winner} reached 0, but the last deal's result is "
+                f"{scorer}")
+
+
+def _check_returns(state: BauerTrickState) -> None:
+    game = state.game
+    returns = state.total_returns
+    subtracted = [sum(t.values()) for t in state.tally]
+    if game.deal_mode:
+        expected = [float(subtracted[s % 2] - subtracted[1 - s % 2]) for s in range(NUM_SEATS)]
+    elif game.options["reward"] == "game":
+        expected = [0.0] * NUM_SEATS
+        if state.phase == PHASE_OVER and not state.truncated:
+            winner = state.points.index(0)
+            expected = [1.0 if s % 2 == winner else -1.0 for s in range(NUM_SEATS)]
+    else:
+        # reward="points": the sum of +-1 per point and the final +-1. Hand-built positions start
+        # mid-game with no history, so only the shape of the returns is checked.
+        r = returns[0]
+        require(returns == [r, -r, r, -r] and r == int(r) and abs(r) <= game.options[
+            "start_score"] + 1, f"bauer_trick state: returns {short(returns)} must be whole "
+            "numbers, equal within a team and opposite between teams")
+        return
+    require(returns == expected, f"bauer_trick state: returns {short(returns)} do not fit the "
+            f"tally and the end of the game (expected {expected})")
+
+
+def _check_decisions(state: BauerTrickState) -> None:
+    game = state.game
+    spoken = sum(call != -1 for call in state.calls)
+    if state.phase == PHASE_OVER:
+        finished, current = state.deals_played - 1, spoken + NUM_CARDS
+    else:
+        played = sum(b.bit_count() for b in state.played) + len(state.trick_cards)
+        finished, current = state.deals_played, spoken + played
+    low = DEAL_DECISIONS[0] * finished + current
+    high = (low if game.forehand_mode else DEAL_DECISIONS[1] * finished + current)
+    require(low <= state.decisions <= min(high, game.max_decisions),
+            f"bauer_trick state: {state.decisions} decisions do not fit {finished} finished "
+            f"deals and {current} decisions in this one (expected {low}..{high})")
