@@ -12,7 +12,7 @@ the invariants the rules imply, the first broken one named.
   ``forehand_on_four`` has one forced call and no pass; the first trick is led by the caller
   (without trump by the ``no_trump_leader``);
 - the play: the trick's seats run clockwise from the leader and ``to_act`` is next, tricks won
-  add up to the trick number, a void is only in a suit the seat no longer holds, was shown by a
+  add up to the trick number; a void is only in a suit the seat no longer holds, was shown by a
   card of another suit, and every off-suit card of the current trick shows one;
 - scores: points = ``start_score`` - tally, a team at 0 only at the end of a ``game`` episode,
   the end fits the last deal's result, truncation only after ``max_deals`` deals; returns are
@@ -43,6 +43,7 @@ from envs.bauer_trick.components import (
     card_name,
     cards_of,
 )
+from envs.core.errors import StateFormatError
 from envs.core.game import require, rng_from_dict, rng_to_dict, short
 
 if TYPE_CHECKING:
@@ -58,32 +59,38 @@ MAX_RETURN = 10**6  # far above any reachable cumulative reward; bounds float() 
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
-    require(type(value) is int and low <= value <= high,
-            f"bauer_trick state: {what} must be an int in [{low}, {high}], got {short(value)}")
+    if type(value) is not int or not low <= value <= high:
+        _bad(f"{what} must be an int in [{low}, {high}], got {short(value)}")
     return value
 
 
 def _list(value: Any, what: str, length: int | None = None, most: int | None = None) -> list:
     """``value`` as a list of exactly ``length`` (or at most ``most``) items, checked before any
     item is looked at."""
-    require(type(value) is list, f"bauer_trick state: {what} must be a list, got {short(value)}")
-    if length is not None:
-        require(len(value) == length,
-                f"bauer_trick state: {what} must have {length} entries, got {len(value)}")
-    if most is not None:
-        require(len(value) <= most,
-                f"bauer_trick state: {what} has {len(value)} entries, at most {most} allowed")
+    if type(value) is not list:
+        _bad(f"{what} must be a list, got {short(value)}")
+    if length is not None and len(value) != length:
+        _bad(f"{what} must have {length} entries, got {len(value)}")
+    if most is not None and len(value) > most:
+        _bad(f"{what} has {len(value)} entries, at most {most} allowed")
     return value
 
 
 def _ints(value: Any, what: str, length: int | None, low: int, high: int,
           most: int | None = None) -> list[int]:
     items = _list(value, what, length, most)
-    return [_int(v, f"{what}[{i}]", low, high) for i, v in enumerate(items)]
+    for i, v in enumerate(items):
+        if type(v) is not int or not low <= v <= high:
+            _int(v, f"{what}[{i}]", low, high)
+    return list(items)
 
 
 def _cards(value: Any, what: str) -> list[int]:
     return _ints(value, what, None, 0, NUM_CARDS - 1, most=NUM_CARDS)
+
+
+def _bad(what: str) -> None:
+    raise StateFormatError(f"bauer_trick state: {what}")
 
 
 def to_dict(state: BauerTrickState) -> dict[str, Any]:
@@ -198,13 +205,13 @@ def _number(value: Any, what: str) -> float:
 
 
 # --- the invariants (BauerTrickState.check) ---------------------------------------------------
-def check_state(state: BauerTrickState) -> None:
-    """Raise ``StateFormatError`` naming the first invariant of the rules ``state`` breaks.
+# Each check tests first and builds its message only when it fails: random-play tests run them
+# at every decision.
 
-    Cheap (a few hundred integer operations), so random-play tests run it at every decision.
-    """
-    require(state.phase in (PHASE_CALL, PHASE_PLAY, PHASE_OVER),
-            f"bauer_trick state: phase {short(state.phase)} is not call, play or over")
+def check_state(state: BauerTrickState) -> None:
+    """Raise ``StateFormatError`` naming the first invariant of the rules ``state`` breaks."""
+    if state.phase not in (PHASE_CALL, PHASE_PLAY, PHASE_OVER):
+        _bad(f"phase {short(state.phase)} is not call, play or over")
     _check_cards(state)
     _check_calls(state)
     if state.phase != PHASE_CALL:
@@ -220,81 +227,87 @@ def _names(bits: int) -> str:
 
 
 def _check_cards(state: BauerTrickState) -> None:
-    seen = twice = 0
-    for bits in [*state.hands, *state.played, *(1 << c for c in state.trick_cards),
-                 *(1 << c for c in state.undealt)]:
+    seen = twice = count = 0
+    for bits in (*state.hands, *state.played):
         twice |= seen & bits
         seen |= bits
-    require(not twice, f"bauer_trick state: {_names(twice)} held in two places (hands, trick, "
-            "played, undealt)")
-    require(seen == ALL_CARDS and len(state.undealt) + len(state.trick_cards) + sum(
-        b.bit_count() for b in (*state.hands, *state.played)) == NUM_CARDS,
-        f"bauer_trick state: {_names(ALL_CARDS & ~seen) or 'a card'} missing from hands, trick, "
-        "played and undealt")
+        count += bits.bit_count()
+    for card in (*state.trick_cards, *state.undealt):
+        twice |= seen & (1 << card)
+        seen |= 1 << card
+        count += 1
+    if twice:
+        _bad(f"{_names(twice)} held in two places (hands, trick, played, undealt)")
+    if seen != ALL_CARDS or count != NUM_CARDS:
+        _bad(f"{_names(ALL_CARDS & ~seen)} missing from hands, trick, played and undealt")
     hand_sizes = [h.bit_count() for h in state.hands]
     played = [b.bit_count() for b in state.played]
-    forehand = state.game.forehand_mode
     if state.phase == PHASE_CALL:
-        size = 4 if forehand else 8
-        require(hand_sizes == [size] * NUM_SEATS and len(state.undealt) == NUM_CARDS - 4 * size,
-                f"bauer_trick state: during the call every hand holds {size} cards and "
-                f"{NUM_CARDS - 4 * size} are undealt, got hands of {hand_sizes} and "
-                f"{len(state.undealt)} undealt")
-        require(not state.trick_cards and not any(state.played) and state.trick_no == 0
-                and state.tricks == [0, 0] and state.leader == -1,
-                "bauer_trick state: no card is played, no trick won and no leader during the call")
+        size = 4 if state.game.forehand_mode else 8
+        if hand_sizes != [size] * NUM_SEATS or len(state.undealt) != NUM_CARDS - 4 * size:
+            _bad(f"during the call every hand holds {size} cards and {NUM_CARDS - 4 * size} "
+                 f"are undealt, got hands of {hand_sizes} and {len(state.undealt)} undealt")
+        if (state.trick_cards or any(state.played) or state.trick_no or any(state.tricks)
+                or state.leader != -1):
+            _bad("no card is played, no trick won and no leader set during the call")
         return
-    require(not state.undealt, "bauer_trick state: no card is undealt after the call")
+    if state.undealt:
+        _bad("no card is undealt after the call")
     if state.phase == PHASE_OVER:
-        require(state.trick_no == 8 and not any(state.hands) and not state.trick_cards
-                and played == [8] * NUM_SEATS,
-                f"bauer_trick state: when the game is over the last deal's 8 tricks are played "
-                f"(trick_no {state.trick_no}, hands {hand_sizes}, played {played})")
+        if (state.trick_no != 8 or any(state.hands) or state.trick_cards
+                or played != [8] * NUM_SEATS):
+            _bad(f"when the game is over the last deal's 8 tricks are played (trick_no "
+                 f"{state.trick_no}, hands {hand_sizes}, played {played})")
         return
-    require(state.trick_no < 8 and len(state.trick_cards) < NUM_SEATS,
-            f"bauer_trick state: trick {state.trick_no} with {len(state.trick_cards)} cards "
-            "cannot be in play")
+    if state.trick_no >= 8 or len(state.trick_cards) >= NUM_SEATS:
+        _bad(f"trick {state.trick_no} with {len(state.trick_cards)} cards cannot be in play")
     expected = [8 - state.trick_no - (seat in state.trick_seats) for seat in range(NUM_SEATS)]
-    require(hand_sizes == expected and played == [state.trick_no] * NUM_SEATS,
-            f"bauer_trick state: hand sizes {hand_sizes} and played {played} do not fit trick "
-            f"{state.trick_no} with {len(state.trick_cards)} cards on the table")
+    if hand_sizes != expected or played != [state.trick_no] * NUM_SEATS:
+        _bad(f"hand sizes {hand_sizes} and played {played} do not fit trick {state.trick_no} "
+             f"with {len(state.trick_cards)} cards on the table")
 
 
-def _speaking_order(state: BauerTrickState) -> list[int]:
-    first = (state.dealer + 1) % NUM_SEATS
-    return [(first + i) % NUM_SEATS for i in range(NUM_SEATS)]
+def _expected_calls(order: list[int], spoken: int) -> list[int]:
+    """Calls when the first ``spoken`` seats of the speaking ``order`` passed, the rest silent."""
+    calls = [-1] * NUM_SEATS
+    for seat in order[:spoken]:
+        calls[seat] = SPOKE_PASS
+    return calls
 
 
 def _check_calls(state: BauerTrickState) -> None:
-    order = _speaking_order(state)
+    first = (state.dealer + 1) % NUM_SEATS
+    order = [(first + i) % NUM_SEATS for i in range(NUM_SEATS)]
     forehand = state.game.forehand_mode
     if state.phase == PHASE_CALL:
         spoken = order.index(state.to_act)
-        require(not (forehand and spoken),
-                "bauer_trick state: with forehand_on_four the player left of the dealer calls")
-        require(state.trump == -1 and state.caller == -1,
-                "bauer_trick state: trump and caller are -1 during the call")
-        expected = {seat: SPOKE_PASS if i < spoken else -1 for i, seat in enumerate(order)}
-        require(state.calls == [expected[s] for s in range(NUM_SEATS)],
-                f"bauer_trick state: during the call with seat {state.to_act} to speak, the "
-                f"seats before it passed and the others have not spoken; calls {state.calls}")
+        if forehand and spoken:
+            _bad("with forehand_on_four the player left of the dealer calls")
+        if state.trump != -1 or state.caller != -1:
+            _bad("trump and caller are -1 during the call")
+        if state.calls != _expected_calls(order, spoken):
+            _bad(f"during the call with seat {state.to_act} to speak, the seats before it "
+                 f"passed and the others have not spoken; calls {state.calls}")
         return
-    require(state.trump >= 0, "bauer_trick state: trump is set once the call is over")
+    if state.trump < 0:
+        _bad("trump is set once the call is over")
     if state.trump == NO_TRUMP:
-        require(not forehand, "bauer_trick state: forehand_on_four has no deal without trump")
-        require(state.caller == -1 and state.calls == [SPOKE_PASS] * NUM_SEATS,
-                f"bauer_trick state: a deal without trump has no caller and four passes; "
-                f"caller {state.caller}, calls {state.calls}")
+        if forehand:
+            _bad("forehand_on_four has no deal without trump")
+        if state.caller != -1 or state.calls != [SPOKE_PASS] * NUM_SEATS:
+            _bad(f"a deal without trump has no caller and four passes; caller {state.caller}, "
+                 f"calls {state.calls}")
         return
-    require(state.caller >= 0, f"bauer_trick state: trump {SUIT_NAMES[state.trump]} needs a caller")
+    if state.caller < 0:
+        _bad(f"trump {SUIT_NAMES[state.trump]} needs a caller")
     spoken = order.index(state.caller)
-    require(not (forehand and spoken),
-            "bauer_trick state: with forehand_on_four the player left of the dealer calls")
-    expected = {seat: SPOKE_PASS if i < spoken else -1 for i, seat in enumerate(order)}
+    if forehand and spoken:
+        _bad("with forehand_on_four the player left of the dealer calls")
+    expected = _expected_calls(order, spoken)
     expected[state.caller] = state.trump
-    require(state.calls == [expected[s] for s in range(NUM_SEATS)],
-            f"bauer_trick state: seat {state.caller} named {SUIT_NAMES[state.trump]}, so the "
-            f"seats before it passed and the later ones never spoke; calls {state.calls}")
+    if state.calls != expected:
+        _bad(f"seat {state.caller} named {SUIT_NAMES[state.trump]}, so the seats before it "
+             f"passed and the later ones never spoke; calls {state.calls}")
 
 
 def _first_leader(state: BauerTrickState) -> int:
@@ -306,27 +319,25 @@ def _first_leader(state: BauerTrickState) -> int:
 
 
 def _check_tricks(state: BauerTrickState) -> None:
-    require(sum(state.tricks) == state.trick_no,
-            f"bauer_trick state: tricks won {state.tricks} must add up to the {state.trick_no} "
-            "tricks played")
-    require(state.leader >= 0, "bauer_trick state: a leader is set once the call is over")
+    if sum(state.tricks) != state.trick_no:
+        _bad(f"tricks won {state.tricks} must add up to the {state.trick_no} tricks played")
+    if state.leader < 0:
+        _bad("a leader is set once the call is over")
     if state.phase == PHASE_OVER:
-        require(state.to_act == state.leader,
-                "bauer_trick state: at the end to_act is the last trick's winner (leader)")
+        if state.to_act != state.leader:
+            _bad("at the end to_act is the last trick's winner (leader)")
         return
-    if state.trick_no == 0:
-        require(state.leader == _first_leader(state),
-                f"bauer_trick state: seat {_first_leader(state)} leads the first trick, not "
-                f"seat {state.leader}")
+    if state.trick_no == 0 and state.leader != _first_leader(state):
+        _bad(f"seat {_first_leader(state)} leads the first trick, not seat {state.leader}")
     seats = [(state.leader + i) % NUM_SEATS for i in range(len(state.trick_seats))]
-    require(state.trick_seats == seats,
-            f"bauer_trick state: the trick's seats {state.trick_seats} must run clockwise from "
-            f"the leader {state.leader}")
-    require(state.to_act == (state.leader + len(seats)) % NUM_SEATS,
-            "bauer_trick state: to_act must be the next seat after the trick's cards")
+    if state.trick_seats != seats:
+        _bad(f"the trick's seats {state.trick_seats} must run clockwise from the leader "
+             f"{state.leader}")
+    if state.to_act != (state.leader + len(seats)) % NUM_SEATS:
+        _bad("to_act must be the next seat after the trick's cards")
     led = EFFECTIVE_SUIT[state.trump][state.trick_cards[0]] if state.trick_cards else -1
-    require(state.led_suit == led, f"bauer_trick state: led suit {state.led_suit} does not fit "
-            "the trick's first card")
+    if state.led_suit != led:
+        _bad(f"led suit {state.led_suit} does not fit the trick's first card")
 
 
 def _check_voids(state: BauerTrickState) -> None:
@@ -337,84 +348,83 @@ def _check_voids(state: BauerTrickState) -> None:
     shown = [0] * NUM_SEATS
     last = dict(zip(state.trick_seats, state.trick_cards))
     if state.trick_cards:
-        lead = state.trick_cards[0]
-        if state.game.forehand_mode and state.trick_no == 0 and suit_of[lead] != trump:
+        if (state.game.forehand_mode and state.trick_no == 0
+                and suit_of[state.trick_cards[0]] != trump):
             shown[state.leader] |= 1 << trump
         for seat, card in zip(state.trick_seats[1:], state.trick_cards[1:]):
             if suit_of[card] != state.led_suit:
                 shown[seat] |= 1 << state.led_suit
     for seat in range(NUM_SEATS):
         voids = state.voids[seat]
-        require(voids & shown[seat] == shown[seat],
-                f"bauer_trick state: seat {seat}'s card in the current trick shows it lacks "
-                f"{SUIT_NAMES[(shown[seat] & ~voids).bit_length() - 1]}, but voids[{seat}] = "
-                f"{voids} does not say so")
+        if voids & shown[seat] != shown[seat]:
+            lacks = SUIT_NAMES[(shown[seat] & ~voids).bit_length() - 1]
+            _bad(f"seat {seat}'s card in the current trick shows it lacks {lacks}, but "
+                 f"voids[{seat}] = {voids} does not say so")
+        if not voids:
+            continue
         plays = state.played[seat] | (1 << last[seat] if seat in last else 0)
+        if voids.bit_count() > plays.bit_count():
+            _bad(f"seat {seat} shows {voids.bit_count()} voids in {plays.bit_count()} cards "
+                 "played")
         for suit in range(NUM_SUITS):
             if not voids >> suit & 1:
                 continue
             bits = SUIT_BITS[trump][suit]
-            require(not state.hands[seat] & bits,
-                    f"bauer_trick state: seat {seat} is marked void in {SUIT_NAMES[suit]} but "
-                    f"holds {_names(state.hands[seat] & bits)}")
-            require(bool(plays & ~bits),
-                    f"bauer_trick state: seat {seat} is marked void in {SUIT_NAMES[suit]} but "
-                    "never played a card of another suit")
-            require(seat not in last or suit_of[last[seat]] != suit,
-                    f"bauer_trick state: seat {seat} is marked void in {SUIT_NAMES[suit]} but "
-                    "its last card is of that suit")
-        require(voids.bit_count() <= plays.bit_count(),
-                f"bauer_trick state: seat {seat} shows {voids.bit_count()} voids in "
-                f"{plays.bit_count()} cards played")
+            if state.hands[seat] & bits:
+                _bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but holds "
+                     f"{_names(state.hands[seat] & bits)}")
+            if not plays & ~bits:
+                _bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but never played a "
+                     "card of another suit")
+            if seat in last and suit_of[last[seat]] == suit:
+                _bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but its last card is "
+                     "of that suit")
 
 
 def _check_scores(state: BauerTrickState) -> None:
     game = state.game
     start = game.options["start_score"]
+    max_deals = game.options["max_deals"]
     for team in (0, 1):
         tally = state.tally[team]
-        require(tuple(tally) == game.categories,
-                f"bauer_trick state: tally[{team}] keys must be {list(game.categories)}")
-        require(state.points[team] == start - sum(tally.values()),
-                f"bauer_trick state: team {team} has {state.points[team]} points, but its tally "
-                f"{tally} says {start} - {sum(tally.values())}")
-        require(not (game.forehand_mode and tally["no_trump_won"]),
-                "bauer_trick state: forehand_on_four has no deal without trump to win")
+        if tuple(tally) != game.categories:
+            _bad(f"tally[{team}] keys must be {list(game.categories)}")
+        if state.points[team] != start - sum(tally.values()):
+            _bad(f"team {team} has {state.points[team]} points, but its tally {tally} says "
+                 f"{start} - {sum(tally.values())}")
+        if game.forehand_mode and tally["no_trump_won"]:
+            _bad("forehand_on_four has no deal without trump to win")
     over = state.phase == PHASE_OVER
-    if state.truncated:
-        require(over and not game.deal_mode
-                and state.deals_played == game.options["max_deals"] and min(state.points) > 0,
-                f"bauer_trick state: truncated only at the end of a game episode after "
-                f"{game.options['max_deals']} deals without a team at 0")
+    if state.truncated and not (over and not game.deal_mode and state.deals_played == max_deals
+                                and min(state.points) > 0):
+        _bad(f"truncated only at the end of a game episode after {max_deals} deals without a "
+             "team at 0")
     if game.deal_mode:
-        require(state.deals_played == int(over),
-                f"bauer_trick state: a deal episode has played {int(over)} deals, not "
-                f"{state.deals_played}")
+        if state.deals_played != int(over):
+            _bad(f"a deal episode has played {int(over)} deals, not {state.deals_played}")
         expected = [dict.fromkeys(game.categories, 0) for _ in range(2)]
         scorer = state.deal_scorer() if over else None
         if scorer is not None:
             expected[scorer[0]][scorer[1]] = 1
-        require(state.tally == expected, f"bauer_trick state: tally {state.tally} does not fit "
-                f"the deal's result ({'deal not finished' if not over else scorer})")
+        if state.tally != expected:
+            _bad(f"tally {state.tally} does not fit the deal's result "
+                 f"({scorer if over else 'deal not finished'})")
         return
     if not over:
-        require(min(state.points) > 0,
-                f"bauer_trick state: points {state.points}: a team at 0 has won the game")
-        require(state.deals_played < game.options["max_deals"],
-                f"bauer_trick state: {state.deals_played} deals played, but the game stops "
-                f"after {game.options['max_deals']}")
+        if min(state.points) <= 0:
+            _bad(f"points {state.points}: a team at 0 has won the game")
+        if state.deals_played >= max_deals:
+            _bad(f"{state.deals_played} deals played, but the game stops after {max_deals}")
         return
-    require(state.deals_played >= 1, "bauer_trick state: the game is over before any deal")
+    if state.deals_played < 1:
+        _bad("the game is over before any deal")
     if not state.truncated:
-        require(min(state.points) == 0 and max(state.points) > 0,
-                f"bauer_trick state: a finished game has exactly one team at 0, got "
-                f"{state.points}")
+        if min(state.points) != 0 or max(state.points) == 0:
+            _bad(f"a finished game has exactly one team at 0, got {state.points}")
         winner = state.points.index(0)
         scorer = state.deal_scorer()
-        require(scorer is not None and scorer[0] == winner
-                and state.tally[winner][scorer[1]] > 0,
-                f"bauer_trick state: team {winner} reached 0, but the last deal's result is "
-                f"{scorer}")
+        if scorer is None or scorer[0] != winner or not state.tally[winner][scorer[1]]:
+            _bad(f"team {winner} reached 0, but the last deal's result is {scorer}")
 
 
 def _check_returns(state: BauerTrickState) -> None:
@@ -429,15 +439,17 @@ def _check_returns(state: BauerTrickState) -> None:
             winner = state.points.index(0)
             expected = [1.0 if s % 2 == winner else -1.0 for s in range(NUM_SEATS)]
     else:
-        # reward="points": the sum of +-1 per point and the final +-1. Hand-built positions start
-        # mid-game with no history, so only the shape of the returns is checked.
+        # reward="points": +-1 per point subtracted and +-1 at the end. Hand-built positions
+        # start mid-game without that history, so only the returns' shape is checked.
         r = returns[0]
-        require(returns == [r, -r, r, -r] and r == int(r) and abs(r) <= game.options[
-            "start_score"] + 1, f"bauer_trick state: returns {short(returns)} must be whole "
-            "numbers, equal within a team and opposite between teams")
+        if (returns != [r, -r, r, -r] or not math.isfinite(r) or r != int(r)
+                or abs(r) > game.options["start_score"] + 1):
+            _bad(f"returns {short(returns)} must be whole numbers, equal within a team and "
+                 "opposite between teams")
         return
-    require(returns == expected, f"bauer_trick state: returns {short(returns)} do not fit the "
-            f"tally and the end of the game (expected {expected})")
+    if returns != expected:
+        _bad(f"returns {short(returns)} do not fit the tally and the end of the game "
+             f"(expected {expected})")
 
 
 def _check_decisions(state: BauerTrickState) -> None:
@@ -446,10 +458,10 @@ def _check_decisions(state: BauerTrickState) -> None:
     if state.phase == PHASE_OVER:
         finished, current = state.deals_played - 1, spoken + NUM_CARDS
     else:
-        played = sum(b.bit_count() for b in state.played) + len(state.trick_cards)
-        finished, current = state.deals_played, spoken + played
+        cards = sum(b.bit_count() for b in state.played) + len(state.trick_cards)
+        finished, current = state.deals_played, spoken + cards
     low = DEAL_DECISIONS[0] * finished + current
-    high = (low if game.forehand_mode else DEAL_DECISIONS[1] * finished + current)
-    require(low <= state.decisions <= min(high, game.max_decisions),
-            f"bauer_trick state: {state.decisions} decisions do not fit {finished} finished "
-            f"deals and {current} decisions in this one (expected {low}..{high})")
+    high = low if game.forehand_mode else DEAL_DECISIONS[1] * finished + current
+    if not low <= state.decisions <= min(high, game.max_decisions):
+        _bad(f"{state.decisions} decisions do not fit {finished} finished deals and {current} "
+             f"decisions in this one (expected {low}..{min(high, game.max_decisions)})")
