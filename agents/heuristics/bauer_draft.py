@@ -47,8 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
-from envs.bauer_draft.cards import CARDS, DANGER, EVENT, JOURNEY, NUM_CARDS
-from envs.bauer_draft.encoding import (
+from envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,
     COPY_DECLINE,
@@ -72,8 +71,9 @@ from envs.bauer_draft.encoding import (
     WITCH_RIGHT,
     YULE,
     YULE_VILLE,
-    build_obs_spec,
 )
+from envs.bauer_draft.components import CARDS, DANGER, EVENT, JOURNEY, NUM_CARDS
+from envs.bauer_draft.observation import build_obs_spec
 from envs.bauer_draft.scoring import JOURNEY_POINTS
 from envs.core.game import State
 

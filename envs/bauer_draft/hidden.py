@@ -10,6 +10,8 @@ back). A card ``p`` knows to be in a shuffled pile stays in that pile at a rando
 The re-sampling is one permutation of hidden card ids applied to every structure of a clone, so
 the hidden cards' bookkeeping (play order, copy targets, other seats' memories) moves with them and
 the result is a consistent position. Face-down slots receive Night cards only.
+
+What a seat knows of a hidden card's place is kept in ``State.tracked`` with the levels below.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.bauer_draft.cards import NUM_CARDS
-from envs.bauer_draft.encoding import OVER
-from envs.bauer_draft.rules import NIGHT, TRACK_EXACT
+from envs.bauer_draft.actions import OVER
+from envs.bauer_draft.components import NIGHT, NUM_CARDS
 
 if TYPE_CHECKING:
     from envs.bauer_draft.rules import BauerDraftState
+
+# tracked levels: what a player knows about a hidden card's place
+TRACK_NONE, TRACK_EXACT, TRACK_PILE = 0, 1, 2
 
 
 def hidden_slots(state: BauerDraftState, p: int) -> tuple[list[int], list[int]]:

@@ -1,8 +1,9 @@
-"""Writes one seat's observation (the pieces of ``encoding.build_obs_spec``) into a flat buffer.
+"""Observation of ``bauer_draft``: the pieces (``build_obs_spec``) and the encoder that writes them.
 
 Everything written depends only on what that seat has seen: its own hand, tableau, selection and
 memory, the public Day cards, counts, discards and effect choices. Offsets are resolved once per
-game so the hot path is a handful of index writes.
+game so the hot path is a handful of index writes; the tableau and discard pieces are copied
+from views the state keeps in step with its card lists (``rebuild_views`` recomputes them).
 """
 
 from __future__ import annotations
@@ -11,12 +12,53 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.bauer_draft.cards import NUM_CARDS
-from envs.bauer_draft.encoding import OVER, PLAYED_BY, SELECT_VILLE
-from envs.bauer_draft.rules import COPIER_CARDS, COPY_DONE, DAGA_CARD, NIGHT, VILLE
+from envs.bauer_draft.actions import KINDS, OVER, SELECT_VILLE
+from envs.bauer_draft.components import CARDS, COPIER_CARDS, DAGA_CARD, NIGHT, NUM_CARDS, VILLE
+from envs.bauer_draft.effects import COPY_DONE, PLAYED_BY
+from envs.core.obs_spec import ObsPiece, ObsSpec
 
 if TYPE_CHECKING:
     from envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
+
+DAY_ROW = (~CARDS.night).astype(np.float32)
+
+
+def build_obs_spec(num_players: int, num_rounds: int) -> ObsSpec:
+    """The observation pieces; seats are relative: row 0 is me, row r the r-th seat after me."""
+    n, c = num_players, NUM_CARDS
+    return ObsSpec([
+        ObsPiece("hand", (c,), "cards in my hand: the 3 drawn cards while selecting, or the "
+                 "card(s) Brother Martin, Olle or the Yule Goat gave me to choose from"),
+        ObsPiece("my_selection", (2, c), "row 0: the card I already chose to play in this "
+                 "decision's first sub-step (shown while I answer a Ville sub-step); row 1: "
+                 "the same card if chosen via Daga"),
+        ObsPiece("tableau", (n, c), "cards I can see in each seat's tableau: all of mine, the "
+                 "Day cards of the others (every card once the game is over)"),
+        ObsPiece("copies", (n, c), "the card each seat's copier (Bella/Adventure Boy/Humpe) "
+                 "copied, where visible (another seat's Humpe target is hidden until the end)"),
+        ObsPiece("copiers", (n, 3, 3), "per seat and copier (Bella, Adventure Boy, Humpe) in "
+                 "that seat's tableau: one-hot [no choice yet, copy later, copied]"),
+        ObsPiece("night_count", (n,), "Night cards in each seat's tableau (a Humpe copy counts)",
+                 high=float(c)),
+        ObsPiece("night_by", (n, len(PLAYED_BY)), "Night cards in each seat's tableau by how "
+                 "they were played (public): " + ", ".join(PLAYED_BY) + " (select = selected "
+                 "from the hand, Ville included; a Humpe copy is not counted)", high=float(c)),
+        ObsPiece("discards", (c,), "discarded cards (public, face up)"),
+        ObsPiece("passed", (n, c), "cards I know were put on a pile (the ones I passed; Ville "
+                 "when someone took him back), at the seat whose pile it is now"),
+        ObsPiece("daga_available", (n,), "this seat can still use Daga's ability (deferred)"),
+        ObsPiece("ville_ready", (n,), "this seat has Ville in its tableau from an earlier round"),
+        ObsPiece("round", (num_rounds + 1,), "one-hot round; the last entry is the Yule Goat "
+                 "stage after the final round"),
+        ObsPiece("pile_size", (n,), "cards in the pile in front of each seat", high=12.0),
+        ObsPiece("pile_shift", (n,), "one-hot k: the Witch has moved every pile k seats to the "
+                 "left (net) since the deal"),
+        ObsPiece("central_size", (1,), "cards left in the central deck", high=float(c)),
+        ObsPiece("phase", (len(KINDS),), "one-hot decision kind: " + ", ".join(KINDS)),
+        ObsPiece("decider", (n,), "seats that decide now"),
+        ObsPiece("focus", (c,), "when I decide an effect: its character card, and the card "
+                 "offered to a copy-later copier"),
+    ])
 
 
 class Encoder:
@@ -130,3 +172,15 @@ class Encoder:
         o = self.o_decider
         for s in state.acting:
             out[o + (s - p) % n] = 1.0
+
+
+def rebuild_views(st: BauerDraftState) -> None:
+    """Recompute the encoder's views from the card lists (after a load or re-sampling)."""
+    st.tab_m.fill(0.0)
+    st.disc_m.fill(0.0)
+    for s, cards in enumerate(st.tableau):
+        st.tab_m[s, cards] = 1.0
+    np.multiply(st.tab_m, DAY_ROW, out=st.tab_day)
+    for s, cards in enumerate(st.tableau):
+        st.night_n[s] = sum(NIGHT[c] for c in cards)
+    st.disc_m[st.discards] = 1.0

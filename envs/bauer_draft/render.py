@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bauer_draft.cards import CARDS, COPIERS
-from envs.bauer_draft.encoding import KINDS, OVER, card_codes
+from envs.bauer_draft.actions import KINDS, OVER
+from envs.bauer_draft.components import CARDS, COPIERS, card_codes
 
 if TYPE_CHECKING:
     from envs.bauer_draft.rules import BauerDraftState

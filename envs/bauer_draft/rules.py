@@ -8,6 +8,11 @@ always names the seats that must decide now.
 
 Piles are Python lists with the top card at the end; ``piles[s]`` is the pile in front of seat
 ``s`` and ``pile_ids[s]`` its identity (the Witch moves piles, a passer remembers the identity).
+
+The other concerns live in helper modules that take the state as an argument (this module
+imports them, never the reverse): ``effects`` (the queue's character effects), ``scoring``,
+``observation``, ``hidden`` (``determinize``), ``saving``, ``render``; the codes they share are in
+``components`` (cards) and ``actions`` (action ids and decision kinds).
 """
 
 from __future__ import annotations
@@ -19,14 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.bauer_draft import encoding as enc
-from envs.bauer_draft.cards import CARDS, COPIERS, DANGER, EVENT, JOURNEY, NUM_CARDS
-from envs.bauer_draft.encoding import (
-    BY_DAGA,
-    BY_MARTIN,
-    BY_OLLE,
-    BY_SELECT,
-    BY_YULE,
+from envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,
     COPY_DECLINE,
@@ -35,7 +33,6 @@ from envs.bauer_draft.encoding import (
     DAGA,
     DAGA_KEEP,
     DAGA_PLAY,
-    DAY_ROW,
     DISCARD,
     MARTIN,
     NO_VILLE,
@@ -52,46 +49,34 @@ from envs.bauer_draft.encoding import (
     WITCH_RIGHT,
     YULE,
     YULE_VILLE,
+    action_name,
 )
-from envs.bauer_draft.scoring import CATEGORIES, score_holdings
+from envs.bauer_draft.components import COPIER_INDEX, DAGA_CARD, NIGHT, NUM_CARDS, VILLE
+from envs.bauer_draft.effects import (
+    BY_SELECT,
+    COPY_DONE,
+    COPY_NONE,
+    COPY_WAIT,
+    ELIGIBLE,
+    EXTRA_BY,
+    ON_PLAY,
+    TASK_EFFECT,
+    daga_discard,
+    daga_swap,
+    move_piles,
+    offer_copy,
+    resolve_extra,
+    run_task,
+    start_yule,
+)
+from envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE, determinize
+from envs.bauer_draft.observation import Encoder, build_obs_spec, rebuild_views
+from envs.bauer_draft.render import render_state
+from envs.bauer_draft.saving import state_from_dict, state_to_dict
+from envs.bauer_draft.scoring import score_holdings, state_breakdown, state_holdings, state_returns
 from envs.core.errors import IllegalActionError
-from envs.core.game import (
-    Game,
-    State,
-    margin_rewards,
-    rank_rewards,
-    rng_from,
-    rng_from_dict,
-)
+from envs.core.game import Game, State, rng_from, rng_from_dict
 from envs.core.options import Option
-
-# Cards with a rule of their own, found by effect key so a replaced card list still works.
-UGGEL, WITCH_CARD, MARTIN_CARD, OLLE_CARD, DAGA_CARD, YULE_CARD, VILLE = (
-    CARDS.effect_card[e] for e in ("uggel", "witch", "martin", "olle", "daga", "yule", "ville"))
-COPIER_CARDS = tuple(CARDS.effect_card[e] for e in COPIERS)
-COPIER_INDEX = {card: k for k, card in enumerate(COPIER_CARDS)}
-_day = ~CARDS.night
-# What each copier may copy: Bella a Day Event, Adventure Boy a Day Journey or Danger, Humpe any
-# Night card.
-ELIGIBLE = (
-    tuple(bool(x) for x in (_day & (CARDS.kind == EVENT))),
-    tuple(bool(x) for x in (_day & ((CARDS.kind == JOURNEY) | (CARDS.kind == DANGER)))),
-    tuple(bool(x) for x in CARDS.night),
-)
-ON_PLAY = tuple(e in ("uggel", "witch", "martin", "olle", "daga", "bella", "adventure_boy",
-                      "humpe") for e in CARDS.effect_of)
-NIGHT = CARDS.night_list
-# how the cards of a Brother Martin / Olle / Yule Goat decision are played
-EXTRA_BY = {MARTIN: BY_MARTIN, OLLE: BY_OLLE, OLLE_VILLE: BY_OLLE, YULE: BY_YULE,
-            YULE_VILLE: BY_YULE}
-
-# copy_mode values
-COPY_NONE, COPY_WAIT, COPY_DONE = 0, 1, 2
-# tracked levels: what a player knows about a hidden card's place
-TRACK_NONE, TRACK_EXACT, TRACK_PILE = 0, 1, 2
-# tasks of the effect queue
-TASK_EFFECT, TASK_DAGA_CARDS, TASK_COPY_CHOICE = 0, 1, 2
-TASK_NAMES = ("effect", "daga_cards", "copy_choice")
 
 
 class BauerDraftGame(Game):
@@ -112,12 +97,10 @@ class BauerDraftGame(Game):
         self.num_rounds = 8 if n == 5 else 10
         self.pile_size = 10 if n == 5 else 12
         self.num_actions = NUM_ACTIONS
-        self.obs_spec = enc.build_obs_spec(n, self.num_rounds)
+        self.obs_spec = build_obs_spec(n, self.num_rounds)
         # AEC steps: n selects + a Ville sub-step per round, at most 4 decisions per character
         # effect (Daga's re-copy included), one offer per copier and card, the Yule Goat.
         self.max_decisions = self.num_rounds * (n + 1) + 4 * 11 + 3 * NUM_CARDS + 4
-        from envs.bauer_draft.observation import Encoder  # it imports this module: no cycle here
-
         self.encoder = Encoder(self)
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> BauerDraftState:
@@ -126,12 +109,10 @@ class BauerDraftGame(Game):
         return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BauerDraftState:
-        from envs.bauer_draft.saving import state_from_dict
-
-        return state_from_dict(self, data)
+        return state_from_dict(self, data, BauerDraftState)
 
     def action_name(self, action: int) -> str:
-        return enc.action_name(action)
+        return action_name(action)
 
 
 class BauerDraftState(State):
@@ -290,7 +271,7 @@ class BauerDraftState(State):
                 self.sel[p].append((a % NUM_CARDS, a >= DAGA_PLAY))
             self._finish_select()
         elif kind == WITCH:
-            self._move_piles(a)
+            move_piles(self, a)
             self._resume()
         elif kind in (MARTIN, OLLE, YULE):
             pick = (a % NUM_CARDS, a >= DAGA_PLAY)
@@ -298,18 +279,18 @@ class BauerDraftState(State):
                 self.first = pick
                 self._decide(OLLE_VILLE if kind == OLLE else YULE_VILLE, p, self.source)
                 return
-            self._resolve_extra(p, [pick], ville_both=False, by=EXTRA_BY[kind])
+            resolve_extra(self, p, [pick], ville_both=False, by=EXTRA_BY[kind])
         elif kind in (OLLE_VILLE, YULE_VILLE):
             assert self.first is not None
             picks = [self.first]
             if a != NO_VILLE:
                 picks.append((a % NUM_CARDS, a >= DAGA_PLAY))
             self.first = None
-            self._resolve_extra(p, picks, ville_both=a != NO_VILLE, by=EXTRA_BY[kind])
+            resolve_extra(self, p, picks, ville_both=a != NO_VILLE, by=EXTRA_BY[kind])
         elif kind == DAGA:
             self.daga_ready = True
             if a != DAGA_KEEP:
-                self._daga_discard(p, a - DISCARD)
+                daga_discard(self, p, a - DISCARD)
             self._resume()
         elif kind == COPY_CHOICE:
             k = COPIER_INDEX[self.source]
@@ -402,7 +383,7 @@ class BauerDraftState(State):
         for p in range(n):
             for c, via_daga in sel[p]:
                 if via_daga:
-                    self._daga_swap(p, c, revealed)
+                    daga_swap(self, p, c, revealed)
                 else:
                     self._play(p, c, revealed, BY_SELECT)
         self.sel = [[] for _ in range(n)]
@@ -417,9 +398,9 @@ class BauerDraftState(State):
         queue = self.queue
         while True:
             while queue:
-                if self._run_task(*queue.popleft()):
+                if run_task(self, *queue.popleft()):
                     return
-            if self._offer_copy():
+            if offer_copy(self):
                 return
             last = self.game.num_rounds - 1
             if self.round < last:
@@ -428,7 +409,7 @@ class BauerDraftState(State):
                 return
             if self.round == last:
                 self.round += 1  # the Yule Goat stage after the final round
-                if self._start_yule():
+                if start_yule(self):
                     return
                 continue
             self._finish()
@@ -440,100 +421,6 @@ class BauerDraftState(State):
         self.source = source
         self.acting = (player,)
         self._masks = [None] * self.n
-
-    def _run_task(self, task: int, card: int, p: int) -> bool:
-        """Run one queued step; True when it stopped at a decision."""
-        if task == TASK_DAGA_CARDS:
-            self._play_central(p, 2, None, BY_DAGA)
-            return False
-        if task == TASK_COPY_CHOICE:
-            return self._ask_copy(card, p)
-        if self.owner[card] != p:  # the character left the tableau before resolving (assumed)
-            if card == DAGA_CARD:
-                self.daga_ready = True
-            return False
-        effect = CARDS.effect_of[card]
-        if effect == "uggel":
-            self._shuffle_piles()
-        elif effect == "witch":
-            self._decide(WITCH, p, card)
-            return True
-        elif effect == "martin":
-            if self.central:
-                c = self.central.pop()
-                if self.daga_available(p):
-                    self.hands[p] = [c]
-                    self._decide(MARTIN, p, card)
-                    return True
-                self._play(p, c, None, BY_MARTIN)
-        elif effect == "olle":
-            take = [self.central.pop() for _ in range(min(2, len(self.central)))]
-            if take:
-                self.hands[p] = take
-                if len(take) == 1 and not self.daga_available(p):
-                    self.hands[p] = []
-                    self._play(p, take[0], None, BY_OLLE)  # a single option is not asked
-                else:
-                    self._decide(OLLE, p, card)
-                    return True
-        elif effect == "daga":
-            if not self.daga_used and any(c != card for c in self.tableau[p]):
-                self._decide(DAGA, p, card)
-                return True
-            self.daga_ready = True
-        elif effect in COPIERS:
-            return self._ask_copy(card, p)
-        return False
-
-    def _ask_copy(self, copier: int, p: int) -> bool:
-        """A copier chooses "copy now" or "later" (only "later" possible: not asked)."""
-        if self.owner[copier] != p:
-            return False
-        k = COPIER_INDEX[copier]
-        self.copy_mode[k] = COPY_NONE
-        self.copy_target[k] = -1
-        if self.copy_options(k, p):
-            self._decide(COPY_CHOICE, p, copier)
-            return True
-        self.copy_mode[k] = COPY_WAIT
-        self.copy_since[k] = self.next_seq
-        return False
-
-    def _offer_copy(self) -> bool:
-        """End of the queue: offer each copy-later copier its next eligible later card."""
-        for k, copier in enumerate(COPIER_CARDS):
-            if self.copy_mode[k] != COPY_WAIT:
-                continue
-            p = self.owner[copier]
-            if p < 0:
-                continue
-            since, eligible, seq = self.copy_since[k], ELIGIBLE[k], self.seq
-            for c in self.tableau[p]:
-                if eligible[c] and seq[c] >= since:
-                    self._decide(COPY_OFFER, p, copier)
-                    self.offer = c
-                    return True
-        return False
-
-    def _start_yule(self) -> bool:
-        """After the last round the Yule Goat's owner takes the 2 cards left in their pile."""
-        p = self.owner[YULE_CARD]
-        if p < 0 or not self.piles[p]:
-            return False
-        cards = self.piles[p][::-1]
-        self.piles[p] = []
-        for c in cards:
-            self.memory[p].pop(c, None)
-            for known in self.tracked:  # the whole pile went to the hand: the place is known
-                if c in known:
-                    known[c] = TRACK_EXACT
-        self.hands[p] = cards
-        if len(cards) == 1 and not self.daga_available(p):
-            self.hands[p] = []
-            self._play(p, cards[0], None, BY_YULE)
-            return False
-        self._decide(YULE, p, YULE_CARD)
-        return True
 
     def _finish(self) -> None:
         self.kind = OVER
@@ -601,82 +488,17 @@ class BauerDraftState(State):
                 lost.append(k)
         return lost
 
-    def _daga_swap(self, p: int, c: int, collect: list[int] | None) -> None:
-        """Deferred Daga: discard the selected card ``c``, play the top 2 central cards."""
-        self.daga_used = True
-        self._discard(c)
-        self._play_central(p, 2, collect, BY_DAGA)
-
-    def _daga_discard(self, p: int, c: int) -> None:
-        """Daga on play: discard tableau card ``c``; a lost copy is re-chosen before the 2
-        central cards are played (so those count as later cards)."""
-        self.daga_used = True
-        lost = self._leave_tableau(c)
-        self._discard(c)
-        self.queue.appendleft((TASK_DAGA_CARDS, -1, p))
-        for k in reversed(lost):
-            if self.owner[COPIER_CARDS[k]] == p:
-                self.queue.appendleft((TASK_COPY_CHOICE, COPIER_CARDS[k], p))
-
-    def _resolve_extra(self, p: int, picks: list[tuple[int, bool]], ville_both: bool,
-                       by: int) -> None:
-        """Brother Martin / Olle / Yule Goat: discard the unpicked card, play the picks."""
-        chosen = [c for c, _ in picks]
-        for c in self.hands[p]:
-            if c not in chosen:
-                self._discard(c)
-        self.hands[p] = []
-        if ville_both:
-            self._leave_tableau(VILLE)
-            self._discard(VILLE)
-        for c, via_daga in picks:
-            if via_daga:
-                self._daga_swap(p, c, None)
-            else:
-                self._play(p, c, None, by)
-        self._resume()
-
-    def _move_piles(self, action: int) -> None:
-        if action == WITCH_NONE:
-            return
-        step = 1 if action == WITCH_LEFT else -1  # left: the pile of seat i goes to seat i+1
-        n = self.n
-        self.piles = [self.piles[(s - step) % n] for s in range(n)]
-        self.pile_ids = [self.pile_ids[(s - step) % n] for s in range(n)]
-
-    def _shuffle_piles(self) -> None:
-        for pile in self.piles:
-            if len(pile) > 1:
-                order = self.rng.permutation(len(pile))
-                pile[:] = [pile[i] for i in order]
-        in_piles = {c for pile in self.piles for c in pile}
-        for known in self.tracked:
-            for c in known:
-                if c in in_piles:
-                    known[c] = TRACK_PILE
-
     # --- outcome -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.kind == OVER
 
     def holdings(self) -> list[list[int]]:
         """Per seat: tableau cards plus one entry per copy made."""
-        out = [list(t) for t in self.tableau]
-        for k, copier in enumerate(COPIER_CARDS):
-            if self.copy_mode[k] == COPY_DONE and self.owner[copier] >= 0:
-                out[self.owner[copier]].append(self.copy_target[k])
-        return out
+        return state_holdings(self)
 
     def rebuild_views(self) -> None:
         """Recompute the encoder's views from the card lists (after a load or re-sampling)."""
-        self.tab_m.fill(0.0)
-        self.disc_m.fill(0.0)
-        for s, cards in enumerate(self.tableau):
-            self.tab_m[s, cards] = 1.0
-        np.multiply(self.tab_m, DAY_ROW, out=self.tab_day)
-        for s, cards in enumerate(self.tableau):
-            self.night_n[s] = sum(NIGHT[c] for c in cards)
-        self.disc_m[self.discards] = 1.0
+        rebuild_views(self)
 
     def all_cards(self) -> list[int]:
         """Every card in a hand, pile, the central deck, the discards or a tableau."""
@@ -689,22 +511,13 @@ class BauerDraftState(State):
         return score_holdings(self.holdings())
 
     def score_breakdown(self) -> list[dict[str, float]]:
-        parts = self._final if self._final is not None else self._compute_breakdown()
-        return [{k: float(d[k]) for k in CATEGORIES} for d in parts]
+        return state_breakdown(self)
 
     def scores(self) -> list[float]:
         return [float(sum(d.values())) for d in self.score_breakdown()]
 
     def returns(self) -> list[float]:
-        if self.kind != OVER:
-            return [0.0] * self.n
-        scores = self.scores()
-        mode = self.game.options["reward"]
-        if mode == "score":
-            return scores
-        if mode == "margin":
-            return margin_rewards(scores)
-        return rank_rewards(scores)
+        return state_returns(self)
 
     # --- information -------------------------------------------------------------------------
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -714,8 +527,6 @@ class BauerDraftState(State):
         return out
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerDraftState:
-        from envs.bauer_draft.hidden import determinize
-
         return determinize(self, player, rng)
 
     # --- copying and saving ------------------------------------------------------------------
@@ -757,11 +568,7 @@ class BauerDraftState(State):
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        from envs.bauer_draft.saving import state_to_dict
-
         return state_to_dict(self)
 
     def __str__(self) -> str:
-        from envs.bauer_draft.render import render_state
-
         return render_state(self)

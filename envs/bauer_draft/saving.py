@@ -20,19 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.bauer_draft.cards import CARDS, NUM_CARDS
-from envs.bauer_draft.encoding import KINDS, OVER, PLAYED_BY, SELECT, SELECT_VILLE
-from envs.bauer_draft.rules import (
-    COPIER_CARDS,
-    DAGA_CARD,
-    TASK_NAMES,
-    BauerDraftState,
-)
+from envs.bauer_draft.actions import KINDS, OVER, SELECT, SELECT_VILLE
+from envs.bauer_draft.components import CARDS, COPIER_CARDS, DAGA_CARD, NUM_CARDS
+from envs.bauer_draft.effects import PLAYED_BY, TASK_NAMES
 from envs.core.errors import StateFormatError
 from envs.core.game import require, rng_from_dict
 
 if TYPE_CHECKING:
-    from envs.bauer_draft.rules import BauerDraftGame
+    from envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
 
 COPY_MODES = ("none", "later", "copied")
 TRACK_NAMES = ("none", "exact", "pile")
@@ -101,17 +96,20 @@ def _int(value: Any, where: str, low: int, high: int) -> int:
     return value
 
 
-def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any]) -> BauerDraftState:
+def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any],
+                    state_class: type[BauerDraftState]) -> BauerDraftState:
+    """Load a position; ``state_class`` (``BauerDraftState``, passed by ``rules``) builds it."""
     require(isinstance(data, Mapping), "bauer_draft state: expected a dict")
     try:
-        return _load(game, data)
+        return _load(game, data, state_class)
     except StateFormatError:
         raise
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         raise StateFormatError(f"bauer_draft state: malformed field ({exc!r})") from exc
 
 
-def _load(game: BauerDraftGame, data: Mapping[str, Any]) -> BauerDraftState:
+def _load(game: BauerDraftGame, data: Mapping[str, Any],
+          state_class: type[BauerDraftState]) -> BauerDraftState:
     n = game.num_players
     if "game" in data:
         require(data["game"] == "bauer_draft", f"bauer_draft state: game is {data['game']!r}")
@@ -120,7 +118,7 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any]) -> BauerDraftState:
                 f"bauer_draft state: saved with options {data['options']}, "
                 f"but this game has {game.options}")
     rng = rng_from_dict(data["rng"]) if "rng" in data else np.random.default_rng(0)
-    st = BauerDraftState(game, rng)
+    st = state_class(game, rng)
     st.round = _int(data.get("round", 0), "round", 0, game.num_rounds)
     kind_name = data.get("kind", "select")
     require(kind_name in KINDS, f"bauer_draft state: kind {kind_name!r}; allowed: {KINDS}")

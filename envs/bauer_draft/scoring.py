@@ -2,13 +2,30 @@
 
 A player's *holding* is the list of card indices in their tableau plus one extra entry per copy
 (a copy is an identical second card: same type, Day/Night, points, swords, tags and prize).
+The ``state_*`` functions read a position's holdings, breakdown and returns (reward modes) for the
+``State`` methods of the same names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from envs.bauer_draft.cards import CARDS, CHARACTER, DANGER, EVENT, JOURNEY, CardSet
+from envs.bauer_draft.actions import OVER
+from envs.bauer_draft.components import (
+    CARDS,
+    CHARACTER,
+    COPIER_CARDS,
+    DANGER,
+    EVENT,
+    JOURNEY,
+    CardSet,
+)
+from envs.bauer_draft.effects import COPY_DONE
+from envs.core.game import margin_rewards, rank_rewards
+
+if TYPE_CHECKING:
+    from envs.bauer_draft.rules import BauerDraftState
 
 CATEGORIES = ("events", "journeys", "dangers", "themes", "quests", "night_prizes")
 JOURNEY_POINTS = (0, 1, 3, 7, 12, 18)  # by count; +4 for each Journey beyond 5
@@ -143,3 +160,29 @@ def score_holdings(holdings: Sequence[Sequence[int]], cards: CardSet = CARDS
             "night_prizes": prizes,
         })
     return out
+
+
+def state_holdings(st: BauerDraftState) -> list[list[int]]:
+    """Per seat: tableau cards plus one entry per copy made."""
+    out = [list(t) for t in st.tableau]
+    for k, copier in enumerate(COPIER_CARDS):
+        if st.copy_mode[k] == COPY_DONE and st.owner[copier] >= 0:
+            out[st.owner[copier]].append(st.copy_target[k])
+    return out
+
+
+def state_breakdown(st: BauerDraftState) -> list[dict[str, float]]:
+    parts = st._final if st._final is not None else st._compute_breakdown()
+    return [{k: float(d[k]) for k in CATEGORIES} for d in parts]
+
+
+def state_returns(st: BauerDraftState) -> list[float]:
+    if st.kind != OVER:
+        return [0.0] * st.n
+    scores = st.scores()
+    mode = st.game.options["reward"]
+    if mode == "score":
+        return scores
+    if mode == "margin":
+        return margin_rewards(scores)
+    return rank_rewards(scores)

@@ -9,8 +9,7 @@ import envs
 from agents import make_agent
 from agents.heuristics.bauer_draft import Evaluator, HeuristicAgent, journey_curve, theme_curve
 from agents.registry import factory_from_spec
-from envs.bauer_draft.cards import CARDS, CHARACTER
-from envs.bauer_draft.encoding import (
+from envs.bauer_draft.actions import (
     COPY,
     DISCARD,
     KINDS,
@@ -19,6 +18,7 @@ from envs.bauer_draft.encoding import (
     PLAY,
     WITCH_RIGHT,
 )
+from envs.bauer_draft.components import CARDS, CHARACTER
 from training.tournament import run_tournament
 
 ENV = "bauer_draft_v0"

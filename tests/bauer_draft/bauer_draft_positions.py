@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envs.bauer_draft.cards import CARDS, CHARACTER
-from envs.bauer_draft.encoding import COPY, DAGA_PLAY, DISCARD, PLAY
+from envs.bauer_draft.actions import COPY, DAGA_PLAY, DISCARD, PLAY
+from envs.bauer_draft.components import CARDS, CHARACTER
 from envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
 
 

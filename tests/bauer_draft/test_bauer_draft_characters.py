@@ -18,7 +18,7 @@ from bauer_draft_positions import (
     via_daga,
 )
 
-from envs.bauer_draft.encoding import (
+from envs.bauer_draft.actions import (
     COPY_CHOICE,
     COPY_DECLINE,
     COPY_LATER,
@@ -40,7 +40,8 @@ from envs.bauer_draft.encoding import (
     YULE,
     YULE_VILLE,
 )
-from envs.bauer_draft.rules import COPY_DONE, COPY_NONE, COPY_WAIT, TRACK_PILE
+from envs.bauer_draft.effects import COPY_DONE, COPY_NONE, COPY_WAIT
+from envs.bauer_draft.hidden import TRACK_PILE
 
 
 def legal(state, seat=None):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from bauer_draft_positions import play, position
 
-from envs.bauer_draft.encoding import NUM_ACTIONS, WITCH_LEFT
+from envs.bauer_draft.actions import NUM_ACTIONS, WITCH_LEFT
 from envs.bauer_draft.env import env, parallel_env
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from bauer_draft_positions import codes, decide, idx, play, position, select
 
-from envs.bauer_draft.cards import CardDataError, load_cards
-from envs.bauer_draft.encoding import NUM_ACTIONS, OVER, SELECT, SELECT_VILLE, WITCH_LEFT
+from envs.bauer_draft.actions import NUM_ACTIONS, OVER, SELECT, SELECT_VILLE, WITCH_LEFT
+from envs.bauer_draft.components import CardDataError, load_cards
 from envs.bauer_draft.rules import BauerDraftGame
 from envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
 
@@ -190,7 +190,7 @@ def test_determinize_keeps_the_observation_and_resamples_hidden_cards(n):
 
 
 def game_night(c: int) -> bool:
-    from envs.bauer_draft.cards import CARDS
+    from envs.bauer_draft.components import CARDS
 
     return bool(CARDS.night[c])
 
@@ -238,7 +238,7 @@ def test_card_file_matches_the_spec_totals():
 
 
 def test_card_file_errors_are_clear(tmp_path):
-    from envs.bauer_draft.cards import DATA_FILE
+    from envs.bauer_draft.components import DATA_FILE
 
     data = json.loads(DATA_FILE.read_text())
     data["cards"][20]["points"] = 3  # E03: 2 -> 3 breaks the event-point total

@@ -19,7 +19,7 @@ from bauer_draft_positions import (
     tableau_codes,
 )
 
-from envs.bauer_draft.encoding import (
+from envs.bauer_draft.actions import (
     COPY_CHOICE,
     DAGA,
     OLLE,
@@ -243,7 +243,7 @@ def test_daga_resolves_before_a_copier_of_the_same_reveal():
     decide(st, discard("E09"))
     assert st.kind == COPY_CHOICE and st.source == idx("C09")
     legal = set(st.legal_actions(0))
-    from envs.bauer_draft.encoding import COPY, COPY_LATER
+    from envs.bauer_draft.actions import COPY, COPY_LATER
 
     assert legal == {COPY + idx("E08"), COPY_LATER}
 
@@ -344,7 +344,7 @@ def test_observation_tells_which_effect_played_a_night_card():
     st = position(3, round=1, hands={0: ["C03", "E01", "E02"], 1: ["NE1", "E03", "E04"]},
                   tableau={0: ["NE2"]}, central_top=("NE3",))
     select(st, {0: play("C03"), 1: play("NE1")})
-    from envs.bauer_draft.encoding import BY_MARTIN, BY_SELECT
+    from envs.bauer_draft.effects import BY_MARTIN, BY_SELECT
 
     for seat in range(3):
         by = obs(st, seat)["night_by"]
@@ -376,7 +376,7 @@ def test_witch_with_two_players_move_swaps_the_two_piles():
 
 def test_yule_goat_with_five_players_comes_after_round_8():
     # §3: 8 rounds with 5 players; round index 7 is the last; the Yule Goat stage follows
-    from envs.bauer_draft.encoding import YULE
+    from envs.bauer_draft.actions import YULE
 
     st = position(5, round=7, hands={0: ["J01", "J02", "J03"], 4: ["E09", "E07", "E08"]},
                   tableau={0: ["C06"]})

@@ -16,7 +16,7 @@ import json
 import numpy as np
 import pytest
 
-from envs.bauer_draft.encoding import (
+from envs.bauer_draft.actions import (
     DAGA_PLAY,
     MARTIN,
     NUM_ACTIONS,
@@ -27,7 +27,9 @@ from envs.bauer_draft.encoding import (
     YULE,
     YULE_VILLE,
 )
-from envs.bauer_draft.rules import COPIER_CARDS, COPY_DONE, BauerDraftGame
+from envs.bauer_draft.components import COPIER_CARDS
+from envs.bauer_draft.effects import COPY_DONE
+from envs.bauer_draft.rules import BauerDraftGame
 from envs.core.errors import IllegalActionError
 
 GAMES = 1000

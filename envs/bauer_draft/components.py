@@ -4,6 +4,9 @@ The published card list is not public; ``cards.json`` holds the spec's own compo
 assumed). Everything the engine needs is derived from the file (card order = card id order, the
 card of each effect and prize is found by its ``effect``/``prize`` key), so the real list can
 replace the file without code changes as long as it keeps one card per effect and per prize.
+
+Also the cards the engine finds by their effect key (Uggel-Guggel, the Witch, ..., the three
+copiers) and the Day/Night column every other module reads.
 """
 
 from __future__ import annotations
@@ -178,3 +181,14 @@ def load_cards(path: str | Path = DATA_FILE) -> CardSet:
 
 CARDS = load_cards()
 NUM_CARDS = CARDS.size
+
+# Cards with a rule of their own, found by effect key so a replaced card list still works.
+UGGEL, WITCH_CARD, MARTIN_CARD, OLLE_CARD, DAGA_CARD, YULE_CARD, VILLE = (
+    CARDS.effect_card[e] for e in ("uggel", "witch", "martin", "olle", "daga", "yule", "ville"))
+COPIER_CARDS = tuple(CARDS.effect_card[e] for e in COPIERS)
+COPIER_INDEX = {card: k for k, card in enumerate(COPIER_CARDS)}
+NIGHT = CARDS.night_list
+
+
+def card_codes(cards: list[int] | tuple[int, ...]) -> str:
+    return " ".join(CARDS[c].code for c in cards) or "-"
