@@ -72,7 +72,7 @@ from envs.bauer_draft.effects import (
 from envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE, determinize
 from envs.bauer_draft.observation import Encoder, build_obs_spec, rebuild_views
 from envs.bauer_draft.render import render_state
-from envs.bauer_draft.saving import state_from_dict, state_to_dict
+from envs.bauer_draft.saving import check_state, state_from_dict, state_to_dict
 from envs.bauer_draft.scoring import score_holdings, state_breakdown, state_holdings, state_returns
 from envs.core.errors import IllegalActionError
 from envs.core.game import Game, State, rng_from, rng_from_dict
@@ -193,9 +193,11 @@ class BauerDraftState(State):
         return self.acting
 
     def legal_mask(self, player: int) -> np.ndarray:
+        """Read-only and per seat: built once per decision, never written to once handed out."""
         mask = self._masks[player]
         if mask is None:
             mask = self._build_mask(player)
+            mask.flags.writeable = False
             self._masks[player] = mask
         return mask
 
@@ -487,6 +489,12 @@ class BauerDraftState(State):
                 self.copy_target[k] = -1
                 lost.append(k)
         return lost
+
+    # --- invariants --------------------------------------------------------------------------
+    def check(self) -> None:
+        """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
+        check_state(self)
+        super().check()
 
     # --- outcome -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
