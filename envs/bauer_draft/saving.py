@@ -6,7 +6,9 @@ tests and notebooks can build a position from a few fields::
     {"round": 3, "hands": [["E09", "J01", "C09"], ...], "piles": [[...], ...],
      "central": [...], "discards": [...], "tableau": [["E01", {"card": "C07", "round": 1}], ...]}
 
-Defaults: ``kind`` "select"; tableau entries played in list order (seat 0 first) in round -1
+A complete save (one naming its ``game`` or ``rng``, as ``to_dict`` writes) must have every key
+(``options`` may be left out), every tableau entry and every copy all its fields. Defaults
+otherwise: ``kind`` "select"; tableau entries played in list order (seat 0 first) in round -1
 ("an earlier round") by the select (``"by"``); no copies, Daga unused (ready if in a tableau),
 empty queue and memories. Every card must appear exactly once in hands, piles, central deck,
 discards and tableaux.
@@ -17,8 +19,8 @@ scan is linear), then the position goes through ``BauerDraftState.check``, whose
 ``check_state`` here: the invariants the rules imply, the first broken one named.
 
 - cards: each of the 55 cards exactly once in hands, piles, central deck, discards and tableaux;
-  the tableau bookkeeping (owner, play order, round, how played) matches the tableaux; ``plays``
-  add up to the play counter;
+  the tableau bookkeeping (owner, play order, round, how played) matches the tableaux, rounds
+  never decrease in play order; ``plays`` add up to the play counter;
 - sizes that fit the round and the decision: every pile holds 12 (10) - 3 - round cards during
   a select and two more after the pass (hand-built positions: or not), two (or none: the Yule
   Goat's) after the last round;
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -208,13 +211,17 @@ def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any],
     unknown = [k for k in data if k not in KEYS]
     if unknown:
         _bad(f"unknown keys {short(unknown)}; allowed: {', '.join(KEYS)}")
-    state = _load(game, data, state_class)
+    complete = "game" in data or "rng" in data
+    missing = [k for k in KEYS if k not in data and k != "options"]
+    if complete and missing:  # options may be left out to load a save into other options
+        _bad(f"a complete save has every key; missing {missing}")
+    state = _load(game, data, state_class, complete)
     state.check()
     return state
 
 
-def _load(game: BauerDraftGame, data: Mapping[str, Any],
-          state_class: type[BauerDraftState]) -> BauerDraftState:
+def _load(game: BauerDraftGame, data: Mapping[str, Any], state_class: type[BauerDraftState],
+          complete: bool) -> BauerDraftState:
     n = game.num_players
     if "game" in data and (type(data["game"]) is not str or data["game"] != "bauer_draft"):
         _bad(f"game is {short(data['game'])}")
@@ -244,10 +251,10 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any],
     if sorted(_int(i, "a pile id", 0, n - 1) for i in pile_ids) != list(range(n)):
         _bad(f"pile_ids {short(pile_ids)} must be a permutation of 0..{n - 1}")
     st.pile_ids = list(pile_ids)
-    _load_tableau(st, tableau, game.num_rounds)
+    _load_tableau(st, tableau, game.num_rounds, complete)
     max_seq = max((st.seq[c] for t in st.tableau for c in t), default=-1)
     st.next_seq = _int(data.get("next_seq", max_seq + 1), "next_seq", max_seq + 1, MAX_COUNT)
-    _load_copies(st, _list(data.get("copies", [{}] * 3), "copies", length=3))
+    _load_copies(st, _list(data.get("copies", [{}] * 3), "copies", length=3), complete)
     st.daga_used = _bool(data.get("daga_used", False), "daga_used")
     st.daga_ready = _bool(data.get("daga_ready", st.owner[DAGA_CARD] >= 0), "daga_ready")
     for i, item in enumerate(_list(data.get("queue", []), "queue", most=MAX_QUEUE)):
@@ -270,12 +277,16 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any],
     return st
 
 
-def _load_tableau(st: BauerDraftState, tableau: list[Any], num_rounds: int) -> None:
+def _load_tableau(st: BauerDraftState, tableau: list[Any], num_rounds: int,
+                  complete: bool) -> None:
     seq_counter = 0
     for s, entries in enumerate(tableau):
         for e in entries:
             entry = _dict(e, f"tableau[{s}] entry", ENTRY_KEYS) if not isinstance(e, str) \
                 else {"card": e}
+            if complete and len(entry) != len(ENTRY_KEYS):
+                _bad(f"a complete save lists {', '.join(ENTRY_KEYS)} of every tableau card, got "
+                     f"{short(e)}")
             c = _card(entry.get("card"), f"tableau[{s}]")
             where = CARDS.codes[c]
             st.tableau[s].append(c)
@@ -289,9 +300,11 @@ def _load_tableau(st: BauerDraftState, tableau: list[Any], num_rounds: int) -> N
         st.tableau[s].sort(key=lambda c: st.seq[c])
 
 
-def _load_copies(st: BauerDraftState, copies: list[Any]) -> None:
+def _load_copies(st: BauerDraftState, copies: list[Any], complete: bool) -> None:
     for k, raw in enumerate(copies):
         entry = _dict(raw, f"copies[{k}]", COPY_KEYS)
+        if complete and len(entry) != len(COPY_KEYS):
+            _bad(f"a complete save lists {', '.join(COPY_KEYS)} of every copy, got {short(raw)}")
         if "copier" in entry and _card(entry["copier"], "copier") != COPIER_CARDS[k]:
             _bad(f"copies[{k}] is the copy of {CARDS.codes[COPIER_CARDS[k]]}, not "
                  f"{short(entry['copier'])}")
@@ -306,12 +319,15 @@ def _load_decision(st: BauerDraftState, data: Mapping[str, Any], n: int) -> None
     st.sel = [[_pick(x, f"selected[{s}]") for x in _list(picks, f"selected[{s}]", most=2)]
               for s, picks in enumerate(selected)]
     kind = st.kind
-    if kind == SELECT:
-        st.acting = tuple(range(n))
-        return
-    if kind == OVER:
-        st.acting = ()
-        st._final = st._compute_breakdown()
+    if kind in (SELECT, OVER):
+        given = (data.get("decider", -1), data.get("source"), data.get("offer"),
+                 data.get("first"))
+        if given != (-1, None, None, None):
+            _bad(f"no decider, source, offer or first pick during a {KINDS[kind]}, got "
+                 f"{short(given)}")
+        st.acting = tuple(range(n)) if kind == SELECT else ()
+        if kind == OVER:
+            st._final = st._compute_breakdown()
         return
     st.decider = _int(data.get("decider"), "decider", 0, n - 1)
     st.acting = (st.decider,)
@@ -369,7 +385,7 @@ def _check_tableau(st: BauerDraftState) -> None:
         for c in cards:
             in_tableau[c] = s
             seqs.add(st.seq[c])
-        if any(st.seq[a] >= st.seq[b] for a, b in zip(cards, cards[1:])):
+        if any(st.seq[a] >= st.seq[b] for a, b in pairwise(cards)):
             _bad(f"tableau[{s}] must be in play order (distinct seq)")
         if st.plays[s] < len(cards):
             _bad(f"seat {s} has {len(cards)} tableau cards but played only {st.plays[s]}")
@@ -380,6 +396,10 @@ def _check_tableau(st: BauerDraftState) -> None:
         _bad(f"tableau cards need distinct play numbers below next_seq {st.next_seq}")
     if sum(st.plays) != st.next_seq:
         _bad(f"plays {st.plays} must add up to the play counter next_seq {st.next_seq}")
+    by_seq = sorted((st.seq[c], st.played_round[c]) for t in st.tableau for c in t)
+    rounds = [r for _, r in by_seq if r >= 0]  # -1: "an earlier round" of a hand-built position
+    if any(a > b for a, b in pairwise(rounds)):
+        _bad(f"tableau cards played later lie in earlier rounds (rounds in play order {rounds})")
     for c in range(NUM_CARDS):
         if in_tableau[c] < 0:
             if st.seq[c] != -1 or st.played_by[c] != -1:
