@@ -30,7 +30,7 @@ from envs.bauer_trick.components import (
     SUIT_BITS,
     bits_of,
 )
-from envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM
+from envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM, STATE_SPEC
 from envs.bauer_trick.render import render_state
 from envs.bauer_trick.scoring import CATEGORIES
 from envs.core.game import Game, State, rng_from
@@ -81,6 +81,7 @@ class BauerTrickGame(Game):
         self.teams = ((0, 2), (1, 3))
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
+        self.state_spec = STATE_SPEC  # full information (observation.global_state)
         self.deal_mode = self.options["episode"] == "deal"
         self.forehand_mode = self.options["trump_selection"] == "forehand_on_four"
         self.max_decisions = 36 if self.deal_mode else 36 * self.options["max_deals"]
@@ -342,6 +343,9 @@ class BauerTrickState(State):
         if out is None:
             return np.take(self.buf, OBSERVER_PERM[player])
         return np.take(self.buf, OBSERVER_PERM[player], out=out)
+
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        return observation.global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerTrickState:
         return hidden.determinize(self, player, rng)
