@@ -70,7 +70,13 @@ from envs.bauer_draft.effects import (
     start_yule,
 )
 from envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE, determinize
-from envs.bauer_draft.observation import Encoder, build_obs_spec, rebuild_views
+from envs.bauer_draft.observation import (
+    Encoder,
+    build_obs_spec,
+    build_state_spec,
+    global_state,
+    rebuild_views,
+)
 from envs.bauer_draft.render import render_state
 from envs.bauer_draft.saving import check_state, state_from_dict, state_to_dict
 from envs.bauer_draft.scoring import score_holdings, state_breakdown, state_holdings, state_returns
@@ -98,6 +104,8 @@ class BauerDraftGame(Game):
         self.pile_size = 10 if n == 5 else 12
         self.num_actions = NUM_ACTIONS
         self.obs_spec = build_obs_spec(n, self.num_rounds)
+        # full information for centralised critics (observation.global_state)
+        self.state_spec = build_state_spec(n, self.num_rounds, self.pile_size)
         # AEC steps: n selects + a Ville sub-step per round, at most 4 decisions per character
         # effect (Daga's re-copy included), one offer per copier and card, the Yule Goat.
         self.max_decisions = self.num_rounds * (n + 1) + 4 * 11 + 3 * NUM_CARDS + 4
@@ -533,6 +541,9 @@ class BauerDraftState(State):
             out = self.game.obs_spec.zeros()
         self.game.encoder.encode(self, player, out)
         return out
+
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        return global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerDraftState:
         return determinize(self, player, rng)
