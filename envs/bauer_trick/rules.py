@@ -37,8 +37,7 @@ from envs.core.game import Game, State, rng_from
 from envs.core.options import Option, int_range
 
 _ACTING = tuple((p,) for p in range(NUM_SEATS))
-# _BYTE_BOOLS[b] = the 8 bits of byte b as bools, to expand a 32-bit hand into a mask quickly.
-_BYTE_BOOLS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
+_MASK_BYTES = (NUM_ACTIONS + 7) // 8
 
 
 def _read_only(mask: np.ndarray) -> np.ndarray:
@@ -181,11 +180,10 @@ class BauerTrickState(State):
             return _NO_ACTION
         if self.phase == PHASE_CALL:
             return _CALL_ONLY if self.game.forehand_mode else _CALL_OR_PASS
-        bits = self.legal_play_bits()
-        mask = np.zeros(NUM_ACTIONS, bool)
-        mask[:NUM_CARDS] = _BYTE_BOOLS[
-            [bits & 255, (bits >> 8) & 255, (bits >> 16) & 255, bits >> 24]
-        ].ravel()
+        # the legal cards' bit mask expanded to one bool per action id (ids 32.. are not cards)
+        raw = self.legal_play_bits().to_bytes(_MASK_BYTES, "little")
+        mask = np.unpackbits(np.frombuffer(raw, np.uint8), count=NUM_ACTIONS,
+                             bitorder="little").view(bool)
         mask.flags.writeable = False
         self._mask = mask
         self._mask_for = key
