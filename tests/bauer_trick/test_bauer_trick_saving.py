@@ -234,8 +234,8 @@ OPTION_SETS = [
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=str)
 def test_check_holds_at_every_decision_of_random_games(options):
-    """``check`` is not over-strict: no reachable position of any option set breaks it, and
-    every saved position loads back (the loader runs it too)."""
+    """``check`` is not over-strict: no reachable position of any option set breaks it, nor a
+    determinized copy of one, and every saved position loads back (the loader runs it too)."""
     game = BauerTrickGame(**options)
     rng = np.random.default_rng(len(str(options)))
     for seed in range(GAMES * (15 if game.deal_mode else 1)):
@@ -244,6 +244,8 @@ def test_check_holds_at_every_decision_of_random_games(options):
             state.check()
             if rng.random() < 0.02:
                 game.state_from_dict(state.to_dict()).check()
+                for p in range(4):  # re-sampled copies are positions the rules can reach
+                    state.determinize(p, rng).check()
             if state.is_over():
                 break
             random_step(state, rng)
