@@ -248,8 +248,9 @@ def _check_cards(state: BauerTrickState) -> None:
             _bad(f"during the call every hand holds {size} cards and {NUM_CARDS - 4 * size} "
                  f"are undealt, got hands of {hand_sizes} and {len(state.undealt)} undealt")
         if (state.trick_cards or any(state.played) or state.trick_no or any(state.tricks)
-                or state.leader != -1):
-            _bad("no card is played, no trick won and no leader set during the call")
+                or state.leader != -1 or any(state.voids)):
+            _bad("no card is played, no trick won, no void shown and no leader set during the "
+                 "call")
         return
     if state.undealt:
         _bad("no card is undealt after the call")

@@ -72,6 +72,9 @@ def test_points_in_the_call_phase_must_fit_the_tally_and_the_game():
     bad = copy.deepcopy(data)
     bad["tally"][1]["no_trump_won"] += 1
     refused(GAME, bad, "team 1 has 8 points, but its tally")
+    bad = copy.deepcopy(data)
+    bad["voids"][0] = 1  # no card played yet: no void can have been shown
+    refused(GAME, bad, "no void shown")
 
 
 def test_a_card_moved_between_played_lists_is_refused():
