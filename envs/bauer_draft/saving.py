@@ -138,13 +138,19 @@ MAX_COUNT = 10**6  # bound of play counters (far above any game's ~100 plays)
 MAX_QUEUE = 4 * NUM_CARDS
 
 
+def _shown(value: Any) -> str:
+    """``short(value)``, at most 200 characters even for wide nested input."""
+    text = short(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
 def _bad(what: str) -> None:
     raise StateFormatError(f"bauer_draft state: {what}")
 
 
 def _card(value: Any, where: str) -> int:
     if type(value) is not str or value not in CARDS.index_of_code:
-        _bad(f"{where}: unknown card {short(value)}; card ids are {', '.join(CARDS.codes)}")
+        _bad(f"{where}: unknown card {_shown(value)}; card ids are {', '.join(CARDS.codes)}")
     return CARDS.index_of_code[value]
 
 
@@ -152,7 +158,7 @@ def _list(value: Any, where: str, length: int | None = None, most: int | None = 
     """``value`` as a list of exactly ``length`` (or at most ``most``) items, measured before any
     item is looked at."""
     if type(value) is not list:
-        _bad(f"{where} must be a list, got {short(value)}")
+        _bad(f"{where} must be a list, got {_shown(value)}")
     if length is not None and len(value) != length:
         _bad(f"{where} must have {length} entries, got {len(value)}")
     if most is not None and len(value) > most:
@@ -167,33 +173,33 @@ def _cards(value: Any, where: str) -> list[int]:
 def _per_seat(data: Mapping[str, Any], key: str, n: int, default: Any = None) -> list[Any]:
     value = data.get(key, default)
     if type(value) is not list or len(value) != n:
-        _bad(f"{key!r} must be a list with one entry per seat ({n}), got {short(value)}")
+        _bad(f"{key!r} must be a list with one entry per seat ({n}), got {_shown(value)}")
     return value
 
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        _bad(f"{where} must be an int in {low}..{high}, got {short(value)}")
+        _bad(f"{where} must be an int in {low}..{high}, got {_shown(value)}")
     return value
 
 
 def _bool(value: Any, where: str) -> bool:
     if type(value) is not bool:
-        _bad(f"{where} must be true or false, got {short(value)}")
+        _bad(f"{where} must be true or false, got {_shown(value)}")
     return value
 
 
 def _name(value: Any, where: str, allowed: tuple[str, ...]) -> int:
     if type(value) is not str or value not in allowed:
-        _bad(f"{where} {short(value)}; allowed: {', '.join(allowed)}")
+        _bad(f"{where} {_shown(value)}; allowed: {', '.join(allowed)}")
     return allowed.index(value)
 
 
 def _dict(value: Any, where: str, keys: tuple[str, ...] | None = None) -> Mapping[str, Any]:
     if not isinstance(value, Mapping) or len(value) > NUM_CARDS:
-        _bad(f"{where} must be a dict, got {short(value)}")
+        _bad(f"{where} must be a dict, got {_shown(value)}")
     if keys is not None and any(type(k) is not str or k not in keys for k in value):
-        _bad(f"{where} has keys {short(list(value))}; allowed: {', '.join(keys)}")
+        _bad(f"{where} has keys {_shown(list(value))}; allowed: {', '.join(keys)}")
     return value
 
 
@@ -210,7 +216,7 @@ def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any],
         _bad(f"expected a dict, got {type(data).__name__}")
     unknown = [k for k in data if k not in KEYS]
     if unknown:
-        _bad(f"unknown keys {short(unknown)}; allowed: {', '.join(KEYS)}")
+        _bad(f"unknown keys {_shown(unknown)}; allowed: {', '.join(KEYS)}")
     complete = "game" in data or "rng" in data
     missing = [k for k in KEYS if k not in data and k != "options"]
     if complete and missing:  # options may be left out to load a save into other options
@@ -224,10 +230,10 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any], state_class: type[Bauer
           complete: bool) -> BauerDraftState:
     n = game.num_players
     if "game" in data and (type(data["game"]) is not str or data["game"] != "bauer_draft"):
-        _bad(f"game is {short(data['game'])}")
+        _bad(f"game is {_shown(data['game'])}")
     if "options" in data and (type(data["options"]) is not dict
                               or data["options"] != game.options):
-        _bad(f"saved with options {short(data['options'])}, but this game has {game.options}")
+        _bad(f"saved with options {_shown(data['options'])}, but this game has {game.options}")
     rng = rng_from_dict(data["rng"]) if "rng" in data else np.random.default_rng(0)
     st = state_class(game, rng)
     st.round = _int(data.get("round", 0), "round", 0, game.num_rounds)
@@ -249,7 +255,7 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any], state_class: type[Bauer
     st.discards = _cards(discards, "discards")
     pile_ids = _list(data.get("pile_ids", list(range(n))), "pile_ids", length=n)
     if sorted(_int(i, "a pile id", 0, n - 1) for i in pile_ids) != list(range(n)):
-        _bad(f"pile_ids {short(pile_ids)} must be a permutation of 0..{n - 1}")
+        _bad(f"pile_ids {_shown(pile_ids)} must be a permutation of 0..{n - 1}")
     st.pile_ids = list(pile_ids)
     _load_tableau(st, tableau, game.num_rounds, complete)
     max_seq = max((st.seq[c] for t in st.tableau for c in t), default=-1)
@@ -286,7 +292,7 @@ def _load_tableau(st: BauerDraftState, tableau: list[Any], num_rounds: int,
                 else {"card": e}
             if complete and len(entry) != len(ENTRY_KEYS):
                 _bad(f"a complete save lists {', '.join(ENTRY_KEYS)} of every tableau card, got "
-                     f"{short(e)}")
+                     f"{_shown(e)}")
             c = _card(entry.get("card"), f"tableau[{s}]")
             where = CARDS.codes[c]
             st.tableau[s].append(c)
@@ -304,10 +310,10 @@ def _load_copies(st: BauerDraftState, copies: list[Any], complete: bool) -> None
     for k, raw in enumerate(copies):
         entry = _dict(raw, f"copies[{k}]", COPY_KEYS)
         if complete and len(entry) != len(COPY_KEYS):
-            _bad(f"a complete save lists {', '.join(COPY_KEYS)} of every copy, got {short(raw)}")
+            _bad(f"a complete save lists {', '.join(COPY_KEYS)} of every copy, got {_shown(raw)}")
         if "copier" in entry and _card(entry["copier"], "copier") != COPIER_CARDS[k]:
             _bad(f"copies[{k}] is the copy of {CARDS.codes[COPIER_CARDS[k]]}, not "
-                 f"{short(entry['copier'])}")
+                 f"{_shown(entry['copier'])}")
         st.copy_mode[k] = _name(entry.get("mode", "none"), "copy mode", COPY_MODES)
         target = entry.get("target")
         st.copy_target[k] = _card(target, "copy target") if target is not None else -1
@@ -324,7 +330,7 @@ def _load_decision(st: BauerDraftState, data: Mapping[str, Any], n: int) -> None
                  data.get("first"))
         if given != (-1, None, None, None):
             _bad(f"no decider, source, offer or first pick during a {KINDS[kind]}, got "
-                 f"{short(given)}")
+                 f"{_shown(given)}")
         st.acting = tuple(range(n)) if kind == SELECT else ()
         if kind == OVER:
             st._final = st._compute_breakdown()
@@ -465,7 +471,7 @@ def _check_decision(st: BauerDraftState) -> None:
     elif any(st.sel):
         _bad(f"no selection is pending during a {KINDS[kind]}")
     if st.source not in SOURCE_OF[kind] or st.owner[st.source] != st.decider:
-        _bad(f"a {KINDS[kind]} decision is taken by the owner of {short(SOURCE_OF[kind])}, "
+        _bad(f"a {KINDS[kind]} decision is taken by the owner of {_shown(SOURCE_OF[kind])}, "
              f"not seat {st.decider} for {st.source}")
     if (st.first is not None) != (kind in (OLLE_VILLE, YULE_VILLE)):
         _bad("a first pick is pending exactly in an olle_ville or yule_ville decision")
@@ -477,7 +483,7 @@ def _check_decision(st: BauerDraftState) -> None:
         offer = st.offer
         if (offer < 0 or st.owner[offer] != st.decider or not ELIGIBLE[k][offer]
                 or st.seq[offer] < st.copy_since[k] or st.copy_mode[k] != COPY_WAIT):
-            _bad(f"copy offer {short(offer)} must be an eligible later card of the copier")
+            _bad(f"copy offer {_shown(offer)} must be an eligible later card of the copier")
     elif st.offer != -1:
         _bad("a copy offer is pending only in a copy_offer decision")
     if kind == COPY_CHOICE and st.copy_mode[k] != COPY_NONE:
@@ -487,7 +493,7 @@ def _check_decision(st: BauerDraftState) -> None:
               else card in COPIER_INDEX if task == TASK_COPY_CHOICE
               else task == TASK_EFFECT and card >= 0 and ON_PLAY[card])
         if not ok:
-            _bad(f"queued task {TASK_NAMES[task]} of {short(card)} has no such effect")
+            _bad(f"queued task {TASK_NAMES[task]} of {_shown(card)} has no such effect")
 
 
 def _check_copies(st: BauerDraftState) -> None:

@@ -60,7 +60,7 @@ MAX_RETURN = 10**6  # far above any reachable cumulative reward; bounds float() 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        _bad(f"{what} must be an int in [{low}, {high}], got {short(value)}")
+        _bad(f"{what} must be an int in [{low}, {high}], got {_shown(value)}")
     return value
 
 
@@ -68,7 +68,7 @@ def _list(value: Any, what: str, length: int | None = None, most: int | None = N
     """``value`` as a list of exactly ``length`` (or at most ``most``) items, checked before any
     item is looked at."""
     if type(value) is not list:
-        _bad(f"{what} must be a list, got {short(value)}")
+        _bad(f"{what} must be a list, got {_shown(value)}")
     if length is not None and len(value) != length:
         _bad(f"{what} must have {length} entries, got {len(value)}")
     if most is not None and len(value) > most:
@@ -87,6 +87,12 @@ def _ints(value: Any, what: str, length: int | None, low: int, high: int,
 
 def _cards(value: Any, what: str) -> list[int]:
     return _ints(value, what, None, 0, NUM_CARDS - 1, most=NUM_CARDS)
+
+
+def _shown(value: Any) -> str:
+    """``short(value)``, at most 200 characters even for wide nested input."""
+    text = short(value)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _bad(what: str) -> None:
@@ -131,15 +137,15 @@ def state_from_dict(
     missing = [k for k in KEYS if k not in data]
     require(not missing, f"bauer_trick state: missing keys {missing}")
     require(len(data) == len(KEYS),
-            f"bauer_trick state: unexpected keys {short([k for k in data if k not in KEYS])}")
+            f"bauer_trick state: unexpected keys {_shown([k for k in data if k not in KEYS])}")
     require(type(data["game"]) is str and data["game"] == game.name,
-            f"bauer_trick state: game is {short(data['game'])}")
+            f"bauer_trick state: game is {_shown(data['game'])}")
     require(type(data["options"]) is dict and data["options"] == game.options,
-            f"bauer_trick state: saved options {short(data['options'])} differ from this game's "
-            f"{short(game.options)}")
+            f"bauer_trick state: saved options {_shown(data['options'])} differ from this game's "
+            f"{_shown(game.options)}")
     phase = data["phase"]
     require(type(phase) is str and phase in PHASES,
-            f"bauer_trick state: phase {short(phase)} must be one of {sorted(PHASES)}")
+            f"bauer_trick state: phase {_shown(phase)} must be one of {sorted(PHASES)}")
     state = state_class(game, rng_from_dict(data["rng"]))
     state.phase = PHASES[phase]
     state.dealer = _int(data["dealer"], "dealer", 0, NUM_SEATS - 1)
@@ -173,7 +179,7 @@ def state_from_dict(
                               1 if game.deal_mode else game.options["max_deals"])
     state.decisions = _int(data["decisions"], "decisions", 0, game.max_decisions)
     require(type(data["truncated"]) is bool,
-            f"bauer_trick state: truncated must be a bool, got {short(data['truncated'])}")
+            f"bauer_trick state: truncated must be a bool, got {_shown(data['truncated'])}")
     state.truncated = data["truncated"]
     tally = _list(data["tally"], "tally", 2)
     state.tally = [_tally(t, f"tally[{i}]", game.categories, start) for i, t in enumerate(tally)]
@@ -192,7 +198,7 @@ def _tally(value: Any, what: str, categories: tuple[str, ...], start: int) -> di
     require(type(value) is dict and len(value) == len(categories)
             and all(type(k) is str and k in categories for k in value),
             f"bauer_trick state: {what} must be a dict with the keys {list(categories)}, got "
-            f"{short(value)}")
+            f"{_shown(value)}")
     return {k: _int(value[k], f"{what}[{k!r}]", 0, start) for k in categories}
 
 
@@ -200,7 +206,7 @@ def _number(value: Any, what: str) -> float:
     """A finite saved number as a float; huge ints are refused before ``float`` overflows."""
     ok = (type(value) is int and abs(value) <= MAX_RETURN) or (
         type(value) is float and math.isfinite(value))
-    require(ok, f"bauer_trick state: {what} must be a finite number, got {short(value)}")
+    require(ok, f"bauer_trick state: {what} must be a finite number, got {_shown(value)}")
     return float(value)
 
 
@@ -211,7 +217,7 @@ def _number(value: Any, what: str) -> float:
 def check_state(state: BauerTrickState) -> None:
     """Raise ``StateFormatError`` naming the first invariant of the rules ``state`` breaks."""
     if state.phase not in (PHASE_CALL, PHASE_PLAY, PHASE_OVER):
-        _bad(f"phase {short(state.phase)} is not call, play or over")
+        _bad(f"phase {_shown(state.phase)} is not call, play or over")
     _check_cards(state)
     _check_calls(state)
     if state.phase != PHASE_CALL:
@@ -445,11 +451,11 @@ def _check_returns(state: BauerTrickState) -> None:
         r = returns[0]
         if (returns != [r, -r, r, -r] or not math.isfinite(r) or r != int(r)
                 or abs(r) > game.options["start_score"] + 1):
-            _bad(f"returns {short(returns)} must be whole numbers, equal within a team and "
+            _bad(f"returns {_shown(returns)} must be whole numbers, equal within a team and "
                  "opposite between teams")
         return
     if returns != expected:
-        _bad(f"returns {short(returns)} do not fit the tally and the end of the game "
+        _bad(f"returns {_shown(returns)} do not fit the tally and the end of the game "
              f"(expected {expected})")
 
 
