@@ -184,3 +184,72 @@ def rebuild_views(st: BauerDraftState) -> None:
     for s, cards in enumerate(st.tableau):
         st.night_n[s] = sum(NIGHT[c] for c in cards)
     st.disc_m[st.discards] = 1.0
+
+
+# --- the global state for centralised critics (full information) -----------------------------
+def build_state_spec(num_players: int, num_rounds: int, pile_size: int) -> ObsSpec:
+    """The full-information pieces; seats are absolute (row s is seat s)."""
+    n, c = num_players, NUM_CARDS
+    return ObsSpec([
+        ObsPiece("hands", (n, c), "cards in each seat's hand (the drawn cards while selecting, "
+                 "an effect's cards to choose from)"),
+        ObsPiece("selection", (n, 2, c), "per seat, the card already chosen in this decision "
+                 "(a select waiting for the Ville sub-step, or the first pick of Olle/Yule with "
+                 "Ville): row 0 the card, row 1 the same card if chosen via Daga"),
+        ObsPiece("tableau", (n, c), "every card in each seat's tableau, face-down Night cards "
+                 "included"),
+        ObsPiece("copies", (3, c), "the card each copier (Bella, Adventure Boy, Humpe) copied"),
+        ObsPiece("copy_mode", (3, 3), "per copier: one-hot [no choice yet, copy later, copied]"),
+        ObsPiece("piles", (n, c), f"the pile in front of each seat in order: 1 - depth / "
+                 f"{pile_size} for each of its cards (the top card, drawn next, is 1)"),
+        ObsPiece("central", (c,), f"the central deck in order: 1 - depth / {c} (top card 1)"),
+        ObsPiece("discards", (c,), "discarded cards"),
+        ObsPiece("passed", (n, c), "cards each seat remembers putting on a pile (its memory)"),
+        ObsPiece("daga", (2,), "Daga's ability: ready (her on-play resolved), used"),
+        ObsPiece("ville_ready", (n,), "this seat has Ville in its tableau from an earlier round"),
+        ObsPiece("round", (num_rounds + 1,), "one-hot round; the last entry is the Yule Goat "
+                 "stage after the final round"),
+        ObsPiece("phase", (len(KINDS),), "one-hot decision kind: " + ", ".join(KINDS)),
+        ObsPiece("acting", (n,), "seats that decide now"),
+        ObsPiece("focus", (c,), "the character whose effect is decided, and the card offered "
+                 "to a copy-later copier"),
+    ])
+
+
+def global_state(st: BauerDraftState, out: np.ndarray | None = None) -> np.ndarray:
+    """The full-information state (``Game.state_spec``), written into ``out`` when given."""
+    spec = st.game.state_spec
+    if out is None:
+        out = spec.zeros()
+    else:
+        out.fill(0.0)
+    v = spec.split(out)
+    n = st.n
+    for s in range(n):
+        v["hands"][s, st.hands[s]] = 1.0
+        v["tableau"][s, st.tableau[s]] = 1.0
+        for c, via in st.sel[s]:
+            v["selection"][s, int(via), c] = 1.0
+        pile = st.piles[s]  # the top card is at the end of the list
+        v["piles"][s, pile] = 1.0 - np.arange(len(pile))[::-1] / st.game.pile_size
+        v["passed"][s, list(st.memory[s])] = 1.0
+    if st.first is not None:
+        v["selection"][st.decider, int(st.first[1]), st.first[0]] = 1.0
+    for k in range(3):
+        v["copy_mode"][k, st.copy_mode[k]] = 1.0
+        if st.copy_mode[k] == COPY_DONE:
+            v["copies"][k, st.copy_target[k]] = 1.0
+    central = st.central
+    v["central"][central] = 1.0 - np.arange(len(central))[::-1] / NUM_CARDS
+    v["discards"][st.discards] = 1.0
+    v["daga"][:] = (st.daga_ready, st.daga_used)
+    ville = st.owner[VILLE]
+    if ville >= 0 and st.ville_ready(ville):
+        v["ville_ready"][ville] = 1.0
+    v["round"][st.round] = 1.0
+    v["phase"][st.kind] = 1.0
+    v["acting"][list(st.acting)] = 1.0
+    for card in (st.source, st.offer):
+        if card >= 0:
+            v["focus"][card] = 1.0
+    return out

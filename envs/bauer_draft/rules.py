@@ -70,9 +70,15 @@ from envs.bauer_draft.effects import (
     start_yule,
 )
 from envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE, determinize
-from envs.bauer_draft.observation import Encoder, build_obs_spec, rebuild_views
+from envs.bauer_draft.observation import (
+    Encoder,
+    build_obs_spec,
+    build_state_spec,
+    global_state,
+    rebuild_views,
+)
 from envs.bauer_draft.render import render_state
-from envs.bauer_draft.saving import state_from_dict, state_to_dict
+from envs.bauer_draft.saving import check_state, state_from_dict, state_to_dict
 from envs.bauer_draft.scoring import score_holdings, state_breakdown, state_holdings, state_returns
 from envs.core.errors import IllegalActionError
 from envs.core.game import Game, State, rng_from, rng_from_dict
@@ -98,6 +104,8 @@ class BauerDraftGame(Game):
         self.pile_size = 10 if n == 5 else 12
         self.num_actions = NUM_ACTIONS
         self.obs_spec = build_obs_spec(n, self.num_rounds)
+        # full information for centralised critics (observation.global_state)
+        self.state_spec = build_state_spec(n, self.num_rounds, self.pile_size)
         # AEC steps: n selects + a Ville sub-step per round, at most 4 decisions per character
         # effect (Daga's re-copy included), one offer per copier and card, the Yule Goat.
         self.max_decisions = self.num_rounds * (n + 1) + 4 * 11 + 3 * NUM_CARDS + 4
@@ -193,9 +201,11 @@ class BauerDraftState(State):
         return self.acting
 
     def legal_mask(self, player: int) -> np.ndarray:
+        """Read-only and per seat: built once per decision, never written to once handed out."""
         mask = self._masks[player]
         if mask is None:
             mask = self._build_mask(player)
+            mask.flags.writeable = False
             self._masks[player] = mask
         return mask
 
@@ -488,6 +498,12 @@ class BauerDraftState(State):
                 lost.append(k)
         return lost
 
+    # --- invariants --------------------------------------------------------------------------
+    def check(self) -> None:
+        """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
+        check_state(self)
+        super().check()
+
     # --- outcome -----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.kind == OVER
@@ -525,6 +541,9 @@ class BauerDraftState(State):
             out = self.game.obs_spec.zeros()
         self.game.encoder.encode(self, player, out)
         return out
+
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        return global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerDraftState:
         return determinize(self, player, rng)

@@ -6,25 +6,83 @@ tests and notebooks can build a position from a few fields::
     {"round": 3, "hands": [["E09", "J01", "C09"], ...], "piles": [[...], ...],
      "central": [...], "discards": [...], "tableau": [["E01", {"card": "C07", "round": 1}], ...]}
 
-Defaults: ``kind`` "select"; tableau entries played in list order (seat 0 first) in round -1
+A complete save (one naming its ``game`` or ``rng``, as ``to_dict`` writes) must have every key
+(``options`` may be left out), every tableau entry and every copy all its fields. Defaults
+otherwise: ``kind`` "select"; tableau entries played in list order (seat 0 first) in round -1
 ("an earlier round") by the select (``"by"``); no copies, Daga unused (ready if in a tableau),
 empty queue and memories. Every card must appear exactly once in hands, piles, central deck,
 discards and tableaux.
+
+Every given field is type-checked before it is used (any input gives ``StateFormatError`` with a
+shortened value, never another exception; lists are measured before they are scanned, and every
+scan is linear), then the position goes through ``BauerDraftState.check``, whose game part is
+``check_state`` here: the invariants the rules imply, the first broken one named.
+
+- cards: each of the 55 cards exactly once in hands, piles, central deck, discards and tableaux;
+  the tableau bookkeeping (owner, play order, round, how played) matches the tableaux, rounds
+  never decrease in play order; ``plays`` add up to the play counter;
+- sizes that fit the round and the decision: every pile holds 12 (10) - 3 - round cards during
+  a select and two more after the pass (hand-built positions: or not), two (or none: the Yule
+  Goat's) after the last round;
+  three cards in every hand during a select, the cards of an effect in the decider's hand only;
+- the decision: kind fits the round, the decider owns the card whose effect is decided (Ville,
+  Witch, Martin, Olle, Yule Goat, Daga, the copier), selections, first pick and copy offer are
+  cards of that seat; every queued task names a card with an effect;
+- copies and Daga: a copy's target is an eligible card of its copier's owner, a pending copier
+  lies in a tableau; Daga ready or used only once she was played;
+- memories: pile ids and knowledge levels in range, never about a card in the seat's own hand.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.bauer_draft.actions import KINDS, OVER, SELECT, SELECT_VILLE
-from envs.bauer_draft.components import CARDS, COPIER_CARDS, DAGA_CARD, NUM_CARDS
-from envs.bauer_draft.effects import PLAYED_BY, TASK_NAMES
+from envs.bauer_draft.actions import (
+    COPY_CHOICE,
+    COPY_OFFER,
+    DAGA,
+    KINDS,
+    MARTIN,
+    OLLE,
+    OLLE_VILLE,
+    OVER,
+    SELECT,
+    SELECT_VILLE,
+    WITCH,
+    YULE,
+    YULE_VILLE,
+)
+from envs.bauer_draft.components import (
+    CARDS,
+    COPIER_CARDS,
+    COPIER_INDEX,
+    DAGA_CARD,
+    MARTIN_CARD,
+    NUM_CARDS,
+    OLLE_CARD,
+    VILLE,
+    WITCH_CARD,
+    YULE_CARD,
+)
+from envs.bauer_draft.effects import (
+    COPY_DONE,
+    COPY_NONE,
+    COPY_WAIT,
+    ELIGIBLE,
+    ON_PLAY,
+    PLAYED_BY,
+    TASK_COPY_CHOICE,
+    TASK_DAGA_CARDS,
+    TASK_EFFECT,
+    TASK_NAMES,
+)
 from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict
+from envs.core.game import rng_from_dict, short
 
 if TYPE_CHECKING:
     from envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
@@ -71,144 +129,211 @@ def state_to_dict(s: BauerDraftState) -> dict[str, Any]:
     }
 
 
+KEYS = ("game", "options", "round", "kind", "decider", "source", "offer", "first", "selected",
+        "hands", "piles", "pile_ids", "central", "discards", "tableau", "next_seq", "copies",
+        "daga_used", "daga_ready", "queue", "plays", "memory", "tracked", "rng")
+ENTRY_KEYS = ("card", "seq", "round", "by")
+COPY_KEYS = ("copier", "mode", "target", "since")
+MAX_COUNT = 10**6  # bound of play counters (far above any game's ~100 plays)
+MAX_QUEUE = 4 * NUM_CARDS
+
+
+def _shown(value: Any) -> str:
+    """``short(value)``, at most 200 characters even for wide nested input."""
+    text = short(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _bad(what: str) -> None:
+    raise StateFormatError(f"bauer_draft state: {what}")
+
+
 def _card(value: Any, where: str) -> int:
-    require(isinstance(value, str) and value in CARDS.index_of_code,
-            f"bauer_draft state: {where}: unknown card {value!r}; card ids are "
-            f"{', '.join(CARDS.codes)}")
+    if type(value) is not str or value not in CARDS.index_of_code:
+        _bad(f"{where}: unknown card {_shown(value)}; card ids are {', '.join(CARDS.codes)}")
     return CARDS.index_of_code[value]
 
 
+def _list(value: Any, where: str, length: int | None = None, most: int | None = None) -> list:
+    """``value`` as a list of exactly ``length`` (or at most ``most``) items, measured before any
+    item is looked at."""
+    if type(value) is not list:
+        _bad(f"{where} must be a list, got {_shown(value)}")
+    if length is not None and len(value) != length:
+        _bad(f"{where} must have {length} entries, got {len(value)}")
+    if most is not None and len(value) > most:
+        _bad(f"{where} has {len(value)} entries, at most {most} allowed")
+    return value
+
+
 def _cards(value: Any, where: str) -> list[int]:
-    require(isinstance(value, list), f"bauer_draft state: {where} must be a list of card ids")
-    return [_card(v, where) for v in value]
+    return [_card(v, where) for v in _list(value, where, most=NUM_CARDS)]
 
 
 def _per_seat(data: Mapping[str, Any], key: str, n: int, default: Any = None) -> list[Any]:
     value = data.get(key, default)
-    require(isinstance(value, list) and len(value) == n,
-            f"bauer_draft state: {key!r} must be a list with one entry per seat ({n})")
+    if type(value) is not list or len(value) != n:
+        _bad(f"{key!r} must be a list with one entry per seat ({n}), got {_shown(value)}")
     return value
 
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
-    require(type(value) is int and low <= value <= high,
-            f"bauer_draft state: {where} must be an int in {low}..{high}, got {value!r}")
+    if type(value) is not int or not low <= value <= high:
+        _bad(f"{where} must be an int in {low}..{high}, got {_shown(value)}")
     return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if type(value) is not bool:
+        _bad(f"{where} must be true or false, got {_shown(value)}")
+    return value
+
+
+def _name(value: Any, where: str, allowed: tuple[str, ...]) -> int:
+    if type(value) is not str or value not in allowed:
+        _bad(f"{where} {_shown(value)}; allowed: {', '.join(allowed)}")
+    return allowed.index(value)
+
+
+def _dict(value: Any, where: str, keys: tuple[str, ...] | None = None) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping) or len(value) > NUM_CARDS:
+        _bad(f"{where} must be a dict, got {_shown(value)}")
+    if keys is not None and any(type(k) is not str or k not in keys for k in value):
+        _bad(f"{where} has keys {_shown(list(value))}; allowed: {', '.join(keys)}")
+    return value
+
+
+def _pick(value: Any, where: str) -> tuple[int, bool]:
+    """A selection ``[card id, via Daga]``."""
+    pair = _list(value, where, length=2)
+    return _card(pair[0], where), _bool(pair[1], f"{where} (via Daga)")
 
 
 def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any],
                     state_class: type[BauerDraftState]) -> BauerDraftState:
     """Load a position; ``state_class`` (``BauerDraftState``, passed by ``rules``) builds it."""
-    require(isinstance(data, Mapping), "bauer_draft state: expected a dict")
-    try:
-        return _load(game, data, state_class)
-    except StateFormatError:
-        raise
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-        raise StateFormatError(f"bauer_draft state: malformed field ({exc!r})") from exc
+    if not isinstance(data, Mapping):
+        _bad(f"expected a dict, got {type(data).__name__}")
+    unknown = [k for k in data if k not in KEYS]
+    if unknown:
+        _bad(f"unknown keys {_shown(unknown)}; allowed: {', '.join(KEYS)}")
+    complete = "game" in data or "rng" in data
+    missing = [k for k in KEYS if k not in data and k != "options"]
+    if complete and missing:  # options may be left out to load a save into other options
+        _bad(f"a complete save has every key; missing {missing}")
+    state = _load(game, data, state_class, complete)
+    state.check()
+    return state
 
 
-def _load(game: BauerDraftGame, data: Mapping[str, Any],
-          state_class: type[BauerDraftState]) -> BauerDraftState:
+def _load(game: BauerDraftGame, data: Mapping[str, Any], state_class: type[BauerDraftState],
+          complete: bool) -> BauerDraftState:
     n = game.num_players
-    if "game" in data:
-        require(data["game"] == "bauer_draft", f"bauer_draft state: game is {data['game']!r}")
-    if "options" in data:
-        require(dict(data["options"]) == game.options,
-                f"bauer_draft state: saved with options {data['options']}, "
-                f"but this game has {game.options}")
+    if "game" in data and (type(data["game"]) is not str or data["game"] != "bauer_draft"):
+        _bad(f"game is {_shown(data['game'])}")
+    if "options" in data and (type(data["options"]) is not dict
+                              or data["options"] != game.options):
+        _bad(f"saved with options {_shown(data['options'])}, but this game has {game.options}")
     rng = rng_from_dict(data["rng"]) if "rng" in data else np.random.default_rng(0)
     st = state_class(game, rng)
     st.round = _int(data.get("round", 0), "round", 0, game.num_rounds)
-    kind_name = data.get("kind", "select")
-    require(kind_name in KINDS, f"bauer_draft state: kind {kind_name!r}; allowed: {KINDS}")
-    st.kind = KINDS.index(kind_name)
-    st.hands = [_cards(h, f"hands[{s}]") for s, h in enumerate(_per_seat(data, "hands", n))]
-    st.piles = [_cards(p, f"piles[{s}]") for s, p in enumerate(_per_seat(data, "piles", n))]
-    st.central = _cards(data.get("central", []), "central")
-    st.discards = _cards(data.get("discards", []), "discards")
-    pile_ids = data.get("pile_ids", list(range(n)))
-    require(sorted(pile_ids) == list(range(n)) if isinstance(pile_ids, list) else False,
-            f"bauer_draft state: pile_ids must be a permutation of 0..{n - 1}")
+    st.kind = _name(data.get("kind", "select"), "kind", KINDS)
+    hands = _per_seat(data, "hands", n)
+    piles = _per_seat(data, "piles", n)
+    tableau = _per_seat(data, "tableau", n)
+    central = _list(data.get("central", []), "central", most=NUM_CARDS)
+    discards = _list(data.get("discards", []), "discards", most=NUM_CARDS)
+    sizes = [len(_list(x, f"a hand, pile or tableau of seat {i % n}"))
+             for i, x in enumerate(hands + piles + tableau)]
+    listed = sum(sizes) + len(central) + len(discards)
+    if listed > NUM_CARDS:  # measured before any scan: a 20,000-card list stops here
+        _bad(f"hands, piles, central, discards and tableaux list {listed} cards; each of the "
+             f"{NUM_CARDS} cards must be in exactly one place")
+    st.hands = [_cards(h, f"hands[{s}]") for s, h in enumerate(hands)]
+    st.piles = [_cards(p, f"piles[{s}]") for s, p in enumerate(piles)]
+    st.central = _cards(central, "central")
+    st.discards = _cards(discards, "discards")
+    pile_ids = _list(data.get("pile_ids", list(range(n))), "pile_ids", length=n)
+    if sorted(_int(i, "a pile id", 0, n - 1) for i in pile_ids) != list(range(n)):
+        _bad(f"pile_ids {_shown(pile_ids)} must be a permutation of 0..{n - 1}")
     st.pile_ids = list(pile_ids)
-    seq_counter = 0
-    max_seq = -1
-    for s, entries in enumerate(_per_seat(data, "tableau", n)):
-        require(isinstance(entries, list), f"bauer_draft state: tableau[{s}] must be a list")
-        for e in entries:
-            entry = e if isinstance(e, Mapping) else {"card": e}
-            c = _card(entry.get("card"), f"tableau[{s}]")
-            st.tableau[s].append(c)
-            st.owner[c] = s
-            st.seq[c] = _int(entry.get("seq", seq_counter), f"seq of {entry['card']}", 0, 10**6)
-            st.played_round[c] = _int(entry.get("round", -1), f"round of {entry['card']}",
-                                      -1, game.num_rounds)
-            by = entry.get("by", "select")
-            require(by in PLAYED_BY, f"bauer_draft state: 'by' of {entry['card']} is {by!r}; "
-                    f"allowed {PLAYED_BY}")
-            st.played_by[c] = PLAYED_BY.index(by)
-            seq_counter += 1
-            max_seq = max(max_seq, st.seq[c])
-    for s in range(n):
-        st.tableau[s].sort(key=lambda c: st.seq[c])
-    everywhere = st.all_cards()
-    missing = sorted(set(range(NUM_CARDS)) - set(everywhere))
-    doubled = sorted({c for c in everywhere if everywhere.count(c) > 1})
-    require(not missing and not doubled,
-            "bauer_draft state: every card must be in exactly one place; "
-            f"missing {[CARDS.codes[c] for c in missing]}, "
-            f"more than once {[CARDS.codes[c] for c in doubled]}")
-    st.next_seq = _int(data.get("next_seq", max_seq + 1), "next_seq", max_seq + 1, 10**6)
-    for k, entry in enumerate(data.get("copies", [{}] * 3)):
-        mode = entry.get("mode", "none")
-        require(mode in COPY_MODES, f"bauer_draft state: copy mode {mode!r}; allowed {COPY_MODES}")
-        st.copy_mode[k] = COPY_MODES.index(mode)
-        target = entry.get("target")
-        st.copy_target[k] = _card(target, "copy target") if target is not None else -1
-        require((st.copy_mode[k] == 2) == (target is not None),
-                "bauer_draft state: a copy target is given exactly for mode 'copied'")
-        if st.copy_mode[k] == 2:
-            require(st.owner[st.copy_target[k]] == st.owner[COPIER_CARDS[k]] >= 0,
-                    "bauer_draft state: a copy target must lie in its copier's owner's tableau")
-        st.copy_since[k] = _int(entry.get("since", 0), "copy since", 0, 10**6)
-    st.daga_used = bool(data.get("daga_used", False))
-    st.daga_ready = bool(data.get("daga_ready", st.owner[DAGA_CARD] >= 0))
-    for item in data.get("queue", []):
-        task, card, seat = item
-        require(task in TASK_NAMES, f"bauer_draft state: queue task {task!r}; allowed {TASK_NAMES}")
-        st.queue.append((TASK_NAMES.index(task), _card(card, "queue") if card else -1,
-                         _int(seat, "queue seat", 0, n - 1)))
-    st.plays = list(data.get("plays", [len(t) for t in st.tableau]))
+    _load_tableau(st, tableau, game.num_rounds, complete)
+    max_seq = max((st.seq[c] for t in st.tableau for c in t), default=-1)
+    st.next_seq = _int(data.get("next_seq", max_seq + 1), "next_seq", max_seq + 1, MAX_COUNT)
+    _load_copies(st, _list(data.get("copies", [{}] * 3), "copies", length=3), complete)
+    st.daga_used = _bool(data.get("daga_used", False), "daga_used")
+    st.daga_ready = _bool(data.get("daga_ready", st.owner[DAGA_CARD] >= 0), "daga_ready")
+    for i, item in enumerate(_list(data.get("queue", []), "queue", most=MAX_QUEUE)):
+        task, card, seat = _list(item, f"queue[{i}]", length=3)
+        st.queue.append((_name(task, f"queue[{i}] task", TASK_NAMES),
+                         -1 if card is None else _card(card, f"queue[{i}]"),
+                         _int(seat, f"queue[{i}] seat", 0, n - 1)))
+    plays = data.get("plays", [len(t) for t in st.tableau])
+    st.plays = [_int(v, "plays", 0, MAX_COUNT) for v in _list(plays, "plays", length=n)]
     for key, table, names in (("memory", st.memory, None), ("tracked", st.tracked, TRACK_NAMES)):
-        rows = data.get(key, [{}] * n)
-        require(isinstance(rows, list) and len(rows) == n,
-                f"bauer_draft state: {key!r} needs one dict per seat")
-        for s, row in enumerate(rows):
-            for code, value in row.items():
+        for s, row in enumerate(_per_seat(data, key, n, [{}] * n)):
+            for code, value in _dict(row, f"{key}[{s}]").items():
+                card = _card(code, f"{key}[{s}]")
                 if names is None:
-                    table[s][_card(code, key)] = _int(value, key, 0, n - 1)
+                    table[s][card] = _int(value, f"{key}[{s}][{code}]", 0, n - 1)
                 else:
-                    require(value in names[1:], f"bauer_draft state: {key} value {value!r}; "
-                            f"allowed {names[1:]}")
-                    table[s][_card(code, key)] = names.index(value)
+                    table[s][card] = _name(value, f"{key}[{s}][{code}]", names[1:]) + 1
     st.rebuild_views()
     _load_decision(st, data, n)
     return st
 
 
+def _load_tableau(st: BauerDraftState, tableau: list[Any], num_rounds: int,
+                  complete: bool) -> None:
+    seq_counter = 0
+    for s, entries in enumerate(tableau):
+        for e in entries:
+            entry = _dict(e, f"tableau[{s}] entry", ENTRY_KEYS) if not isinstance(e, str) \
+                else {"card": e}
+            if complete and len(entry) != len(ENTRY_KEYS):
+                _bad(f"a complete save lists {', '.join(ENTRY_KEYS)} of every tableau card, got "
+                     f"{_shown(e)}")
+            c = _card(entry.get("card"), f"tableau[{s}]")
+            where = CARDS.codes[c]
+            st.tableau[s].append(c)
+            st.owner[c] = s
+            st.seq[c] = _int(entry.get("seq", seq_counter), f"seq of {where}", 0, MAX_COUNT)
+            st.played_round[c] = _int(entry.get("round", -1), f"round of {where}", -1,
+                                      num_rounds)
+            st.played_by[c] = _name(entry.get("by", "select"), f"'by' of {where}", PLAYED_BY)
+            seq_counter += 1
+    for s in range(st.n):
+        st.tableau[s].sort(key=lambda c: st.seq[c])
+
+
+def _load_copies(st: BauerDraftState, copies: list[Any], complete: bool) -> None:
+    for k, raw in enumerate(copies):
+        entry = _dict(raw, f"copies[{k}]", COPY_KEYS)
+        if complete and len(entry) != len(COPY_KEYS):
+            _bad(f"a complete save lists {', '.join(COPY_KEYS)} of every copy, got {_shown(raw)}")
+        if "copier" in entry and _card(entry["copier"], "copier") != COPIER_CARDS[k]:
+            _bad(f"copies[{k}] is the copy of {CARDS.codes[COPIER_CARDS[k]]}, not "
+                 f"{_shown(entry['copier'])}")
+        st.copy_mode[k] = _name(entry.get("mode", "none"), "copy mode", COPY_MODES)
+        target = entry.get("target")
+        st.copy_target[k] = _card(target, "copy target") if target is not None else -1
+        st.copy_since[k] = _int(entry.get("since", 0), "copy since", 0, MAX_COUNT)
+
+
 def _load_decision(st: BauerDraftState, data: Mapping[str, Any], n: int) -> None:
-    st.sel = [[(_card(c, "selected"), bool(via)) for c, via in picks]
-              for picks in _per_seat(data, "selected", n, [[] for _ in range(n)])]
+    selected = _per_seat(data, "selected", n, [[] for _ in range(n)])
+    st.sel = [[_pick(x, f"selected[{s}]") for x in _list(picks, f"selected[{s}]", most=2)]
+              for s, picks in enumerate(selected)]
     kind = st.kind
-    if kind == SELECT:
-        for s, hand in enumerate(st.hands):
-            require(len(hand) == 3, f"bauer_draft state: a select needs 3 cards in each hand; "
-                    f"seat {s} has {len(hand)}")
-        st.acting = tuple(range(n))
-        return
-    if kind == OVER:
-        st.acting = ()
-        st._final = st._compute_breakdown()
+    if kind in (SELECT, OVER):
+        given = (data.get("decider", -1), data.get("source"), data.get("offer"),
+                 data.get("first"))
+        if given != (-1, None, None, None):
+            _bad(f"no decider, source, offer or first pick during a {KINDS[kind]}, got "
+                 f"{_shown(given)}")
+        st.acting = tuple(range(n)) if kind == SELECT else ()
+        if kind == OVER:
+            st._final = st._compute_breakdown()
         return
     st.decider = _int(data.get("decider"), "decider", 0, n - 1)
     st.acting = (st.decider,)
@@ -217,9 +342,180 @@ def _load_decision(st: BauerDraftState, data: Mapping[str, Any], n: int) -> None
     offer = data.get("offer")
     st.offer = _card(offer, "offer") if offer is not None else -1
     first = data.get("first")
-    st.first = (_card(first[0], "first"), bool(first[1])) if first is not None else None
+    st.first = _pick(first, "first") if first is not None else None
+
+
+# --- the invariants (BauerDraftState.check) ---------------------------------------------------
+# Each check tests first and builds its message only when it fails: random-play tests run them
+# at every decision.
+SOURCE_OF = {SELECT_VILLE: (VILLE,), WITCH: (WITCH_CARD,), MARTIN: (MARTIN_CARD,),
+             OLLE: (OLLE_CARD,), OLLE_VILLE: (OLLE_CARD,), YULE: (YULE_CARD,),
+             YULE_VILLE: (YULE_CARD,), DAGA: (DAGA_CARD,), COPY_CHOICE: COPIER_CARDS,
+             COPY_OFFER: COPIER_CARDS}
+# hand sizes of the decider for the decisions that choose among cards in hand
+HAND_SIZES = {MARTIN: (1,), OLLE: (1, 2), OLLE_VILLE: (2,), YULE: (1, 2), YULE_VILLE: (2,)}
+
+
+def check_state(st: BauerDraftState) -> None:
+    """Raise ``StateFormatError`` naming the first invariant of the rules ``st`` breaks."""
+    _check_cards(st)
+    _check_tableau(st)
+    _check_sizes(st)
+    _check_decision(st)
+    _check_copies(st)
+    _check_memory(st)
+
+
+def _code(c: int) -> str:
+    return CARDS.codes[c]
+
+
+def _check_cards(st: BauerDraftState) -> None:
+    where = [0] * NUM_CARDS
+    total = 0
+    for cards in (*st.hands, *st.piles, st.central, st.discards, *st.tableau):
+        total += len(cards)
+        for c in cards:
+            where[c] += 1
+    if total != NUM_CARDS or any(k != 1 for k in where):
+        missing = [_code(c) for c in range(NUM_CARDS) if not where[c]]
+        doubled = [_code(c) for c in range(NUM_CARDS) if where[c] > 1]
+        _bad(f"every card must be in exactly one place; missing {missing}, more than once "
+             f"{doubled}")
+
+
+def _check_tableau(st: BauerDraftState) -> None:
+    in_tableau = [-1] * NUM_CARDS
+    seqs = set()
+    for s, cards in enumerate(st.tableau):
+        for c in cards:
+            in_tableau[c] = s
+            seqs.add(st.seq[c])
+        if any(st.seq[a] >= st.seq[b] for a, b in pairwise(cards)):
+            _bad(f"tableau[{s}] must be in play order (distinct seq)")
+        if st.plays[s] < len(cards):
+            _bad(f"seat {s} has {len(cards)} tableau cards but played only {st.plays[s]}")
+    if st.owner != in_tableau:
+        c = next(c for c in range(NUM_CARDS) if st.owner[c] != in_tableau[c])
+        _bad(f"owner of {_code(c)} is {st.owner[c]}, but it lies in tableau {in_tableau[c]}")
+    if len(seqs) != sum(map(len, st.tableau)) or any(q >= st.next_seq for q in seqs):
+        _bad(f"tableau cards need distinct play numbers below next_seq {st.next_seq}")
+    if sum(st.plays) != st.next_seq:
+        _bad(f"plays {st.plays} must add up to the play counter next_seq {st.next_seq}")
+    by_seq = sorted((st.seq[c], st.played_round[c]) for t in st.tableau for c in t)
+    rounds = [r for _, r in by_seq if r >= 0]  # -1: "an earlier round" of a hand-built position
+    if any(a > b for a, b in pairwise(rounds)):
+        _bad(f"tableau cards played later lie in earlier rounds (rounds in play order {rounds})")
+    for c in range(NUM_CARDS):
+        if in_tableau[c] < 0:
+            if st.seq[c] != -1 or st.played_by[c] != -1:
+                _bad(f"{_code(c)} is not in a tableau but has a play number")
+        elif st.played_round[c] > st.round or not 0 <= st.played_by[c] < len(PLAYED_BY):
+            _bad(f"{_code(c)} was played in round {st.played_round[c]}, after round {st.round}")
+
+
+def _check_sizes(st: BauerDraftState) -> None:
+    game = st.game
+    kind, last = st.kind, game.num_rounds
+    sizes = [len(p) for p in st.piles]
+    if kind in (SELECT, SELECT_VILLE):
+        if st.round >= last:
+            _bad(f"no select after the last round ({last - 1})")
+        for s, hand in enumerate(st.hands):
+            if len(hand) != 3:
+                _bad(f"a select needs 3 cards in each hand; seat {s} has {len(hand)}")
+        size = game.pile_size - 3 - st.round
+        if sizes != [size] * st.n:
+            _bad(f"in round {st.round} every pile holds {size} cards during the select, got "
+                 f"{sizes}")
+        return
+    if st.round < last:
+        # Hand-built positions (tests, notebooks) may stand for the effects of a round without
+        # the pass: piles of the select's size are accepted there too.
+        size = game.pile_size - 1 - st.round
+        if sizes not in ([size] * st.n, [size - 2] * st.n):
+            _bad(f"after the pass of round {st.round} every pile holds {size} cards, got "
+                 f"{sizes}")
+    elif sorted(sizes)[1:] != [2] * (st.n - 1) or sizes.count(0) + sizes.count(2) != st.n:
+        _bad(f"after the last round every pile holds 2 cards (the Yule Goat's none), got {sizes}")
+    for s, hand in enumerate(st.hands):
+        allowed = HAND_SIZES.get(kind, (0,)) if s == st.decider else (0,)
+        if len(hand) not in allowed:
+            _bad(f"seat {s} holds {len(hand)} cards during a {KINDS[kind]} decision (allowed "
+                 f"{list(allowed)})")
+
+
+def _check_decision(st: BauerDraftState) -> None:
+    kind, n, last = st.kind, st.n, st.game.num_rounds
+    want = tuple(range(n)) if kind == SELECT else () if kind == OVER else (st.decider,)
+    if tuple(st.acting) != want:
+        _bad(f"acting seats {list(st.acting)} do not fit a {KINDS[kind]} decision")
+    if kind in (YULE, YULE_VILLE, OVER) and st.round != last:
+        _bad(f"a {KINDS[kind]} decision comes after the last round, not in round {st.round}")
+    if st.queue and kind in (SELECT, SELECT_VILLE, OVER):
+        _bad(f"no effect is queued during a {KINDS[kind]}")
+    if kind in (SELECT, OVER):
+        if st.decider != -1 or st.source != -1 or st.offer != -1 or st.first is not None:
+            _bad(f"no decider, source, offer or first pick during a {KINDS[kind]}")
+        if any(st.sel):
+            _bad(f"no selection is pending during a {KINDS[kind]}")
+        return
     if kind == SELECT_VILLE:
-        require(all(len(picks) == 1 for picks in st.sel),
-                "bauer_draft state: a Ville sub-step needs each seat's first selection")
-    require(st.legal_mask(st.decider).any(),
-            f"bauer_draft state: seat {st.decider} has no legal action in {KINDS[kind]}")
+        for s, picks in enumerate(st.sel):
+            if len(picks) != 1 or picks[0][0] not in st.hands[s]:
+                _bad(f"a Ville sub-step needs each seat's first selection from its hand (seat {s})")
+            if picks[0][1] and not st.daga_available(s):
+                _bad(f"seat {s} selected via Daga without Daga's ability")
+        if not st.ville_ready(st.decider):
+            _bad(f"seat {st.decider} cannot use Ville now")
+    elif any(st.sel):
+        _bad(f"no selection is pending during a {KINDS[kind]}")
+    if st.source not in SOURCE_OF[kind] or st.owner[st.source] != st.decider:
+        _bad(f"a {KINDS[kind]} decision is taken by the owner of {_shown(SOURCE_OF[kind])}, "
+             f"not seat {st.decider} for {st.source}")
+    if (st.first is not None) != (kind in (OLLE_VILLE, YULE_VILLE)):
+        _bad("a first pick is pending exactly in an olle_ville or yule_ville decision")
+    if st.first is not None and (st.first[0] not in st.hands[st.decider]
+                                 or (st.first[1] and not st.daga_available(st.decider))):
+        _bad(f"the first pick {_code(st.first[0])} must be in the decider's hand")
+    k = COPIER_INDEX.get(st.source, -1)
+    if kind == COPY_OFFER:
+        offer = st.offer
+        if (offer < 0 or st.owner[offer] != st.decider or not ELIGIBLE[k][offer]
+                or st.seq[offer] < st.copy_since[k] or st.copy_mode[k] != COPY_WAIT):
+            _bad(f"copy offer {_shown(offer)} must be an eligible later card of the copier")
+    elif st.offer != -1:
+        _bad("a copy offer is pending only in a copy_offer decision")
+    if kind == COPY_CHOICE and st.copy_mode[k] != COPY_NONE:
+        _bad("a copier choosing its copy has none yet")
+    for task, card, _seat in st.queue:
+        ok = (card == -1 if task == TASK_DAGA_CARDS
+              else card in COPIER_INDEX if task == TASK_COPY_CHOICE
+              else task == TASK_EFFECT and card >= 0 and ON_PLAY[card])
+        if not ok:
+            _bad(f"queued task {TASK_NAMES[task]} of {_shown(card)} has no such effect")
+
+
+def _check_copies(st: BauerDraftState) -> None:
+    for k, copier in enumerate(COPIER_CARDS):
+        mode, target, owner = st.copy_mode[k], st.copy_target[k], st.owner[copier]
+        if (mode == COPY_DONE) != (target >= 0):
+            _bad(f"a copy target is given exactly for mode 'copied' ({_code(copier)})")
+        if mode != COPY_NONE and owner < 0:
+            _bad(f"{_code(copier)} has a copy but is in no tableau")
+        if mode == COPY_DONE and (st.owner[target] != owner or not ELIGIBLE[k][target]):
+            _bad(f"{_code(copier)} copies {_code(target)}, which is no eligible card of its "
+                 "owner's tableau")
+        if st.copy_since[k] > st.next_seq:
+            _bad(f"{_code(copier)} waits for cards after play {st.copy_since[k]}, beyond "
+                 f"next_seq {st.next_seq}")
+    if (st.daga_used or st.daga_ready) and st.owner[DAGA_CARD] < 0:
+        _bad("Daga's ability is ready or used, but Daga is in no tableau")
+
+
+def _check_memory(st: BauerDraftState) -> None:
+    for s in range(st.n):
+        hand = st.hands[s]
+        for c in st.memory[s]:
+            if c in hand:
+                _bad(f"seat {s} remembers passing {_code(c)}, which is in its own hand")

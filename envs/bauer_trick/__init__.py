@@ -23,7 +23,8 @@ winning/losing team, 0 on truncation (``reward="points"``: also +1/-1 per point 
 ``episode="deal"``: +1/-1 to the team that subtracts in the one deal, 0 if nobody does.
 
 Version history: v0, first release; rules review: ``determinize`` exactly uniform (was a biased
-greedy deal).
+greedy deal); saved states are validated by ``State.check()`` (the invariants are listed in
+``saving``), legal masks are read-only, ``global_state`` is full information.
 """
 
 from envs.bauer_trick.rules import BauerTrickGame, BauerTrickState

@@ -20,6 +20,7 @@ RANK_NAMES = ("7", "8", "9", "10", "J", "Q", "K", "A")
 NUM_SEATS = 4  # partners sit opposite: teams {0, 2} and {1, 3}
 # The stages of a position (``State.phase``), shared by the rules, observation, saving and render.
 PHASE_CALL, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+SPOKE_PASS = 4  # ``State.calls[seat]``: -1 not spoken yet, 0..3 the suit named, 4 passed
 
 
 def card_id(suit: int, rank: int) -> int:

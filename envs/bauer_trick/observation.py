@@ -5,6 +5,10 @@ keeps one *absolute* buffer (seats 0..3, teams 0/1, updated in place as cards fa
 where each card falls) and each observer's vector is one ``np.take`` of it through a precomputed
 permutation, so observing costs a single numpy call whatever the position. ``encode`` rebuilds the
 buffer from scratch (start of a deal, a load, a re-sampled determinization).
+
+The global state for centralised critics (``STATE_SPEC``, ``global_state``) is the absolute
+buffer itself, which already holds all four hands, plus what no seat sees: the cards each seat
+will still be dealt (``forehand_on_four``'s call) and whose turn it is.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.bauer_trick.components import NUM_CARDS, NUM_SEATS, PHASE_PLAY, cards_of
+from envs.bauer_trick.components import NUM_CARDS, NUM_SEATS, PHASE_OVER, PHASE_PLAY, cards_of
 from envs.core.obs_spec import ObsPiece, ObsSpec
 
 if TYPE_CHECKING:
@@ -109,6 +113,54 @@ def _relative_to_absolute(observer: int) -> np.ndarray:
 
 
 OBSERVER_PERM = tuple(_relative_to_absolute(p) for p in range(NUM_SEATS))
+
+
+STATE_SPEC = ObsSpec(
+    [
+        ObsPiece("hands", (NUM_SEATS, NUM_CARDS), "cards in each seat's hand (absolute seats "
+                 "0..3, as every seat-indexed piece below)"),
+        ObsPiece("trump", (5,), "trump suit one-hot (clubs, spades, hearts, diamonds, none); "
+                 "all zero during the call"),
+        ObsPiece("caller", (5,), "seat of the caller (0..3, none); all zero during the call"),
+        ObsPiece("dealer", (NUM_SEATS,), "seat of the dealer"),
+        ObsPiece("calls", (NUM_SEATS, 5), "per seat: suit named (4) or pass; zero row if not "
+                 "spoken"),
+        ObsPiece("trick", (NUM_SEATS, NUM_CARDS), "cards of the current trick by seat"),
+        ObsPiece("leader", (NUM_SEATS,), "seat that led the current trick"),
+        ObsPiece("played", (NUM_SEATS, NUM_CARDS), "cards played in earlier tricks of this deal "
+                 "by seat"),
+        ObsPiece("void", (NUM_SEATS, 4), "per seat, effective suits it has shown it lacks"),
+        ObsPiece("tricks_won", (2, 9), "tricks won this deal, one-hot 0..8: team 0 (seats 0, "
+                 "2), team 1"),
+        ObsPiece("points", (2,), "points still to lose / start_score: team 0, team 1"),
+        ObsPiece("trick_number", (8,), "index of the current trick, one-hot (play phase)"),
+        ObsPiece("phase", (3,), "trump call, play, game over"),
+        ObsPiece("deals", (1,), "deals played / max_deals (game mode; 0 in deal mode)"),
+        ObsPiece("to_be_dealt", (NUM_SEATS, NUM_CARDS), "cards each seat still receives after "
+                 "the call (forehand_on_four; zero otherwise)"),
+        ObsPiece("to_act", (NUM_SEATS,), "seat that decides now (all zero when the game is "
+                 "over)"),
+    ]
+)
+_ABS_SHAPES = [p.size for p in STATE_SPEC.pieces[: len(ABS_PIECES)]]
+assert _ABS_SHAPES == list(ABS_PIECES.values()), "STATE_SPEC must start with the absolute buffer"
+_DEALT = STATE_SPEC.offsets["to_be_dealt"]
+_TO_ACT = STATE_SPEC.offsets["to_act"]
+
+
+def global_state(state: BauerTrickState, out: np.ndarray | None = None) -> np.ndarray:
+    """The full-information state (``STATE_SPEC``): every hand, the undealt cards by the seat
+    that will receive them, whose turn, and everything public; written into ``out`` if given."""
+    if out is None:
+        out = np.zeros(STATE_SPEC.size, np.float32)
+    out[:ABS_SIZE] = state.buf
+    out[ABS_SIZE:] = 0.0
+    first = (state.dealer + 1) % NUM_SEATS
+    for i, card in enumerate(state.undealt):  # dealt 4 at a time from the dealer's left
+        out[_DEALT + (first + i // 4) % NUM_SEATS * NUM_CARDS + card] = 1.0
+    if state.phase != PHASE_OVER:
+        out[_TO_ACT + state.to_act] = 1.0
+    return out
 
 
 def encode(state: BauerTrickState) -> None:

@@ -25,20 +25,30 @@ from envs.bauer_trick.components import (
     PHASE_CALL,
     PHASE_OVER,
     PHASE_PLAY,
+    SPOKE_PASS,
     STRENGTH,
     SUIT_BITS,
     bits_of,
 )
-from envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM
+from envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM, STATE_SPEC
 from envs.bauer_trick.render import render_state
 from envs.bauer_trick.scoring import CATEGORIES
 from envs.core.game import Game, State, rng_from
 from envs.core.options import Option, int_range
 
-SPOKE_PASS = 4  # calls[seat]: -1 not spoken yet, 0..3 suit named, 4 passed
 _ACTING = tuple((p,) for p in range(NUM_SEATS))
-# _BYTE_BOOLS[b] = the 8 bits of byte b as bools, to expand a 32-bit hand into a mask quickly.
-_BYTE_BOOLS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
+_MASK_BYTES = (NUM_ACTIONS + 7) // 8
+
+
+def _read_only(mask: np.ndarray) -> np.ndarray:
+    mask.flags.writeable = False
+    return mask
+
+
+# The masks that do not depend on the cards, shared by every state (read-only, never rewritten).
+_NO_ACTION = _read_only(np.zeros(NUM_ACTIONS, bool))
+_CALL_OR_PASS = _read_only(np.arange(NUM_ACTIONS) >= CALL_BASE)
+_CALL_ONLY = _read_only((np.arange(NUM_ACTIONS) >= CALL_BASE) & (np.arange(NUM_ACTIONS) < PASS))
 
 
 class BauerTrickGame(Game):
@@ -70,6 +80,7 @@ class BauerTrickGame(Game):
         self.teams = ((0, 2), (1, 3))
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
+        self.state_spec = STATE_SPEC  # full information (observation.global_state)
         self.deal_mode = self.options["episode"] == "deal"
         self.forehand_mode = self.options["trump_selection"] == "forehand_on_four"
         self.max_decisions = 36 if self.deal_mode else 36 * self.options["max_deals"]
@@ -101,8 +112,8 @@ class BauerTrickState(State):
         self.truncated = False
         self.dealer = 0
         self.buf = np.zeros(ABS_SIZE, np.float32)
-        self._mask = np.zeros(NUM_ACTIONS, bool)
-        self._mask_for = -1  # decision counter the cached mask belongs to
+        self._mask = _NO_ACTION  # the play-phase mask of the current decision, once asked for
+        self._mask_for = -1  # decisions * NUM_SEATS + seat the cached mask belongs to
         self.decisions = 0
         self._reset_deal_fields()
 
@@ -160,21 +171,22 @@ class BauerTrickState(State):
         return hand
 
     def legal_mask(self, player: int) -> np.ndarray:
-        mask = self._mask
-        if self._mask_for == self.decisions * NUM_SEATS + player:
-            return mask
-        self._mask_for = self.decisions * NUM_SEATS + player
-        mask[:] = False
+        """A read-only mask: shared constants for the call and for seats not acting, a new array
+        per decision in the play (cached for that decision), never written to once handed out."""
+        key = self.decisions * NUM_SEATS + player
+        if self._mask_for == key:
+            return self._mask
         if self.phase == PHASE_OVER or player != self.to_act:
-            return mask
+            return _NO_ACTION
         if self.phase == PHASE_CALL:
-            mask[CALL_BASE : CALL_BASE + 4] = True
-            mask[PASS] = not self.game.forehand_mode
-        else:
-            bits = self.legal_play_bits()
-            mask[:NUM_CARDS] = _BYTE_BOOLS[
-                [bits & 255, (bits >> 8) & 255, (bits >> 16) & 255, bits >> 24]
-            ].ravel()
+            return _CALL_ONLY if self.game.forehand_mode else _CALL_OR_PASS
+        # the legal cards' bit mask expanded to one bool per action id (ids 32.. are not cards)
+        raw = self.legal_play_bits().to_bytes(_MASK_BYTES, "little")
+        mask = np.unpackbits(np.frombuffer(raw, np.uint8), count=NUM_ACTIONS,
+                             bitorder="little").view(bool)
+        mask.flags.writeable = False
+        self._mask = mask
+        self._mask_for = key
         return mask
 
     def _is_legal(self, action: int) -> bool:
@@ -298,6 +310,12 @@ class BauerTrickState(State):
             return
         self.encode()
 
+    # --- invariants --------------------------------------------------------------------------
+    def check(self) -> None:
+        """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
+        saving.check_state(self)
+        super().check()
+
     # --- protocol: outcome -------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.phase == PHASE_OVER and not self.truncated
@@ -324,6 +342,9 @@ class BauerTrickState(State):
             return np.take(self.buf, OBSERVER_PERM[player])
         return np.take(self.buf, OBSERVER_PERM[player], out=out)
 
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        return observation.global_state(self, out)
+
     def determinize(self, player: int, rng: np.random.Generator) -> BauerTrickState:
         return hidden.determinize(self, player, rng)
 
@@ -338,7 +359,7 @@ class BauerTrickState(State):
             setattr(new, name, list(getattr(self, name)))
         new.tally = [dict(t) for t in self.tally]
         new.buf = self.buf.copy()
-        new._mask = np.zeros(NUM_ACTIONS, bool)
+        new._mask = _NO_ACTION
         new._mask_for = -1
         return new
 

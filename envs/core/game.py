@@ -118,7 +118,10 @@ class State(ABC):
     def legal_mask(self, player: int) -> np.ndarray:
         """Bool array ``[num_actions]``; never all False for an acting player.
 
-        The array may be cached by the state: callers must not modify it.
+        The caller cannot corrupt it and it stays valid: a game returns either a fresh array or
+        a read-only one (``flags.writeable`` False; possibly cached per seat and decision, or a
+        shared constant), and never writes into an array it has handed out, so asking for
+        another seat or applying a move leaves an earlier mask as it was. Copy it to edit it.
         """
 
     def legal_actions(self, player: int) -> list[int]:

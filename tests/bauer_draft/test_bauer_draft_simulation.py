@@ -79,9 +79,12 @@ def play_game(game: BauerDraftGame, seed: int) -> None:
     expected_selections = [0] * n
     daga_picks: list[int] = []
     yule_pile = -1  # the pile the Yule Goat's owner took
-    step = 0
+    step = turns = 0
     while not st.is_terminal():
         check_conservation(st)
+        if turns % 6 == 0:
+            st.check()  # the rules' invariants hold at reachable positions
+        turns += 1
         acting = st.acting_players()
         assert acting and step < game.max_decisions
         if st.kind == SELECT:
@@ -133,6 +136,7 @@ def play_game(game: BauerDraftGame, seed: int) -> None:
                         assert seat == q and kind in EXTRA_KINDS
                     from_effects[q] += 1
     check_conservation(st)
+    st.check()
     # one selected card per round (+1 per Ville use, -1 per Daga swap), plus the effects' cards
     for q in range(n):
         assert selections[q] == expected_selections[q]

@@ -35,11 +35,22 @@ def play_position(game: BauerTrickGame, hands: dict[int, str], *, trump: str, ca
     assert not spare, "cards left over: hands of different sizes?"
     if tricks is None:
         tricks = (trick_no, 0)
+    # The position must be one the rules can reach (the loader checks it): the seats before the
+    # caller passed, the tally gives the points, the decision count fits the cards played.
+    first = (dealer + 1) % 4
+    order = [(first + i) % 4 for i in range(4)]
     calls = [-1] * 4
     if trump != "none":
+        for seat in order[: order.index(caller)]:
+            calls[seat] = 4
         calls[caller] = SUITS[trump]
     else:
         calls = [4] * 4
+    start = game.options["start_score"]
+    tally = [dict.fromkeys(game.categories, 0) for _ in range(2)]
+    for team, p in enumerate(points or [start] * 2):
+        tally[team]["calls_made"] = start - p
+    decisions = sum(c != -1 for c in calls) + 4 * trick_no + len(trick_cards)
     data = {
         "game": "bauer_trick", "options": dict(game.options), "phase": "play",
         "dealer": dealer, "to_act": (leader + len(trick_cards)) % 4,
@@ -47,9 +58,9 @@ def play_position(game: BauerTrickGame, hands: dict[int, str], *, trump: str, ca
         "trump": SUITS[trump], "caller": caller if trump != "none" else -1, "leader": leader,
         "trick": [[s, c] for s, c in trick_cards], "trick_no": trick_no, "tricks": list(tricks),
         "played": played, "voids": [0, 0, 0, 0],
-        "points": list(points or [game.options["start_score"]] * 2),
-        "tally": [dict.fromkeys(game.categories, 0) for _ in range(2)],
-        "deals_played": 0, "truncated": False, "returns": [0.0] * 4, "decisions": 0,
+        "points": list(points or [start] * 2),
+        "tally": tally,
+        "deals_played": 0, "truncated": False, "returns": [0.0] * 4, "decisions": decisions,
         "rng": game.new_state(0).to_dict()["rng"],
     }
     return game.state_from_dict(data)

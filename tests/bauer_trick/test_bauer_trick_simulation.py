@@ -85,6 +85,7 @@ def run_game(game: BauerTrickGame, seed: int, deep: bool) -> None:
         elif step % 16 == 0:
             check_rejections(game, seed, step, state, rng, exhaustive=False)
             check_scores(game, seed, step, state)
+            state.check()  # the rules' invariants hold at reachable positions
         legal = np.flatnonzero(state.legal_mask(state.to_act))
         assert len(legal)
         action = int(legal[int(rng.integers(len(legal)))])
@@ -94,6 +95,7 @@ def run_game(game: BauerTrickGame, seed: int, deep: bool) -> None:
         watcher.after(state, deals)
         step += 1
     check_scores(game, seed, step, state)
+    state.check()
     assert step <= game.max_decisions
     if game.deal_mode:
         assert watcher.deals == 1 and state.is_terminal()
