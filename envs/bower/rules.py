@@ -242,7 +242,7 @@ class BowerState(State):
                     base = PLAY + NUM_PLACEMENTS * h
                     m[base : base + NUM_PLACEMENTS] = pm
                 m.flags.writeable = False
-                if len(_PLAY_MASKS) >= 1 << 16:
+                if len(_PLAY_MASKS) >= _PLAY_CACHE_LIMIT:
                     _PLAY_MASKS.clear()
                 _PLAY_MASKS[key] = m
             return m
@@ -580,6 +580,8 @@ _DISPLAY_MASKS = [
 _KEEP_MASKS = [_frozen_mask(list(range(KEEP, KEEP + n))) for n in range(4)]
 _HAND_MASKS = [_frozen_mask(list(range(HAND, HAND + n))) for n in range(MAX_HAND + 1)]
 _PLAY_MASKS: dict[tuple[int, int, int], np.ndarray] = {}
+# Bounded (cleared when full) so that RSS plateaus in long runs (measured by envs.soak).
+_PLAY_CACHE_LIMIT = 1 << 12
 _OBS_VIEWS = {p.name: OBS_SPEC.slice(p.name) for p in OBS_SPEC.pieces}
 
 __all__ = ["OPTIONS", "BowerGame", "BowerState"]
