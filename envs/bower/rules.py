@@ -86,7 +86,7 @@ from envs.bower.observation import (
 )
 from envs.bower.options import OPTIONS
 from envs.bower.render import render
-from envs.bower.saving import state_from_dict, to_dict
+from envs.bower.saving import check_state, state_from_dict, to_dict
 from envs.bower.scoring import (
     compute_final,
     state_breakdown,
@@ -197,6 +197,8 @@ class BowerState(State):
         self._dirty = [S_ALL, S_ALL]
         self._mask: np.ndarray | None = None
         self._final: tuple[list[dict[str, float]], int] | None = None
+        # Built by ``positions.build_state``: history invariants are not checked (not saved).
+        self.hand_built = False
 
     @property
     def rng(self) -> np.random.Generator:
@@ -559,6 +561,11 @@ class BowerState(State):
 
     def to_dict(self) -> dict[str, Any]:
         return to_dict(self)
+
+    def check(self) -> None:
+        """Bower's invariants (``saving.check_state``), then the shared ones."""
+        check_state(self)
+        super().check()
 
     # ------------------------------------------------------------------ display
     def __str__(self) -> str:
