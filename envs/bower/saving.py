@@ -568,8 +568,10 @@ def _check_history(s: BowerState) -> None:
                 f"bower: player_{q} spied a column without keeping SP1")
         require(s.spied_removed[q] == (kept_by[SP2] == q),
                 f"bower: player_{q} saw the removed eggs exactly when keeping SP2")
-        require(not s.extra[q] or kept_by[IA3] == 1 - q,
-                f"bower: player_{q} has an extra turn but the opponent never kept IA3")
+        givers = (1 - q, q) if s.opts["double_turn_mode"] == "swap" else (1 - q,)
+        require(not s.extra[q] or kept_by[IA3] in givers,
+                f"bower: player_{q} has an extra turn but IA3 was not kept (by the opponent, "
+                "or by this player in swap mode)")
         require(not s.owed[q] or kept_by[IA3] == q,
                 f"bower: player_{q} is owed a turn without keeping IA3")
     covers = [q for q in range(2) for _t, _pl, cov in s.placed[q] if cov]
