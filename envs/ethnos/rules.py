@@ -496,6 +496,11 @@ class EthnosState(State):
     def to_dict(self) -> dict[str, Any]:
         return saving.state_to_dict(self)
 
+    def check(self) -> None:
+        """Ethnos' invariants (``saving.check_state``), then the shared ones."""
+        saving.check_state(self)
+        super().check()
+
     def __str__(self) -> str:
         return render_text(self)
 
