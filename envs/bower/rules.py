@@ -221,6 +221,7 @@ class BowerState(State):
         return () if self.phase == PH_OVER else (self.actor,)
 
     def legal_mask(self, player: int) -> np.ndarray:
+        """Read-only (shared, cached) bool array; stays valid after asking for another seat."""
         if player != self.actor or self.phase == PH_OVER:
             return _NO_ACTIONS
         m = self._mask
@@ -260,6 +261,7 @@ class BowerState(State):
             return _HAND_MASKS[len(self.hands[self.actor])]
         m = np.zeros(NUM_ACTIONS, bool)
         effect_mask(self, ph, m)
+        m.flags.writeable = False  # cached in ``_mask``: callers must not be able to corrupt it
         return m
 
     def _playable_slots(self) -> list[int]:

@@ -86,7 +86,9 @@ class State(ABC):
     def legal_mask(self, player: int) -> np.ndarray:
         """Bool array ``[num_actions]``; never all False for an acting player.
 
-        The array may be cached by the state: callers must not modify it.
+        The caller cannot corrupt it: each game returns either a fresh array or a read-only one
+        (``flags.writeable`` False, possibly cached and shared), and the result stays valid after
+        asking for another seat. Copy it (``mask.copy()``) to modify it.
         """
 
     def legal_actions(self, player: int) -> list[int]:

@@ -269,10 +269,14 @@ class EthnosState(State):
         return (self.actor,)
 
     def legal_mask(self, player: int) -> np.ndarray:
+        """The acting seat's mask is cached and read-only (no caller can corrupt it); any other
+        seat gets a fresh all-False array. Either stays valid after asking for another seat."""
         if player != self.actor or self.terminal or self.decisions >= self.game.max_decisions:
             return np.zeros(act.NUM_ACTIONS, bool)
         if self._mask is None:
-            self._mask = self._compute_mask()
+            m = self._compute_mask()
+            m.flags.writeable = False
+            self._mask = m
         return self._mask
 
     def _compute_mask(self) -> np.ndarray:
