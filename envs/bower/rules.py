@@ -80,6 +80,8 @@ from envs.bower.observation import (
     S_EGGS,
     S_HANDS,
     S_TOKENS,
+    STATE_SPEC,
+    encode_global,
     encode_sections,
     encode_tail,
     paint_cell,
@@ -116,6 +118,7 @@ class BowerGame(Game):
         self.num_players = 2
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
+        self.state_spec = STATE_SPEC  # full-information global state (``observation.py``)
         # 2 draft picks + 24 turns x (take, play, accept, keep, <= 2 effect steps, <= 6 discards).
         self.max_decisions = 2 + 24 * 12
 
@@ -506,6 +509,10 @@ class BowerState(State):
             return buf.copy()
         out[:] = buf
         return out
+
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        """Full-information state for centralised critics (``observation.encode_global``)."""
+        return encode_global(self, out)
 
     def _touch(self, sections: int) -> None:
         """Mark observation sections as changed for both seats (see ``observation.py``)."""

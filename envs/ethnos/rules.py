@@ -88,6 +88,7 @@ class EthnosGame(Game):
         self.obs_spec, widths = observation.build_obs_spec(
             n, markers_high, float(self.merfolk_end), float(len(self.merfolk_spaces)))
         observation.build_layout(self, widths)
+        self.state_spec = observation.build_state_spec(self)  # full-information global state
         self._build_masks()
 
     # --- precomputation --------------------------------------------------------------------
@@ -466,6 +467,10 @@ class EthnosState(State):
     # ----------------------------------------------------------------------------------------
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         return observation.observe(self, player, out)
+
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        """Full-information state for centralised critics (``observation.encode_global``)."""
+        return observation.encode_global(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
         """A state consistent with all ``player`` has seen (see ``envs.ethnos.hidden``)."""
