@@ -579,6 +579,18 @@ def _check_history(s: BowerState) -> None:
         covers.append(p)
     require(len(covers) <= 1 and all(kept_by[IA1] == q for q in covers),
             f"bower: covers by {covers}; IA1 allows one, by its keeper")
+    if ph != PH_DRAFT:
+        # Nest tiles leave stack and display by the 2 draft picks, one take per turn (none on a
+        # forced turn), the IA2 gift and the IA1 cover draw: so the stack size is fixed.
+        out = sum(1 for zone in (s.hands[0], s.hands[1], s.tile_discards, [s.cover_tile])
+                  for t in zone if 0 <= t < NB_FIRST)
+        out += sum(1 for q in range(2) for t, _pl, _cov in s.placed[q] if t < NB_FIRST)
+        took = done + (ph not in (PH_TAKE, PH_OVER))
+        extra = out - 2 - len(covers) - took
+        allowed = (0, 1) if kept_by[IA2] >= 0 else (0,)
+        require(extra in allowed,
+                f"bower: {out} nest tiles left stack and display after {took} takes and "
+                f"{len(covers)} cover(s); the stack holds {len(s.stack)}")
     cols, cells = s.conditions
     if ph in (PH_BONUS, PH_KEEP):
         require(bool(cols or cells), f"bower: phase {phase} needs a condition met this turn")
