@@ -119,6 +119,20 @@ def test_extra_turn_without_double_turn_tile_refused():
     refused(game, d, "extra turn")
 
 
+def test_stack_swapped_with_the_discards_refused():
+    """Conservation holds, but the stack no longer fits the turns played (the display would run
+    empty seven steps later)."""
+    game, d = saved(steps=120)
+    d["stack"], d["tile_discards"] = d["tile_discards"], d["stack"]
+    refused(game, d, "left stack and display|at most")
+
+
+def test_discards_with_20000_copies_refused_fast():
+    game, d = saved()
+    d["tile_discards"] = d["tile_discards"] + ["T01"] * 20_000
+    refused(game, d, "at most")
+
+
 def test_turns_in_the_draft_refused():
     game = BowerGame()
     d = json.loads(json.dumps(game.new_state(5).to_dict()))
