@@ -386,6 +386,11 @@ def check_state(s: EthnosState) -> None:
             and (s.giant_seat < 0 or bool(s.giant_plays)),
             "ethnos state: the Giant token is held (with its band size) only after a Giant-led "
             "band")
+    if s.giant_seat >= 0:  # §6.3 scoring looks for the holder's band of size giant_size
+        require((s.giant_seat, s.giant_size) in s.giant_plays
+                and s.giant_size == max(x for _p, x in s.giant_plays),
+                f"ethnos state: the Giant token (player {s.giant_seat}, size {s.giant_size}) "
+                "must lie on the largest Giant-led band, one of its holder's")
     if g.marker_limit is not None:
         for p in range(n):
             used = 1 + (1 if has[MERFOLK] else 0) + int(s.markers[p].sum())

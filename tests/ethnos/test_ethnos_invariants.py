@@ -193,3 +193,15 @@ def test_global_state_is_full_information_deterministic_and_in_bounds(n):
         differs += not np.array_equal(other.global_state(), x)
         assert np.array_equal(spec.split(x)["hands"], s.hands)
     assert total > 20 and differs > 0.8 * total
+
+
+def test_giant_token_on_a_band_size_nobody_played_refused():
+    """The audit's case: ``giant_size`` swapped with another field; §6.3 would find no band."""
+    game = EthnosGame(num_players=4, tribes=["giants", "elves", "dwarves", "orcs", "trolls",
+                                             "wizards"])
+    for s in random_positions(game, 1):
+        if s.giant_seat >= 0:
+            break
+    d = json.loads(json.dumps(s.to_dict()))
+    d["giant_size"] = 10 if d["giant_size"] != 10 else 9
+    refused(game, d, "Giant token")
