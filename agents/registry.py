@@ -1,5 +1,7 @@
 """Agents by name: ``make_agent(name, env_name=..., seed=..., **kw)`` and the spec strings the
-command-line tools use (``"random"``, ``"search:rollouts=128"``, ``"policy:runs/x/model.zip"``)."""
+command-line tools use (``"random"``, ``"ismcts:iterations=300"``, ``"flat_search:rollouts=128"``,
+``"policy:runs/x/model.zip"``, ``"trained"``, ``"rllib:runs/x"``). ``search`` is the old name of
+``flat_search`` and stays an alias."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import envs
 from agents.base import BaseAgent
 from agents.heuristics import heuristic_class
+from agents.ismcts import ISMCTSAgent
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent
 
@@ -26,11 +29,21 @@ def _policy_params() -> set[str]:
     return _params(PolicyAgent)
 
 
+def _trained(**kw: Any) -> BaseAgent:
+    from agents.policy import TrainedAgent
+
+    return TrainedAgent(**kw)
+
+
 def _params(cls: Callable[..., Any]) -> set[str]:
     return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
 
 
-AGENTS: tuple[str, ...] = ("random", "heuristic", "search", "policy")
+AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "flat_search", "search", "policy",
+                           "trained", "rllib")
+ALIASES: dict[str, str] = {"search": "flat_search"}  # old spec strings keep working
+_PATH_AGENTS = ("policy", "trained", "rllib")  # "NAME:PATH" is short for path=PATH
+TRAINED_PARAMS = {"path", "num_players", "deterministic"}
 
 
 def make_agent(
@@ -38,7 +51,9 @@ def make_agent(
 ) -> BaseAgent:
     """A fresh agent ``name`` (one of ``AGENTS``) for env ``env_name``, seeded with ``seed``.
 
-    ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` needs ``path=``.
+    ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` and ``rllib`` need
+    ``path=``; ``trained`` plays the shipped numpy model for ``env_name`` (and ``num_players``),
+    or ``path=``.
     Unknown names, envs or keyword arguments raise ``ValueError`` naming the allowed values.
     """
     return agent_factory(name, env_name, **kw)(seed)
@@ -62,15 +77,33 @@ def agent_factory(
         allowed = _params(cls)
     elif name == "random":
         cls, allowed = RandomAgent, _params(RandomAgent)
-    elif name == "search":
+    elif name == "ismcts":
+        cls, allowed = ISMCTSAgent, _params(ISMCTSAgent)
+    elif ALIASES.get(name, name) == "flat_search":
         cls, allowed = SearchAgent, _params(SearchAgent)
+    elif name == "rllib":
+        from agents.rllib_agent import RLlibAgent, load_module
+
+        cls, allowed = RLlibAgent, _params(RLlibAgent)
+        if "path" in kw and "module" not in kw:  # load the checkpoint once, not per agent
+            kw = {**{k: v for k, v in kw.items() if k != "path"}, "module": load_module(kw["path"])}
+    elif name == "trained":
+        from agents.policy import load_trained
+
+        allowed, cls = TRAINED_PARAMS, _trained
+        unknown = sorted(set(kw) - allowed)
+        if not unknown:  # load the weights once, not per agent
+            models = load_trained(env_name, kw.get("path"), kw.get("num_players"))
+            kw = {"models": models, "env_name": env_name,
+                  **({"deterministic": kw["deterministic"]} if "deterministic" in kw else {})}
+            allowed = {"models", "env_name", "deterministic"}
     else:
         allowed = _policy_params()
         if "path" in kw and "model" not in kw:
             from agents.policy import load_model
 
             kw = {**{k: v for k, v in kw.items() if k != "path"},
-                  "model": load_model(kw["path"])}  # load the zip once, not per agent
+                  "model": load_model(kw["path"], env_name)}  # load the zip once, not per agent
         cls = _policy
     unknown = sorted(set(kw) - allowed)
     if unknown:
@@ -103,10 +136,11 @@ def parse_value(text: str) -> Any:
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"name"`` or ``"name:key=value,key=value"``; ``"policy:PATH"`` is short for path=PATH."""
+    """``"name"`` or ``"name:key=value,key=value"``; ``"policy:PATH"``, ``"trained:PATH"`` and
+    ``"rllib:DIR"`` are short for path=PATH."""
     name, _, rest = spec.partition(":")
     kw: dict[str, Any] = {}
-    if name == "policy" and rest and "=" not in rest.split(",")[0]:
+    if name in _PATH_AGENTS and rest and "=" not in rest.split(",")[0]:
         path, _, rest = rest.partition(",")
         kw["path"] = path
     for item in filter(None, rest.split(",")):

@@ -10,7 +10,6 @@ alternately in rounds so machine noise hits both alike.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import random
@@ -22,6 +21,7 @@ import numpy as np
 
 import envs
 from envs.registry import VARIANTS
+from training.cli import add_env, add_env_options, make_parser, parse_env_options
 
 
 @dataclass
@@ -78,9 +78,11 @@ def measure_both(name: str, options: dict, seconds: float, rounds: int = 2) -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", action="append", choices=envs.ENVS,
-                        help="env to measure (repeatable); default: all")
+    parser = make_parser("envs.benchmark", __doc__)
+    add_env(parser, required=False, multiple=True,
+            help="env to measure (repeatable; default: all)")
+    add_env_options(parser, help="a game option for every measured env, repeatable "
+                                 "(default: each env's defaults, or --variants)")
     parser.add_argument("--seconds", type=float, default=3.0, help="wall time per measurement")
     parser.add_argument("--variants", action="store_true",
                         help="measure every option set of envs.VARIANTS, not just the defaults")
@@ -88,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results = []
     for name in args.env or envs.ENVS:
+        given = parse_env_options(args.env_option)
         for options in (VARIANTS[name] if args.variants else [{}]):
+            options = {**options, **given}
             try:
                 results.append(measure_both(name, options, args.seconds))
             except ImportError as exc:  # a game module not installed/built

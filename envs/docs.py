@@ -4,17 +4,26 @@
     python -m envs.docs bauer_trick_v0
     python -m envs.docs bauer_trick_v0 --state
 
-The README embeds these tables verbatim; ``tests/test_docs.py`` fails when they drift from the
-code, so regenerate and paste after changing an option or an observation piece.
+Each env's own README (``envs/<game>/README.md``, ``readme_path(name)``) embeds these tables
+verbatim; ``tests/test_docs.py`` fails when they drift from the code, so regenerate and paste
+after changing an option or an observation piece.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from pathlib import Path
 
 import envs
 from envs.core.options import options_markdown
+
+
+def readme_path(name: str) -> Path:
+    """``envs/<game>/README.md`` of env ``name``: where its rules and tables live."""
+    package = type(envs.make_game(name)).__module__.rsplit(".", 1)[0]
+    return Path(importlib.import_module(package).__file__).with_name("README.md")
 
 
 def tables(name: str, **options) -> str:

@@ -1,111 +1,221 @@
-"""Play one seat of a tablezoo game in the terminal against baseline agents.
+"""Play one seat of a tablezoo game in the terminal against any agents.
 
-    python -m envs.play bauer_trick_v0 --seat 0 --opponents random
-    python -m envs.play ethnos_v0 --option num_players=3
+    python -m envs.play --env bauer_trick_v0 --seat 0 --opponent heuristic
+    python -m envs.play --env bauer_trick_v0 --env-option episode=deal
+    python -m envs.play --env ethnos_v0 --env-option num_players=3 --opponent ismcts:iterations=200
+    python -m envs.play --env bower_v0 --opponent policy:runs/bower/model.zip
+    python -m envs.play --env bauer_draft_v0 --state position.json --seat 2
 
-The position is shown as the game's text rendering from your seat (other players' hidden cards
-stay hidden when the game supports it); the menu lists your legal actions by name. Type the
-number in front of an action, or part of its name when that is unique; ``q`` quits.
+You see only what your seat may see (the game's per-seat view); the menu lists your legal
+actions. Type a listed id (the whole number) or a full action name; ``?`` shows the legend,
+``help ID`` the full text of a menu line or of a card/tile code, ``q`` quits. A move with a single
+legal option is played for you (``--confirm-forced`` asks anyway). ``--state FILE.json`` starts
+from a saved position (``state.to_dict()`` written as JSON).
 """
 
 from __future__ import annotations
 
-import argparse
-import ast
+import importlib
+import inspect
+import itertools
+import json
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-import numpy as np
-
 import envs
+from envs.core.game import Game, State
+from envs.play_menu import Asker, Menu, Reader, Writer
+from training.cli import (
+    add_env,
+    add_env_options,
+    add_opponent,
+    add_seed,
+    make_parser,
+    parse_env_options,
+)
 
 
-def parse_option(text: str) -> tuple[str, Any]:
-    """``key=value`` with a Python literal value (strings may be bare)."""
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"--option expects key=value, got {text!r}")
-    key, raw = text.split("=", 1)
-    try:
-        value = ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        value = raw
-    return key, value
+def views_of(game: Game) -> ModuleType:
+    """The game's ``render`` module (``render_seat``, ``LEGEND``, ``explain``, ...)."""
+    package = type(game).__module__.rsplit(".", 1)[0]
+    return importlib.import_module(package + ".render")
 
 
-def choose(names: list[tuple[int, str]], read: Callable[[str], str]) -> int | None:
-    """Ask until the answer names exactly one legal action; ``None`` means quit."""
-    while True:
-        answer = read("your action> ").strip()
-        if answer.lower() in ("q", "quit", "exit"):
-            return None
-        if answer.isdigit() and any(int(answer) == a for a, _ in names):
-            return int(answer)
-        hits = [a for a, name in names if answer and answer.lower() in name.lower()]
-        if len(hits) == 1:
-            return hits[0]
-        print(f"  {'no' if not hits else 'more than one'} legal action matches {answer!r}; "
-              "type a number from the menu")
+class SeatView:
+    """The text one seat may see, the legend and the card texts of one game."""
+
+    def __init__(self, game: Game, colour: bool = False):
+        self.game = game
+        self.module = views_of(game)
+        render = self.module.render_seat
+        self._kw = {"colour": colour} if "colour" in inspect.signature(render).parameters else {}
+        self.legend: str = getattr(self.module, "LEGEND", "")
+        self.explain: Callable[[str], str | None] = getattr(self.module, "explain",
+                                                            lambda token: None)
+
+    def screen(self, state: State, seat: int) -> str:
+        return self.module.render_seat(state, seat, **self._kw)
+
+    def menu(self, state: State, seat: int, legal: list[int]) -> Menu:
+        label = getattr(self.module, "menu_label", None)
+        labels = {a: label(state, a) if label else self.game.action_name(a) for a in legal}
+        groups = getattr(self.module, "menu_groups", None)
+        return Menu(labels, groups(state, seat, legal) if groups else [])
+
+    def public_move(self, state: State, player: int, action: int) -> str:
+        describe = getattr(self.module, "public_move", None)
+        return describe(state, player, action) if describe else self.game.action_name(action)
 
 
-def view(env, seat: int) -> str:
-    state = env.game_state
-    render = getattr(state, "render_text", None)
-    return render(seat) if render is not None else str(state)
-
-
-def play(name: str, seat: int, opponents: str, options: dict[str, Any], seed: int | None,
-         read: Callable[[str], str] = input) -> list[float] | None:
-    """Run one game; returns the final returns per seat, or ``None`` if the person quit."""
-    from agents import make_agent
-
-    env = envs.make(name, **options)
-    env.reset(seed=seed)
-    me = env.possible_agents[seat]
-    bots = {a: make_agent(opponents, env_name=name, seed=i)
-            for i, a in enumerate(env.possible_agents) if a != me}
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        totals[agent] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        if agent == me:
-            print("\n" + view(env, seat))
-            legal = np.flatnonzero(obs["action_mask"]).tolist()
-            menu = [(a, env.game.action_name(a)) for a in legal]
-            for a, label in menu:
-                print(f"  {a:>4}  {label}")
-            action = choose(menu, read)
+def play(game: Game, state: State, seat: int, bots: dict[int, Any], read: Reader = input,
+         write: Writer = print, confirm_forced: bool = False, colour: bool = False,
+         loaded: bool = False) -> list[float] | None:
+    """Play ``state`` to the end with a person in ``seat``; returns the returns per seat, or
+    ``None`` when the person quits. ``loaded``: the position came from a file, so it is shown
+    (and the person asked to go on) before any other seat moves."""
+    view = SeatView(game, colour)
+    asker = Asker(read, write, view.legend, view.explain)
+    me = game.player_name(seat)
+    write(f"{game.name}: you are {me}. Type a listed id or a full action name; "
+          "? legend, help ID, q quits.")
+    decisions = 0
+    while not state.is_over() and decisions < game.max_decisions:
+        acting = state.acting_players()
+        legal = state.legal_actions(seat) if seat in acting else []
+        asked = len(legal) > 1 or (legal and confirm_forced)
+        if loaded and not asked:
+            write("\n" + view.screen(state, seat))
+            who = ", ".join(game.player_name(p) for p in acting)
+            if not asker.pause(f"{who} to move; Enter to go on, q quits> "):
+                return None
+        loaded = False
+        joint: dict[int, int] = {}
+        if asked:
+            write("\n" + view.screen(state, seat))
+            action = asker.choose(view.menu(state, seat, legal))
             if action is None:
                 return None
-        else:
-            action = bots[agent].act(obs["observation"], obs["action_mask"], env.game_state)
-            print(f"{agent}: {env.game.action_name(action)}")
-        env.step(action)
-    print("\n" + str(env.game_state))
-    returns = [totals[a] for a in env.possible_agents]
-    print(f"game over: your return {totals[me]:+g}; all returns {returns}")
-    return returns
+            joint[seat] = action
+        elif legal:
+            joint[seat] = legal[0]
+            write(f"you: {game.action_name(legal[0])} (your only legal move)")
+        for p in acting:
+            if p != seat:
+                joint[p] = bots[p].act(state.observe(p), state.legal_mask(p), state=state,
+                                       player=p)
+        told = [f"{game.player_name(p)}: {view.public_move(state, p, a)}"
+                for p, a in joint.items() if p != seat]
+        state.apply(joint)
+        decisions += 1
+        for line in told:
+            write(line)
+    write("\n" + view.screen(state, seat))
+    write(summary(game, state, seat))
+    return [float(r) for r in state.returns()]
+
+
+def summary(game: Game, state: State, seat: int) -> str:
+    """The end-of-game table: score, return and each scoring category per seat."""
+    scores, returns = state.scores(), state.returns()
+    breakdown = state.score_breakdown()
+    cats = list(dict.fromkeys(k for row in breakdown for k in row))
+    names = [game.player_name(p) + (" (you)" if p == seat else "") for p in range(game.num_players)]
+    width = max(12, *(len(n) + 1 for n in names))
+    head = "".ljust(16) + "".join(n.rjust(width) for n in names)
+    lines = ["game over" + (" (cut at max decisions)" if not state.is_terminal() else ""), head]
+    rows = [("score", scores), ("return", returns)]
+    rows += [(c, [row.get(c, 0) for row in breakdown]) for c in cats]
+    for name, values in rows:
+        lines.append(name[:15].ljust(16) + "".join(f"{v:>{width}g}" for v in values))
+    return "\n".join(lines)
+
+
+def env_of_saved(data: dict[str, Any]) -> str:
+    """The env whose game wrote ``data`` (its ``"game"`` entry)."""
+    for name in envs.ENVS:
+        if envs.make_game(name).name == data.get("game"):
+            return name
+    raise ValueError(f"the saved state names no known game ({data.get('game')!r}); pass --env")
+
+
+def load_state(env: str, data: dict[str, Any], options: dict[str, Any]) -> tuple[Game, State]:
+    """A saved position (``state.to_dict()``); its options unless given on the command line."""
+    saved = dict(data.get("options") or {})
+    if "num_players" in data and "num_players" not in saved:
+        saved["num_players"] = data["num_players"]
+    game = envs.make_game(env, **{**saved, **options})
+    return game, game.state_from_dict(data)
+
+
+def make_bots(env: str, game: Game, seat: int, specs: Sequence[str], seed: int | None
+              ) -> dict[int, Any]:
+    """One agent per other seat, specs taken in turn; seeded from ``seed`` (``None``: fresh
+    entropy, like the deal)."""
+    from agents.registry import factory_from_spec
+    from training.match import seeds_for
+
+    factories = [factory_from_spec(spec, env) for spec in specs]
+    seeds: list[int | None] = ([None] * game.num_players if seed is None
+                               else list(seeds_for(seed, game.num_players)))
+    others = [p for p in range(game.num_players) if p != seat]
+    return {p: make(seeds[p]) for p, make in zip(others, itertools.cycle(factories))}
+
+
+def use_colour(choice: str) -> bool:
+    """``auto``: colour only on a terminal, and not when ``NO_COLOR`` is set."""
+    if choice == "auto":
+        forced = os.environ.get("TABLEZOO_COLOR", "")
+        if forced:
+            return forced not in ("0", "never", "no")
+        return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    return choice == "always"
+
+
+def build_parser():
+    p = make_parser("envs.play", __doc__)
+    add_env(p, required=False, help="the game to play (required unless --state names it)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
+    add_opponent(p, default=None, multiple=True, default_text="random")
+    add_env_options(p)
+    add_seed(p, default=None, help="seed of the deal and of the opponents (default: random)")
+    p.add_argument("--state", type=Path, metavar="FILE.json",
+                   help="start from this saved position (state.to_dict() as JSON) instead of a "
+                        "new deal")
+    p.add_argument("--confirm-forced", action="store_true",
+                   help="ask for moves that have a single legal option instead of playing them")
+    p.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
+                   help="ANSI colours (auto: only on a terminal; env TABLEZOO_COLOR=1 forces)")
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("env", choices=envs.ENVS)
-    parser.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
-    parser.add_argument("--opponents", default="random", help="agent name for the other seats")
-    parser.add_argument("--option", action="append", type=parse_option, default=[],
-                        help="game option key=value (repeatable)")
-    parser.add_argument("--seed", type=int, default=None)
+    parser = build_parser()
     args = parser.parse_args(argv)
-    options = dict(args.option)
-    game = envs.make_game(args.env, **options)
-    if not 0 <= args.seat < game.num_players:
-        parser.error(f"--seat must be in 0..{game.num_players - 1}")
     try:
-        result = play(args.env, args.seat, args.opponents, options, args.seed)
-    except (EOFError, KeyboardInterrupt):
+        options = parse_env_options(args.env_option)
+        saved = json.loads(args.state.read_text()) if args.state is not None else None
+        env = args.env or (env_of_saved(saved) if saved is not None else None)
+        if env is None:
+            raise ValueError("--env is required (or --state FILE.json)")
+        if saved is not None:
+            game, state = load_state(env, saved, options)
+        else:
+            game = envs.make_game(env, **options)
+            state = game.new_state(args.seed)
+        if not 0 <= args.seat < game.num_players:
+            raise ValueError(f"--seat must be in 0..{game.num_players - 1}, got {args.seat}")
+        bots = make_bots(env, game, args.seat, args.opponent or ["random"], args.seed)
+    except (ValueError, OSError, KeyError) as exc:
+        parser.error(str(exc))
+    try:
+        result = play(game, state, args.seat, bots, confirm_forced=args.confirm_forced,
+                      colour=use_colour(args.color), loaded=args.state is not None)
+    except KeyboardInterrupt:
+        print("\ninterrupted")
         result = None
     return 0 if result is not None else 1
 

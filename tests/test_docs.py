@@ -1,5 +1,6 @@
-"""The README shows each env's option and observation tables exactly as the code declares them
-(regenerate with ``python -m envs.docs <env>`` and paste)."""
+"""Each env's README (``envs/<game>/README.md``) shows its option and observation tables exactly
+as the code declares them (regenerate with ``python -m envs.docs <env>`` and paste); the top
+README links every env's README and points at no file a clone does not have."""
 
 from __future__ import annotations
 
@@ -9,15 +10,34 @@ import pytest
 from envcases import available
 
 import envs
-from envs.docs import state_table, tables
+from envs.docs import readme_path, state_table, tables
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
 
 
 @pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
-def test_readme_has_current_tables(name):
-    text = README.read_text(encoding="utf-8")
-    assert tables(name) in text, f"README tables of {name} are stale: python -m envs.docs {name}"
+def test_env_readme_has_current_tables(name):
+    path = readme_path(name)
+    text = path.read_text(encoding="utf-8")
+    assert tables(name) in text, f"{path} tables of {name} are stale: python -m envs.docs {name}"
+
+
+@pytest.mark.parametrize("name", list(envs.ENVS))
+def test_readme_links_every_env_readme(name):
+    link = readme_path(name).relative_to(ROOT).as_posix()
+    assert f"]({link})" in README.read_text(encoding="utf-8"), f"README does not link {link}"
+
+
+def test_readmes_name_only_files_a_clone_has():
+    """Every relative link target and every ``shared/...`` path in the READMEs must exist."""
+    import re
+
+    for path in [README, *ROOT.glob("envs/*/README.md"), ROOT / "training" / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        assert "shared/" not in text, f"{path.name} names a file outside the repository"
+        for target in re.findall(r"\]\(([^)#:]+)\)", text):
+            assert (path.parent / target).exists(), f"{path}: link to missing {target}"
 
 
 @pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
@@ -27,7 +47,7 @@ def test_state_table_lists_every_state_piece(name):
     game = envs.make_game(name)
     rows = [line for line in state_table(name).splitlines() if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == [p.name for p in game.state_spec.pieces]
-    text = README.read_text(encoding="utf-8")
+    text = readme_path(name).read_text(encoding="utf-8")
     heading = state_table(name).split(" (")[0]
     if heading in text:
         assert state_table(name) in text, f"README state table of {name} is stale"

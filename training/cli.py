@@ -1,9 +1,17 @@
-"""Small pieces shared by the command-line tools: env name and ``key=value`` option parsing."""
+"""The command-line vocabulary every tablezoo tool shares, and ``key=value`` option parsing.
+
+Play, train, evaluate, tournament, quickstart, the benchmarks and rllib all spell the same things
+the same way: ``--env``, ``--env-option KEY=VALUE`` (repeatable), ``--opponent SPEC``, ``--seed``,
+``--games``, ``--out``. The ``add_*`` helpers below define those flags once, with help text; every
+parser is built by ``make_parser``, whose formatter shows each flag's default and keeps the line
+breaks of the examples in the description. Old spellings stay as hidden aliases.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +23,119 @@ from agents.registry import parse_value
 DEFAULT_ENV_OPTIONS: dict[str, dict[str, Any]] = {
     "bauer_trick_v0": {"episode": "deal"},
 }
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Shows every flag's default and prints the description (the examples) as written.
+
+    A flag whose default is ``None`` says in its help what happens when it is left out, so no
+    uninformative "(default: None)" is added to it.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def make_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    """A parser for ``python -m PROG`` whose help is the module docstring, examples intact."""
+    return argparse.ArgumentParser(prog=f"python -m {prog}", description=doc,
+                                   formatter_class=HelpFormatter)
+
+
+def add_env(p: argparse.ArgumentParser, *, required: bool = True, default: str | None = None,
+            multiple: bool = False, help: str = "the env to use") -> None:
+    """``--env NAME`` (one of ``envs.ENVS``); ``multiple=True`` makes it repeatable."""
+    names = ", ".join(envs.ENVS)
+    p.add_argument("--env", required=required, default=default, type=check_env_name,
+                   action="append" if multiple else "store", metavar="NAME",
+                   help=f"{help} ({names})")
+
+
+def add_env_options(p: argparse.ArgumentParser, help: str = "a game option of the env, "
+                    "repeatable (e.g. num_players=3); see the env's README") -> None:
+    """``--env-option KEY=VALUE`` (repeatable); ``--option`` is a hidden alias."""
+    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=None,
+                   help=help)
+    p.add_argument("--option", action="append", dest="env_option", help=argparse.SUPPRESS)
+
+
+def add_opponent(p: argparse.ArgumentParser, *, default: str | list[str] | None = "random",
+                 multiple: bool = False, help: str = "agent spec of the other seats",
+                 default_text: str | None = None) -> None:
+    """``--opponent SPEC``: any agent spec (``random``, ``heuristic:k=v``, ``policy:PATH``,
+    ``trained``, ``ismcts:iterations=300``, ...); ``--opponents`` is a hidden alias."""
+    more = (" (repeatable; each seat takes the next one, cycling)" if multiple else "")
+    spec_help = (f"{help}{more}: random, heuristic[:k=v,...], ismcts[:k=v], flat_search[:k=v], "
+                 "policy:PATH/model.zip, trained[:PATH], rllib:DIR")
+    if default_text:
+        spec_help += f" (default: {default_text})"
+    action = "append" if multiple else "store"
+    p.add_argument("--opponent", action=action, metavar="SPEC", default=default, help=spec_help)
+    p.add_argument("--opponents", action=action, dest="opponent", help=argparse.SUPPRESS)
+
+
+def add_seed(p: argparse.ArgumentParser, default: int | None = 0,
+             help: str = "seed of the games (game k uses seed + k)") -> None:
+    p.add_argument("--seed", type=int, default=default, help=help)
+
+
+def add_games(p: argparse.ArgumentParser, default: int,
+              help: str = "number of seeded games") -> None:
+    p.add_argument("--games", type=positive_int, default=default, help=help)
+
+
+def add_out(p: argparse.ArgumentParser, *, required: bool = True, default: Path | None = None,
+            help: str = "run folder for the results") -> None:
+    p.add_argument("--out", type=out_dir, required=required, default=default, metavar="DIR",
+                   help=help)
+
+
+def out_dir(text: str) -> Path:
+    """``--out``: a folder we can create or write into, checked before any heavy import.
+
+    A path that is a file, or whose nearest existing folder is not writable, is refused here, so
+    the user gets one clear line instead of a traceback after torch has loaded.
+    """
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into {str(existing)!r} (for {text!r})")
+    return path
+
+
+# What a training run leaves in its folder; an existing run is only continued (--resume) or
+# replaced on purpose (--force), so stale checkpoints never join a new run's self-play pool.
+RUN_FILES = ("config.json", "model.zip", "model.npz", "model.json", "summary.json", "eval.csv",
+             "learning_curve.png")
+
+
+def existing_run(out: Path) -> list[str]:
+    """The run files (and ``checkpoints/``) already in ``out``."""
+    found = [name for name in RUN_FILES if (out / name).exists()]
+    if (out / "checkpoints").is_dir() and any((out / "checkpoints").iterdir()):
+        found.append("checkpoints/")
+    return found
+
+
+def clear_run(out: Path) -> None:
+    """Remove a previous run's files from ``out`` (``--force``); other files stay."""
+    for name in RUN_FILES:
+        (out / name).unlink(missing_ok=True)
+    if (out / "checkpoints").is_dir():
+        shutil.rmtree(out / "checkpoints")
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
 
 
 def check_env_name(name: str) -> str:
@@ -46,8 +167,6 @@ def env_options_for(env_name: str, given: dict[str, Any]) -> dict[str, Any]:
 
 def read_run_config(model_path: str | Path) -> dict[str, Any]:
     """The ``config.json`` that ``training.train`` writes next to ``model.zip`` (or ``{}``)."""
-    path = Path(model_path)
-    for candidate in (path.parent / "config.json", path.parent.parent / "config.json"):
-        if candidate.is_file():
-            return json.loads(candidate.read_text())
-    return {}
+    from agents.policy import run_config
+
+    return run_config(model_path)

@@ -6,7 +6,8 @@
 Game ``k`` is dealt from seed ``--seed + k`` and the model sits in seat ``k mod num_players``, so
 every seat is played equally often. Its team-mates (bauer_trick: the partner) are ``--partner``
 agents, every other seat an ``--opponent`` agent. Prints win/draw/loss rates (Wilson 95%
-intervals) and the mean reward with its 95% interval; ``--json`` also writes them to a file.
+intervals) and the mean reward with its 95% interval; ``--out DIR`` also writes them to
+``DIR/eval.json`` (``--json FILE`` to any file).
 Env options default to the run's ``config.json`` next to the model.
 """
 
@@ -24,7 +25,18 @@ import envs
 from agents.base import BaseAgent
 from agents.registry import factory_from_spec
 from envs.core.game import Game
-from training.cli import check_env_name, env_options_for, parse_env_options, read_run_config
+from training.cli import (
+    add_env,
+    add_env_options,
+    add_games,
+    add_opponent,
+    add_out,
+    add_seed,
+    env_options_for,
+    make_parser,
+    parse_env_options,
+    read_run_config,
+)
 from training.match import play_game
 from training.stats import OutcomeSummary, summarize
 from training.teams import partners_of
@@ -69,31 +81,33 @@ def format_summary(summary: OutcomeSummary) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--env", required=True, type=check_env_name)
+    p = make_parser("training.evaluate", __doc__)
+    add_env(p, help="the env to evaluate on")
     hero = p.add_mutually_exclusive_group(required=True)
     hero.add_argument("--model", type=Path, help="a model.zip from training.train")
     hero.add_argument("--agent", metavar="SPEC",
-                      help="evaluate any agent instead (e.g. heuristic), for baselines")
-    p.add_argument("--opponent", default="random", help="agent spec of the opponents")
-    p.add_argument("--partner", default="random", help="agent spec of the model's team-mates")
-    p.add_argument("--games", type=int, default=2000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=None,
-                   help="default: the options in the run's config.json")
+                      help="evaluate any agent spec instead (e.g. heuristic, trained), for "
+                           "baselines")
+    add_opponent(p, help="agent spec of the opponents")
+    p.add_argument("--partner", default="random", metavar="SPEC",
+                   help="agent spec of the evaluated agent's team-mates (team games)")
+    add_games(p, default=2000, help="seeded games, seats rotated")
+    add_seed(p)
+    add_env_options(p, help="a game option, repeatable (default: the options in the run's "
+                            "config.json, else the tool defaults)")
     p.add_argument("--stochastic", action="store_true",
                    help="sample the policy's actions instead of taking the most likely one")
-    p.add_argument("--json", type=Path, help="also write the results to this file")
-    p.add_argument("--no-progress", action="store_true")
+    add_out(p, required=False, help="also write the results to DIR/eval.json (default: print "
+                                    "only)")
+    p.add_argument("--json", type=Path, metavar="FILE",
+                   help="also write the results to this file (default: print only)")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.games < 1:
-        raise SystemExit("--games must be >= 1")
     config = read_run_config(args.model) if args.model else {}
     if args.env_option is None and config.get("env") == args.env:
         given: dict[str, Any] = config.get("env_options", {})
@@ -111,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             from agents.policy import PolicyAgent, load_model
 
             torch.set_num_threads(1)
-            model = load_model(args.model)
+            model = load_model(args.model, args.env)  # refuses another env's model
 
             def make_hero(seed: int | None) -> BaseAgent:
                 return PolicyAgent(model=model, seed=seed, deterministic=not args.stochastic)
@@ -136,12 +150,14 @@ def main(argv: list[str] | None = None) -> int:
           f"opponents={args.opponent}, seats rotated, seeds {args.seed}..{last_seed}")
     print(format_summary(summary))
     print(f"({time.perf_counter() - t0:.1f} s)")
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
-                   "partner": args.partner, "opponent": args.opponent, "seed": args.seed,
-                   **summary.as_dict()}
-        args.json.write_text(json.dumps(payload, indent=2))
+    payload = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
+               "partner": args.partner, "opponent": args.opponent, "seed": args.seed,
+               **summary.as_dict()}
+    targets = [args.json] if args.json else []
+    targets += [args.out / "eval.json"] if args.out else []
+    for path in targets:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(payload, indent=2))
     return 0
 
 

@@ -16,7 +16,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,7 +24,16 @@ import envs
 from agents.base import BaseAgent
 from agents.registry import factory_from_spec
 from envs.core.game import Game
-from training.cli import check_env_name, env_options_for, parse_env_options
+from training.cli import (
+    add_env,
+    add_env_options,
+    add_games,
+    add_out,
+    add_seed,
+    env_options_for,
+    make_parser,
+    parse_env_options,
+)
 from training.match import play_game
 from training.ratings import Ratings
 from training.report import write_plot, write_tables
@@ -97,17 +105,17 @@ def run_tournament(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.tournament", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--env", required=True, type=check_env_name)
+    p = make_parser("training.tournament", __doc__)
+    add_env(p, help="the env of the tournament")
     p.add_argument("--agents", required=True, nargs="+", metavar="SPEC",
-                   help="agent specs: random heuristic search:rollouts=32 policy:RUN/model.zip")
-    p.add_argument("--games", type=int, default=400)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=[])
-    p.add_argument("--out", type=Path, required=True, help="directory for results.{csv,md,png}")
-    p.add_argument("--no-plot", action="store_true")
-    p.add_argument("--no-progress", action="store_true")
+                   help="two or more distinct agent specs, e.g. random heuristic "
+                        "ismcts:iterations=200 policy:RUN/model.zip trained")
+    add_games(p, default=400, help="seeded games in all, seats rotated")
+    add_seed(p)
+    add_env_options(p)
+    add_out(p, help="folder for results.{csv,md,png} and tournament.json")
+    p.add_argument("--no-plot", action="store_true", help="skip the ratings plot")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
 
 

@@ -1,4 +1,9 @@
-"""Readable text (with ANSI colours for red suits) of a ``bauer_trick`` position."""
+"""Text views of a ``bauer_trick`` position: all-seeing (``str(state)``, ``render_mode="ansi"``)
+and per seat (``render_seat``, what ``python -m envs.play`` shows a person).
+
+Plain text by default; ``colour=True`` paints the red suits with ANSI codes (the terminal player
+asks for it only when its output is a terminal).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from envs.bauer_trick.components import (
     SUIT_SYMBOLS,
     card_name,
     cards_of,
+    parse_card,
+    rank_of,
     suit_of,
 )
 
@@ -23,16 +30,16 @@ RED = "\x1b[31m"
 RESET = "\x1b[0m"
 
 
-def coloured(card: int) -> str:
+def coloured(card: int, colour: bool = True) -> str:
     text = card_name(card)
-    return f"{RED}{text}{RESET}" if suit_of(card) >= 2 else text
+    return f"{RED}{text}{RESET}" if colour and suit_of(card) >= 2 else text
 
 
-def _cards_text(bits: int) -> str:
-    return " ".join(coloured(c) for c in cards_of(bits)) or "-"
+def _cards_text(bits: int, colour: bool) -> str:
+    return " ".join(coloured(c, colour) for c in cards_of(bits)) or "-"
 
 
-def render_state(state: BauerTrickState, viewer: int | None) -> str:
+def render_state(state: BauerTrickState, viewer: int | None, colour: bool = False) -> str:
     """The position as seen by ``viewer`` (``None``: everything, for debugging and logs)."""
     lines = [
         f"bauer_trick · deal {state.deals_played + (state.phase != PHASE_OVER)} · "
@@ -55,12 +62,12 @@ def render_state(state: BauerTrickState, viewer: int | None) -> str:
     if state.phase != PHASE_CALL:
         lines.append(f"tricks won: team 0 {state.tricks[0]} · team 1 {state.tricks[1]}")
     if state.trick_cards:
-        shown = ", ".join(f"player_{s} {coloured(c)}"
+        shown = ", ".join(f"player_{s} {coloured(c, colour)}"
                           for s, c in zip(state.trick_seats, state.trick_cards))
         lines.append(f"trick {state.trick_no + 1}: {shown}")
     for seat in range(NUM_SEATS):
         if viewer is None or viewer == seat:
-            lines.append(f"  player_{seat} hand: {_cards_text(state.hands[seat])}")
+            lines.append(f"  player_{seat} hand: {_cards_text(state.hands[seat], colour)}")
         else:
             lines.append(f"  player_{seat} hand: {state.hands[seat].bit_count()} cards")
     if state.phase == PHASE_OVER:
@@ -69,3 +76,33 @@ def render_state(state: BauerTrickState, viewer: int | None) -> str:
     else:
         lines.append(f"to act: player_{state.to_act}")
     return "\n".join(lines)
+
+
+def render_seat(state: BauerTrickState, seat: int, colour: bool = False) -> str:
+    """What ``seat`` may see: its own hand, the other hands as card counts, everything public."""
+    return render_state(state, seat, colour)
+
+
+LEGEND = """\
+Cards: rank 7 8 9 10 J Q K A, suit ♣ clubs ♠ spades ♥ hearts ♦ diamonds (type e.g. 'Jh' or
+the menu id). Teams: player_0 + player_2 against player_1 + player_3.
+Trump order: right Bauer (J of trump), left Bauer (J of the same colour), then A K Q 10 9 8 7;
+other suits A K Q J 10 9 8 7. Follow the led suit if you can (the left Bauer belongs to trump).
+The calling team must win 3 of the 5 tricks; 'points to lose' count down to 0."""
+
+
+def explain(token: str) -> str | None:
+    """Full text of a card (``Jh``, ``J♥``) for ``help ID`` in the terminal player."""
+    try:
+        card = parse_card(token)
+    except (KeyError, ValueError, IndexError):
+        return None
+    return f"{card_name(card)}: {RANK_WORDS[rank_of(card)]} of {SUIT_NAMES[suit_of(card)]}"
+
+
+RANK_WORDS = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+
+
+def public_move(state: BauerTrickState, player: int, action: int) -> str:
+    """Every call and card play is public: the action's own name."""
+    return state.game.action_name(action)

@@ -1,15 +1,28 @@
-"""Bower's text view: the all-seeing table of a position (``str(state)``, ``render_mode="ansi"``).
+"""Bower's text views: the all-seeing table (``render``: ``str(state)``, ``render_mode="ansi"``)
+and one seat's view (``render_seat``: what ``python -m envs.play`` shows a person).
 
-Both hands are shown whatever ``hands_public`` says; this is the view of an onlooker who sees
-everything, for logs, tests and debugging.
+``render`` shows both hands whatever ``hands_public`` says: the view of an onlooker who sees
+everything, for logs, tests and debugging. ``LEGEND``, ``explain``, ``public_move`` and
+``menu_groups`` serve the terminal player.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bower.actions import PH_OVER, PHASES
+from envs.bower.actions import (
+    COLUMN,
+    HAND,
+    KEEP,
+    NUM_ACTIONS,
+    PASS,
+    PH_OVER,
+    PHASES,
+    PLAY,
+    action_name,
+)
 from envs.bower.components import (
+    BONUS,
     BONUS_IDS,
     CODES,
     EGG_CODES,
@@ -17,8 +30,11 @@ from envs.bower.components import (
     END_MAT_LIST,
     END_UNITS_LIST,
     MATERIALS,
+    NB_FIRST,
     TILE_IDS,
+    TILE_INDEX,
 )
+from envs.bower.geometry import NUM_PLACEMENTS, placement_name
 
 if TYPE_CHECKING:
     from envs.bower.rules import BowerState
@@ -88,4 +104,141 @@ def _cell_text(t: int, marks: str) -> str:
     return (text + marks)[:12].ljust(12)
 
 
-__all__ = ["render"]
+__all__ = ["LEGEND", "explain", "menu_groups", "public_move", "render", "render_seat"]
+
+
+def render_seat(s: BowerState, seat: int) -> str:
+    """What ``seat`` may see: the eggs it owns or spied (``?`` for the others), both nests, its
+    own hand and bonus draw; the opponent's hand only when ``hands_public`` (else its size and
+    the bonus nest tiles NB1-NB4, which are public), the piles as sizes."""
+    o = 1 - seat
+    acting = "-" if s.actor < 0 else f"player_{s.actor}"
+    lines = [
+        f"Bower  you are player_{seat}  phase {PHASES[s.phase]}  to act {acting}  "
+        f"turns played {s.turns}  start player_{s.start}",
+        "eggs:   " + "  ".join(
+            f"c{c}:{_egg_text(s, seat, c)}@p{s.col_owner[c]}" for c in range(6))
+        + f"  removed: {_egg_text(s, seat, 6)},{_egg_text(s, seat, 7)}",
+    ]
+    for q in (seat, o):
+        public = q == seat or s.opts["hands_public"]  # hidden hands stay hidden at the end
+        hand = [TILE_IDS[t] if public or t >= NB_FIRST else "??" for t in s.hands[q]]
+        forced = "-"
+        if s.forced[q] >= 0:
+            forced = TILE_IDS[s.forced[q]] if public or s.forced[q] >= NB_FIRST else "yes"
+        lines.append(f"player_{q}{' (you)' if q == seat else ''} nest  hand {hand}  "
+                     f"limit {s.limits[q]}  forced {forced}  "
+                     f"kept {[BONUS_IDS[b] for b in s.kept[q]]}")
+        lines.append("      " + "  ".join(f"c{c}".ljust(12) for c in range(6)))
+        for r in range(4):
+            cells = [_cell_text(s.top[q][6 * r + c], _cell_marks(s, q, 6 * r + c))
+                     for c in range(6)]
+            lines.append(f"  r{r}  " + "  ".join(cells))
+    drawn = ""
+    if s.drawn:
+        drawn = (f"  drawn {[BONUS_IDS[b] for b in s.drawn]}" if s.turn_player == seat
+                 else f"  drawn {len(s.drawn)} (hidden)")
+    lines.append(f"display {[TILE_IDS[t] if t >= 0 else '-' for t in s.display]}  "
+                 f"stack {len(s.stack)}  bonus deck {len(s.bonus_deck)}  "
+                 f"bonus discards {len(s.bonus_discard)}" + drawn)
+    if s.phase == PH_OVER:
+        lines.append(f"scores {s.scores()}  winner {s.winner()}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _egg_text(s: BowerState, seat: int, pos: int) -> str:
+    if not s.knows_egg(seat, pos):
+        return "?"
+    egg = s.eggs[pos]
+    return f"{EGG_IDS[egg]}({CODES[EGG_CODES[egg]]})"
+
+
+def tile_text(t: int) -> str:
+    """A nest tile's two cells in the board's short code, e.g. ``S:Frg|M:s``."""
+    return "|".join(_cell_text(2 * t + end, "").strip() for end in (0, 1))
+
+
+LEGEND = """\
+Cells: material S straw, M moss, G gravel, E earth, then items: F feather / L flower with colour
+r red, y yellow, b blue, p purple, w white (wild); g gem, s shell, P pink shell.
+Marks after a cell: X/F/W/S/B tokens (X cancel, white Feather, White flower, Shell, Branch),
+* a bonus was triggered here, ^ a covered tile lies below. Rows r0 (next to the bird) to r3.
+Placements: H(r,c)-(r,c) horizontal / V vertical footprint; a trailing ~ puts the tile's second
+cell first. Eggs c0-c5 request an item for each column (@pN: owned by player N); ? = unseen.
+Play: pick a tile from your hand (its h id), then one of its placements; 'help T15' shows a tile,
+'help NB2' / 'help IA1' a bonus tile."""
+
+_BONUS_TEXT = {
+    "nest": "a nest tile into your hand (hand limit +1)",
+    "one_opponent_egg": "spy: look at one opponent egg",
+    "removed_eggs": "spy: look at the 2 removed eggs",
+    "x": "token X: cancels a cell's feathers and flowers (either nest)",
+    "white_feather": "token: one of your cells' feathers becomes wild",
+    "white_flower": "token: one of your cells' flowers becomes wild",
+    "shell": "token: doubles one of your cells' shells",
+    "branch": "token: links the two neighbours of a cell",
+    "cover": "cover two of your cells with the top stack tile",
+    "force": "the opponent must take a display tile you choose next turn",
+    "double_turn": "the opponent plays two turns in a row",
+    "discard": "the opponent discards a hand tile and lowers the hand limit",
+}
+
+
+def explain(token: str) -> str | None:
+    """``help T15`` / ``help NB2`` / ``help IA1``: a tile's full text."""
+    key = token.strip().upper()
+    if key in TILE_INDEX:
+        t = TILE_INDEX[key]
+        return f"{key}: " + "  |  ".join(
+            f"cell {end + 1}: {MATERIALS[END_MAT_LIST[2 * t + end]]} "
+            + (", ".join(_unit_names(END_UNITS_LIST[2 * t + end])) or "nothing")
+            for end in (0, 1))
+    if key in BONUS_IDS:
+        b = BONUS[BONUS_IDS.index(key)]
+        what = b.get("effect") or b.get("token") or b["kind"]
+        if b["kind"] == "egg":
+            return f"{key}: egg tile, an egg for the {b['colour']} majority at the end"
+        return f"{key}: {_BONUS_TEXT.get(what, what)}"
+    return None
+
+
+def _unit_names(units: tuple[int, ...]) -> list[str]:
+    return [f"{n}x {code}" if n > 1 else code for code, n in zip(CODES, units) if n]
+
+
+def public_move(s: BowerState, player: int, action: int) -> str:
+    """Another seat's decision as everybody sees it: which bonus tile was kept and a hidden hand
+    slot stay secret; a placement shows the tile it put down."""
+    if KEEP <= action < COLUMN or HAND <= action < NUM_ACTIONS:
+        return f"decides ({PHASES[s.phase]})"
+    if PLAY <= action < PASS:
+        h, p = divmod(action - PLAY, NUM_PLACEMENTS)
+        return f"places {TILE_IDS[s.hands[player][h]]} at {placement_name(p)}"
+    if action < PLAY and s.display[action] >= 0:
+        return f"takes {TILE_IDS[s.display[action]]} from display slot {action}"
+    return action_name(action)
+
+
+def menu_groups(s: BowerState, seat: int, legal: list[int]) -> list[tuple[str, str, list[int]]]:
+    """The play decision as two steps: ``h0``..``h5`` choose a hand tile, then its placement."""
+    groups: dict[int, list[int]] = {}
+    for a in legal:
+        if PLAY <= a < PASS:
+            groups.setdefault((a - PLAY) // NUM_PLACEMENTS, []).append(a)
+    return [(f"h{h}", f"{TILE_IDS[s.hands[seat][h]]} {tile_text(s.hands[seat][h])}  "
+             f"({len(acts)} placements)", acts) for h, acts in sorted(groups.items())]
+
+
+def menu_label(s: BowerState, action: int) -> str:
+    """A menu line: the action's name and the tile or bonus tile it means."""
+    name = action_name(action)
+    seat = s.actor
+    if action < PLAY and s.display[action] >= 0:
+        t = s.display[action]
+        return f"{name}  (take {TILE_IDS[t]} {tile_text(t)})"
+    if KEEP <= action < COLUMN and action - KEEP < len(s.drawn):
+        return f"{name}  (keep {BONUS_IDS[s.drawn[action - KEEP]]})"
+    if HAND <= action < NUM_ACTIONS and seat >= 0 and action - HAND < len(s.hands[seat]):
+        t = s.hands[seat][action - HAND]
+        return f"{name}  ({TILE_IDS[t]} {tile_text(t)})"
+    return name

@@ -1,0 +1,84 @@
+"""Every command-line tool speaks one vocabulary and explains each flag (``--help``).
+
+The parser of each tool is taken from its real entry point (``main(["--help"])``), so what is
+checked is what a user sees: every flag has help text, defaults are shown, the examples of the
+module docstring keep their line breaks, and the shared flags are spelled the same everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+import pytest
+
+import envs
+
+TOOLS = ["envs.play", "envs.benchmark", "training.train", "training.evaluate",
+         "training.tournament", "training.benchmark", "training.rllib", "training.quickstart"]
+SHARED = {"--env", "--env-option", "--opponent", "--seed", "--games", "--out"}
+OLD_SPELLINGS = {"--option", "--opponents"}
+
+
+def parser_of(module_name: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+    """The parser the tool builds, caught when it is asked for its help."""
+    seen: list[argparse.ArgumentParser] = []
+    monkeypatch.setattr(argparse.ArgumentParser, "print_help",
+                        lambda self, file=None: seen.append(self))
+    module = importlib.import_module(module_name)
+    entry = getattr(module, "main", None) or module.parse_args
+    with pytest.raises(SystemExit) as stop:
+        entry(["--help"])
+    assert stop.value.code in (0, None)
+    monkeypatch.undo()
+    assert len(seen) == 1, module_name
+    return seen[0]
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_every_flag_has_help_and_shows_its_default(name, monkeypatch):
+    parser = parser_of(name, monkeypatch)
+    assert issubclass(parser.formatter_class, argparse.ArgumentDefaultsHelpFormatter)
+    assert issubclass(parser.formatter_class, argparse.RawDescriptionHelpFormatter)
+    text = parser.format_help()
+    visible_dests = {a.dest for a in parser._actions if a.help != argparse.SUPPRESS}
+    for action in parser._actions:
+        flags = "/".join(action.option_strings) or action.dest
+        if action.help == argparse.SUPPRESS:  # a hidden alias of a visible flag
+            assert action.dest in visible_dests, f"{name} {flags}: hidden and no visible twin"
+            assert set(action.option_strings) <= OLD_SPELLINGS, f"{name} {flags}"
+            continue
+        assert action.help and action.help.strip(), f"{name} {flags}: no help text"
+        if action.default not in (None, argparse.SUPPRESS) and action.option_strings:
+            assert "%(default)" in parser.formatter_class("x")._get_help_string(action), (
+                f"{name} {flags}: default not shown")
+    assert "(default: " in text
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_examples_keep_their_line_breaks(name, monkeypatch):
+    parser = parser_of(name, monkeypatch)
+    doc = importlib.import_module(name).__doc__ or ""
+    examples = [line for line in doc.splitlines() if line.strip().startswith("python -m")]
+    assert examples, f"{name}: the docstring has no example command"
+    text = parser.format_help()
+    for line in examples:
+        assert line in text.splitlines(), f"{name}: example line lost its layout: {line!r}"
+        assert line.strip().split()[2] == name, f"{name}: example runs {line.split()[2]}"
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_shared_flags_are_spelled_the_same(name, monkeypatch):
+    parser = parser_of(name, monkeypatch)
+    visible = {s for a in parser._actions if a.help != argparse.SUPPRESS
+               for s in a.option_strings}
+    assert not visible & OLD_SPELLINGS, f"{name}: old spelling shown: {visible & OLD_SPELLINGS}"
+    assert "--env" in visible
+    env = next(a for a in parser._actions if "--env" in a.option_strings)
+    for env_name in envs.ENVS:
+        assert env_name in env.help, f"{name} --env help does not name {env_name}"
+    for action in parser._actions:  # a shared concept never hides under another name
+        for flag in action.option_strings:
+            for shared in SHARED:
+                if flag != shared and flag.startswith(shared + "s"):
+                    assert action.help == argparse.SUPPRESS, f"{name}: {flag} next to {shared}"
