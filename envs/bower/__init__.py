@@ -8,6 +8,8 @@ and for the majority of the item each column's hidden request egg asks for. Agen
 ``player_1``; turn-based (the opponent acts for the IA4 discard). Rewards: +1/-1/0 at the end
 (option ``reward="egg_diff"``: own eggs minus the opponent's). See ``envs/bower/README.md`` for
 every assumed rule, the options, the 648-id action table and the observation table.
+Version history: v0; reliability: saved states are validated by ``State.check()`` (invariants:
+``saving.check_state``), read-only legal masks, bounded caches, a full-information global state.
 """
 
 from envs.bower.rules import OPTIONS, BowerGame, BowerState

@@ -82,7 +82,9 @@ _FP_ROW0_NP = np.array(FP_ROW0, bool)
 _place_cache: dict[int, np.ndarray] = {}
 _any_cache: dict[int, bool] = {}
 _cover_cache: dict[int, np.ndarray] = {}
-_CACHE_LIMIT = 1 << 17
+# Bounded so a long run's RSS plateaus within a few MB (issue 10: the soak measures it); the
+# occupancies that recur most are re-cached within a few games after a clear.
+_CACHE_LIMIT = 1 << 12
 
 
 def placement_mask(occ: int) -> np.ndarray:

@@ -221,7 +221,7 @@ assert SCALARS_SPAN[1] == _SPEC.size and PHASE[1] == SCALARS_SPAN[0] and EFFECT[
 
 _display_cache: dict[tuple[int, ...], np.ndarray] = {}
 _hand_cache: dict[tuple[tuple[int, ...], int, bool], np.ndarray] = {}
-_CACHE_LIMIT = 1 << 16
+_CACHE_LIMIT = 1 << 12  # bounded: RSS must plateau in long runs (envs.soak)
 
 
 def _display_block(display: tuple[int, ...]) -> np.ndarray:
@@ -384,3 +384,56 @@ def repaint_all(s: BowerState) -> None:
     for seat in range(2):
         for cell in range(NUM_CELLS):
             paint_cell(s, seat, cell)
+
+
+# ---------------------------------------------------------------------- global state
+# The full-information global state for centralised critics (``env.state()``): player_0's
+# observation (so "me" = player_0, "opponent" = player_1: absolute seats), then everything no
+# observation shows: both hands' tiles, every egg, the drawn and discarded bonus tiles by seat,
+# and the composition and top of both face-down piles.
+HIDDEN_PIECES: tuple[ObsPiece, ...] = (
+    ObsPiece("all_hands", (2, 6, 2 + TILE_FEATURES),
+             "hand slots of [player_0, player_1] with their tiles' features (present, forced, "
+             "features as in display), whatever hands_public says", high=3.0),
+    ObsPiece("all_eggs", (NUM_EGGS, NUM_EGGS),
+             "one-hot E1-E8 at positions 0-5 (columns) and 6-7 (removed eggs)"),
+    ObsPiece("all_bonus_draw", (3, NUM_BONUS), "one-hot bonus ids of the tiles being kept from"),
+    ObsPiece("all_bonus_discards", (2, NUM_BONUS),
+             "bonus discard pile by the seat that discarded each tile [player_0, player_1]"),
+    ObsPiece("stack_tiles", (NUM_TILES,), "nest tiles in the face-down stack (composition)"),
+    ObsPiece("stack_top", (NUM_TILES,), "one-hot of the stack's top tile (the next revealed)"),
+    ObsPiece("bonus_deck_tiles", (NUM_BONUS,), "bonus tiles in the face-down bonus deck"),
+    ObsPiece("bonus_deck_top", (NUM_BONUS,), "one-hot of the bonus deck's top tile"),
+)
+STATE_SPEC = ObsSpec(
+    [ObsPiece(f"player_0.{p.name}", p.shape, f"player_0's `{p.name}`: {p.doc}", p.high, p.low)
+     for p in OBS_SPEC.pieces] + list(HIDDEN_PIECES)
+)
+_HIDDEN_START = OBS_SIZE
+
+
+def encode_global(s: BowerState, out: np.ndarray | None = None) -> np.ndarray:
+    """The global state of ``s`` (layout ``STATE_SPEC``), written into ``out`` when given."""
+    if out is None:
+        out = STATE_SPEC.zeros()
+    s.observe(0, out=out[:OBS_SIZE])
+    out[_HIDDEN_START:] = 0.0
+    hands = STATE_SPEC.view(out, "all_hands")
+    for q in (0, 1):
+        hands[q] = _hand_block(tuple(s.hands[q]), s.forced[q], True).reshape(6, HAND_ROW)
+    eggs = STATE_SPEC.view(out, "all_eggs")
+    for pos, egg in enumerate(s.eggs):
+        eggs[pos, egg] = 1.0
+    drawn = STATE_SPEC.view(out, "all_bonus_draw")
+    for j, bonus in enumerate(s.drawn):
+        drawn[j, bonus] = 1.0
+    discards = STATE_SPEC.view(out, "all_bonus_discards")
+    for bonus, by in zip(s.bonus_discard, s.discard_by):
+        discards[by, bonus] = 1.0
+    STATE_SPEC.view(out, "stack_tiles")[s.stack] = 1.0
+    STATE_SPEC.view(out, "bonus_deck_tiles")[s.bonus_deck] = 1.0
+    if s.stack:
+        STATE_SPEC.view(out, "stack_top")[s.stack[-1]] = 1.0
+    if s.bonus_deck:
+        STATE_SPEC.view(out, "bonus_deck_top")[s.bonus_deck[-1]] = 1.0
+    return out

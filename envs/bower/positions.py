@@ -4,7 +4,8 @@
 keeps the rest consistent: the tiles you put in nests, hands, the display or discards are taken
 out of the stack; the stack keeps its other tiles (``stack_top`` lands on top); bonus tiles you
 name as kept or drawn leave the deck; NB tiles in a nest or hand count as kept by that seat.
-The result goes through ``state_from_dict``, so every position is validated like a saved game.
+The result goes through ``state_from_dict``, so every position is validated like a saved game,
+except for the invariants only a game's history implies (``saving.check_state``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from envs.bower.components import BONUS_IDS, EGG_IDS, TILE_IDS, TOKEN_NAMES
 from envs.bower.geometry import FP_BITS, legal_footprint
 from envs.bower.rules import BowerGame, BowerState
+from envs.bower.saving import state_from_dict
 
 NestSpec = Sequence[Sequence[Any]]  # (tile, placement) or (tile, placement, cover)
 
@@ -124,7 +126,7 @@ def build_state(
                 entry.update(status="placed", seat=where[0], cell=where[1])
                 if name == "branch":
                     entry["orient"] = where[2]
-    return game.state_from_dict(d)
+    return state_from_dict(game, d, BowerState, hand_built=True)
 
 
 def cells_of(entries: Iterable[Sequence[Any]]) -> list[str]:

@@ -80,13 +80,15 @@ from envs.bower.observation import (
     S_EGGS,
     S_HANDS,
     S_TOKENS,
+    STATE_SPEC,
+    encode_global,
     encode_sections,
     encode_tail,
     paint_cell,
 )
 from envs.bower.options import OPTIONS
 from envs.bower.render import render
-from envs.bower.saving import state_from_dict, to_dict
+from envs.bower.saving import check_state, state_from_dict, to_dict
 from envs.bower.scoring import (
     compute_final,
     state_breakdown,
@@ -116,6 +118,7 @@ class BowerGame(Game):
         self.num_players = 2
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
+        self.state_spec = STATE_SPEC  # full-information global state (``observation.py``)
         # 2 draft picks + 24 turns x (take, play, accept, keep, <= 2 effect steps, <= 6 discards).
         self.max_decisions = 2 + 24 * 12
 
@@ -197,6 +200,8 @@ class BowerState(State):
         self._dirty = [S_ALL, S_ALL]
         self._mask: np.ndarray | None = None
         self._final: tuple[list[dict[str, float]], int] | None = None
+        # Built by ``positions.build_state``: history invariants are not checked (not saved).
+        self.hand_built = False
 
     @property
     def rng(self) -> np.random.Generator:
@@ -219,6 +224,7 @@ class BowerState(State):
         return () if self.phase == PH_OVER else (self.actor,)
 
     def legal_mask(self, player: int) -> np.ndarray:
+        """Read-only (shared, cached) bool array; stays valid after asking for another seat."""
         if player != self.actor or self.phase == PH_OVER:
             return _NO_ACTIONS
         m = self._mask
@@ -242,7 +248,7 @@ class BowerState(State):
                     base = PLAY + NUM_PLACEMENTS * h
                     m[base : base + NUM_PLACEMENTS] = pm
                 m.flags.writeable = False
-                if len(_PLAY_MASKS) >= 1 << 16:
+                if len(_PLAY_MASKS) >= _PLAY_CACHE_LIMIT:
                     _PLAY_MASKS.clear()
                 _PLAY_MASKS[key] = m
             return m
@@ -258,6 +264,7 @@ class BowerState(State):
             return _HAND_MASKS[len(self.hands[self.actor])]
         m = np.zeros(NUM_ACTIONS, bool)
         effect_mask(self, ph, m)
+        m.flags.writeable = False  # cached in ``_mask``: callers must not be able to corrupt it
         return m
 
     def _playable_slots(self) -> list[int]:
@@ -503,6 +510,10 @@ class BowerState(State):
         out[:] = buf
         return out
 
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        """Full-information state for centralised critics (``observation.encode_global``)."""
+        return encode_global(self, out)
+
     def _touch(self, sections: int) -> None:
         """Mark observation sections as changed for both seats (see ``observation.py``)."""
         d = self._dirty
@@ -560,6 +571,11 @@ class BowerState(State):
     def to_dict(self) -> dict[str, Any]:
         return to_dict(self)
 
+    def check(self) -> None:
+        """Bower's invariants (``saving.check_state``), then the shared ones."""
+        check_state(self)
+        super().check()
+
     # ------------------------------------------------------------------ display
     def __str__(self) -> str:
         return render(self)
@@ -580,6 +596,8 @@ _DISPLAY_MASKS = [
 _KEEP_MASKS = [_frozen_mask(list(range(KEEP, KEEP + n))) for n in range(4)]
 _HAND_MASKS = [_frozen_mask(list(range(HAND, HAND + n))) for n in range(MAX_HAND + 1)]
 _PLAY_MASKS: dict[tuple[int, int, int], np.ndarray] = {}
+# Bounded (cleared when full) so that RSS plateaus in long runs (measured by envs.soak).
+_PLAY_CACHE_LIMIT = 1 << 12
 _OBS_VIEWS = {p.name: OBS_SPEC.slice(p.name) for p in OBS_SPEC.pieces}
 
 __all__ = ["OPTIONS", "BowerGame", "BowerState"]

@@ -20,7 +20,7 @@ import numpy as np
 
 from envs.core.obs_spec import ObsPiece, ObsSpec
 from envs.ethnos.actions import BUILD, ELF_PICK, PHASES
-from envs.ethnos.components import NUM_KINGDOMS, NUM_TRIBES, NUM_TYPES
+from envs.ethnos.components import DRAGON, NUM_KINGDOMS, NUM_TRIBES, NUM_TYPES
 
 if TYPE_CHECKING:
     from envs.ethnos.rules import EthnosGame, EthnosState
@@ -202,4 +202,68 @@ def observe(s: EthnosState, player: int, out: np.ndarray | None = None) -> np.nd
         out[g.elf_slice] = s.elf_kept
     else:
         out[g.private_rest] = 0
+    return out
+
+
+# ---------------------------------------------------------------------- global state
+# The full-information global state for centralised critics (``env.state()``): the public
+# pieces, the seat pieces in absolute seat order (player_0 first), then what no observation
+# shows in full: every hand, the band being built or the Elf keeps, the discard pile, the deck's
+# composition and how far down its remaining Dragons lie.
+def _hidden_pieces(n: int) -> list[ObsPiece]:
+    return [
+        ObsPiece("hands", (n, NUM_TYPES), "every seat's hand by type (absolute seat order)",
+                 12.0),
+        ObsPiece("building", (NUM_TYPES,), "the band under construction by type", 10.0),
+        ObsPiece("building_leader", (NUM_TYPES,), "leader one-hot of the band under "
+                 "construction"),
+        ObsPiece("elf_kept_cards", (NUM_TYPES,), "cards kept so far in the pending Elf discard",
+                 10.0),
+        ObsPiece("discard", (NUM_TYPES,), "cards out of play until the next Age, by type", 12.0),
+        ObsPiece("deck_cards", (NUM_TYPES,), "Ally cards in the deck by type", 12.0),
+        ObsPiece("draws_to_next_dragon", (1,), "deck cards down to and including the next "
+                 "Dragon (0: none left)", 90.0),
+        ObsPiece("draws_to_age_end", (1,), "deck cards down to and including the last Dragon "
+                 "(the Age ends when it is drawn; 0: none left)", 90.0),
+    ]
+
+
+def build_state_spec(game: EthnosGame) -> ObsSpec:
+    """The global-state layout (``game.state_spec``): the observation without its private
+    pieces, seat pieces re-documented as absolute, then ``_hidden_pieces``."""
+    private = {name for name, *_ in PRIVATE_PIECES}
+    seat = {name for name, _w in game.seat_widths.items()}
+    pieces = []
+    for p in game.obs_spec.pieces:
+        if p.name in private:
+            continue
+        doc = p.doc.replace("per seat: ", "per seat (absolute order, player_0 first): ", 1)
+        pieces.append(ObsPiece(p.name, p.shape, doc if p.name in seat else p.doc, p.high, p.low))
+    return ObsSpec(pieces + _hidden_pieces(game.num_players))
+
+
+def encode_global(s: EthnosState, out: np.ndarray | None = None) -> np.ndarray:
+    """The global state of ``s`` (layout ``game.state_spec``), written into ``out`` if given."""
+    g = s.game
+    spec = g.state_spec
+    if out is None:
+        out = spec.zeros()
+    public = g.private_start  # player_0's seat-relative order is the absolute order
+    scratch = observe(s, 0)
+    out[:public] = scratch[:public]
+    view = spec.view
+    view(out, "hands")[:] = s.hands
+    view(out, "building")[:] = s.building
+    leader = view(out, "building_leader")
+    leader[:] = 0
+    if s.building_leader >= 0:
+        leader[s.building_leader] = 1
+    view(out, "elf_kept_cards")[:] = s.elf_kept
+    view(out, "discard")[:] = s.discard
+    deck = np.asarray(s.deck, np.int64)
+    view(out, "deck_cards")[:] = np.bincount(deck, minlength=DRAGON + 1)[:NUM_TYPES]
+    dragons = np.flatnonzero(deck == DRAGON)
+    size = len(deck)
+    view(out, "draws_to_next_dragon")[0] = size - dragons[-1] if dragons.size else 0
+    view(out, "draws_to_age_end")[0] = size - dragons[0] if dragons.size else 0
     return out

@@ -88,6 +88,7 @@ class EthnosGame(Game):
         self.obs_spec, widths = observation.build_obs_spec(
             n, markers_high, float(self.merfolk_end), float(len(self.merfolk_spaces)))
         observation.build_layout(self, widths)
+        self.state_spec = observation.build_state_spec(self)  # full-information global state
         self._build_masks()
 
     # --- precomputation --------------------------------------------------------------------
@@ -269,10 +270,14 @@ class EthnosState(State):
         return (self.actor,)
 
     def legal_mask(self, player: int) -> np.ndarray:
+        """The acting seat's mask is cached and read-only (no caller can corrupt it); any other
+        seat gets a fresh all-False array. Either stays valid after asking for another seat."""
         if player != self.actor or self.terminal or self.decisions >= self.game.max_decisions:
             return np.zeros(act.NUM_ACTIONS, bool)
         if self._mask is None:
-            self._mask = self._compute_mask()
+            m = self._compute_mask()
+            m.flags.writeable = False
+            self._mask = m
         return self._mask
 
     def _compute_mask(self) -> np.ndarray:
@@ -463,6 +468,10 @@ class EthnosState(State):
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         return observation.observe(self, player, out)
 
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        """Full-information state for centralised critics (``observation.encode_global``)."""
+        return observation.encode_global(self, out)
+
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
         """A state consistent with all ``player`` has seen (see ``envs.ethnos.hidden``)."""
         return hidden.determinize(self, player, rng)
@@ -495,6 +504,11 @@ class EthnosState(State):
 
     def to_dict(self) -> dict[str, Any]:
         return saving.state_to_dict(self)
+
+    def check(self) -> None:
+        """Ethnos' invariants (``saving.check_state``), then the shared ones."""
+        saving.check_state(self)
+        super().check()
 
     def __str__(self) -> str:
         return render_text(self)

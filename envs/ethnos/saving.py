@@ -8,23 +8,34 @@ write a position by hand. Loading checks shapes, ranges and card conservation an
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict, rng_to_dict
+from envs.core.game import require, rng_from_dict, rng_to_dict, short
 from envs.ethnos import actions as act
 from envs.ethnos.components import (
+    CENTAURS,
     DRAGON,
     DWARVES,
+    ELVES,
+    GIANTS,
+    MERFOLK,
+    NUM_DRAGONS,
     NUM_KINGDOMS,
+    NUM_TRIBES,
     NUM_TYPES,
+    ORCS,
     SKELETON,
     TRIBE_INDEX,
     TRIBES,
+    TROLLS,
     TYPE_TRIBE,
+    WINGFOLK,
+    WIZARDS,
 )  # fmt: skip
 from envs.ethnos.scoring import CATEGORIES, band_value
 
@@ -82,42 +93,45 @@ def _get(d: Mapping[str, Any], key: str) -> Any:
     return d[key]
 
 
+def _is_int(v: Any, low: int, high: int) -> bool:
+    return type(v) is int and low <= v <= high
+
+
 def _int(d: Mapping[str, Any], key: str, low: int, high: int) -> int:
     v = _get(d, key)
-    require(type(v) is int and low <= v <= high,
-            f"ethnos state: {key}={v!r} must be an int in {low}..{high}")
+    require(_is_int(v, low, high),
+            f"ethnos state: {key}={short(v)} must be an int in {low}..{high}")
     return v
 
 
 def _bool(d: Mapping[str, Any], key: str) -> bool:
     v = _get(d, key)
-    require(type(v) is bool, f"ethnos state: {key}={v!r} must be true or false")
+    require(type(v) is bool, f"ethnos state: {key}={short(v)} must be true or false")
     return v
 
 
-def _ints_array(v: Any, shape: tuple[int, ...], what: str, low: int, high: int) -> np.ndarray:
-    """``v`` as an int array of ``shape`` with values in ``low..high`` (one vectorised check)."""
-    ok = isinstance(v, (list, tuple))
-    arr = None
-    if ok:
-        try:
-            arr = np.asarray(v)
-        except (ValueError, TypeError):
-            ok = False
-    ok = ok and arr is not None and arr.shape == shape and (arr.size == 0 or (
-        arr.dtype.kind in "iu" and int(arr.min()) >= low and int(arr.max()) <= high))
-    require(ok, f"ethnos state: {what} must be {'a list' if len(shape) == 1 else 'rows'} of "
-            f"shape {shape} of ints in {low}..{high}, got {v!r}")
-    return arr
-
-
 def _vector(v: Any, length: int, what: str, low: int = 0, high: int = 10**6) -> list[int]:
-    return _ints_array(v, (length,), what, low, high).tolist()
+    """``v`` as a list of ``length`` ints in ``low..high``: length first, then each entry's type
+    (plain ``int``, no bool/float/NaN), so no input is scanned beyond ``length`` entries."""
+    require(isinstance(v, list) and len(v) == length,
+            f"ethnos state: {what} must be a list of {length} ints in {low}..{high}, "
+            f"got {short(v)}")
+    require(all(_is_int(x, low, high) for x in v),
+            f"ethnos state: {what} must hold ints in {low}..{high}, got {short(v)}")
+    return list(v)
 
 
 def _matrix(v: Any, rows: int, length: int, what: str, low: int = 0,
             high: int = 10**6) -> list[list[int]]:
-    return _ints_array(v, (rows, length), what, low, high).tolist()
+    require(isinstance(v, list) and len(v) == rows,
+            f"ethnos state: {what} must be {rows} rows of {length} ints, got {short(v)}")
+    return [_vector(row, length, f"{what}[{i}]", low, high) for i, row in enumerate(v)]
+
+
+def _int_list(v: Any, what: str, most: int, low: int, high: int) -> list[int]:
+    require(isinstance(v, list) and len(v) <= most,
+            f"ethnos state: {what} must be a list of at most {most} ints, got {short(v)}")
+    return _vector(v, len(v), what, low, high)
 
 
 def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
@@ -125,22 +139,24 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     """The position saved in ``d``, as a ``state_cls`` (the rules' state class), validated."""
     require(isinstance(d, Mapping), f"ethnos state: expected a dict, got {type(d).__name__}")
     require(d.get("game") == "ethnos", f"ethnos state: 'game' must be 'ethnos', got "
-            f"{d.get('game')!r}")
-    require(d.get("version") == FORMAT_VERSION,
-            f"ethnos state: unsupported version {d.get('version')!r}; expected {FORMAT_VERSION}")
+            f"{short(d.get('game'))}")
+    require(_is_int(d.get("version"), FORMAT_VERSION, FORMAT_VERSION),
+            f"ethnos state: unsupported version {short(d.get('version'))}; expected "
+            f"{FORMAT_VERSION}")
     n = game.num_players
-    require(d.get("num_players") == n, f"ethnos state: num_players={d.get('num_players')!r} "
-            f"but the game has {n} players")
+    require(_is_int(d.get("num_players"), n, n),
+            f"ethnos state: num_players={short(d.get('num_players'))} but the game has {n} "
+            "players")
     rng = rng_from_dict(_get(d, "rng"))
     s = state_cls(game, rng)
 
     names = _get(d, "tribes")
-    require(isinstance(names, list) and all(isinstance(t, str) and t.lower() in TRIBE_INDEX
-                                            for t in names),
-            f"ethnos state: tribes must be tribe names from {list(TRIBES)}, got {names!r}")
+    require(isinstance(names, list) and len(names) <= NUM_TRIBES
+            and all(isinstance(t, str) and t.lower() in TRIBE_INDEX for t in names),
+            f"ethnos state: tribes must be tribe names from {list(TRIBES)}, got {short(names)}")
     tribes = tuple(sorted(TRIBE_INDEX[t.lower()] for t in names))
     require(len(set(tribes)) == len(tribes) == game.num_tribes,
-            f"ethnos state: need {game.num_tribes} distinct tribes, got {names!r}")
+            f"ethnos state: need {game.num_tribes} distinct tribes, got {short(names)}")
     tokens = _get(d, "glory_tokens")
     per = game.slots_per_kingdom
     require(isinstance(tokens, list) and len(tokens) == NUM_KINGDOMS,
@@ -154,17 +170,17 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     s.first_player = _int(d, "first_player", 0, n - 1)
     phase_name = _get(d, "phase")
     allowed_phases = [*list(act.PHASES), "over"]
-    require(phase_name in allowed_phases,
-            f"ethnos state: phase={phase_name!r}; allowed: {allowed_phases}")
+    require(isinstance(phase_name, str) and phase_name in allowed_phases,
+            f"ethnos state: phase={short(phase_name)}; allowed: {allowed_phases}")
     s.terminal = phase_name == "over"
     s.phase = act.OVER if s.terminal else act.PHASES.index(phase_name)
     s.actor = _int(d, "actor", -1, n - 1)
     require(s.terminal or s.actor >= 0,
             "ethnos state: actor must be a seat unless the game is over")
-    s.decisions = _int(d, "decisions", 0, 10**9)
-    deck = _get(d, "deck")
-    require(isinstance(deck, list) and all(type(c) is int and 0 <= c <= DRAGON for c in deck),
-            f"ethnos state: deck must be a list of card type ids 0..{DRAGON} ({DRAGON} = Dragon)")
+    s.decisions = _int(d, "decisions", 0, game.max_decisions)
+    most = int(s.full.sum()) + NUM_DRAGONS
+    deck = _int_list(_get(d, "deck"), f"deck (card type ids, {DRAGON} = Dragon)", most, 0,
+                     DRAGON)
     s.deck = list(deck)
     s.dragons = _int(d, "dragons", 0, 3)
     require((s.dragons == 3) == (s.phase in (act.ORC_PICK, act.OVER)),
@@ -172,7 +188,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     require(deck.count(DRAGON) == 3 - s.dragons,
             f"ethnos state: the deck holds {deck.count(DRAGON)} Dragons but {s.dragons} were "
             "revealed (3 in all)")
-    s.lower_left = _int(d, "lower_left", 0, 10**6)
+    s.lower_left = _int(d, "lower_left", 0, len(deck))
     dragon_pos = [i for i, c in enumerate(deck) if c == DRAGON]
     require(all(i < s.lower_left for i in dragon_pos),
             "ethnos state: a Dragon lies above the bottom lower_left cards of the deck")
@@ -183,17 +199,19 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     s.known[:] = _matrix(_get(d, "known"), n, NUM_TYPES, "known", 0, 12)
     bands = _get(d, "bands")
     require(isinstance(bands, list) and len(bands) == n, f"ethnos state: bands must have {n} rows")
+    most_bands = int(s.full.sum())
     s.bands = []
     for p, row in enumerate(bands):
-        require(isinstance(row, list), f"ethnos state: bands[{p}] must be a list of bands")
+        require(isinstance(row, list) and len(row) <= most_bands,
+                f"ethnos state: bands[{p}] must be a list of at most {most_bands} bands")
         mine = []
         for b in row:
-            require(isinstance(b, list) and 1 <= len(b) <= 10 and b[0] != SKELETON
-                    and all(type(c) is int and 0 <= c < NUM_TYPES for c in b),
-                    f"ethnos state: band {b!r} of player {p} must list 1-10 card types, "
+            require(isinstance(b, list) and 1 <= len(b) <= 10
+                    and all(_is_int(c, 0, NUM_TYPES - 1) for c in b) and b[0] != SKELETON,
+                    f"ethnos state: band {short(b)} of player {p} must list 1-10 card types, "
                     "leader first (not a Skeleton)")
-            require(_legal_band(b), f"ethnos state: band {b!r} of player {p} mixes tribes and "
-                    "colours")
+            require(_legal_band(b), f"ethnos state: band {short(b)} of player {p} mixes tribes "
+                    "and colours")
             mine.append(list(b))
         s.bands.append(mine)
     s.glory[:] = _vector(_get(d, "glory"), n, "glory")
@@ -207,8 +225,11 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     s.giant_seat = _int(d, "giant_seat", -1, n - 1)
     s.giant_size = _int(d, "giant_size", 0, 10)
     plays = _get(d, "giant_plays")
-    require(isinstance(plays, list), "ethnos state: giant_plays must be a list of [seat, size]")
+    require(isinstance(plays, list) and len(plays) <= most_bands,
+            "ethnos state: giant_plays must be a list of [seat, size]")
     s.giant_plays = [tuple(_vector(x, 2, "giant_plays entry", 0, 10)) for x in plays]
+    require(all(x[0] < n and x[1] >= 1 for x in s.giant_plays),
+            f"ethnos state: giant_plays entries are [seat 0..{n - 1}, size 1..10]")
     b = _get(d, "building")
     require(isinstance(b, Mapping), "ethnos state: building must be a dict")
     s.building_leader = _int(b, "leader", -1, NUM_TYPES - 2)
@@ -241,25 +262,147 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     s.elf_kept[:] = _vector(_get(c, "elf_kept"), NUM_TYPES, "band.elf_kept", 0, 12)
     s.elf_n = int(s.elf_kept.sum())
     queue = _get(d, "orc_queue")
-    s.orc_queue = _vector(queue, len(queue) if isinstance(queue, list) else -1, "orc_queue",
-                          0, n - 1)
+    s.orc_queue = _int_list(queue, "orc_queue", n, 0, n - 1)
     needs_band = (act.WINGFOLK_PICK, act.MERFOLK_PICK, act.TROLL_PICK, act.CENTAUR_PICK,
                   act.ELF_PICK, act.WIZARD_PICK)
     require((s.phase in needs_band) <= (s.cur_leader >= 0),
-            f"ethnos state: phase {phase_name!r} needs band.leader (the band being resolved)")
+            f"ethnos state: phase {phase_name} needs band.leader (the band being resolved)")
     require((s.phase == act.ORC_PICK) == bool(s.orc_queue) and
             (not s.orc_queue or s.orc_queue[0] == s.actor),
             "ethnos state: orc_queue must be non-empty exactly in the 'orc' phase, actor first")
     _rebuild_derived(s)
+    s._mask = None
+    s.check()
+    return s
+
+
+def check_state(s: EthnosState) -> None:
+    """The invariants the rules imply for a position (``EthnosState.check``); raises
+    ``StateFormatError`` naming the first broken one.
+
+    Only invariants every position satisfies, also the hand-built positions the tests load
+    (markers, glory and tokens may be set freely there): card conservation, sizes, the pending
+    decision and the band it belongs to, tribe-dependent pieces, Troll and Giant tokens."""
+    g = s.game
+    n = s.n
+    full = s.full
+    deck_counts = np.bincount(np.asarray(s.deck, np.int64), minlength=DRAGON + 1)
+    for what, zone in (("display", s.display), ("discard", s.discard), ("hands", s.hands),
+                       ("building", s.building), ("elf_kept", s.elf_kept),
+                       ("known", s.known)):
+        require(bool((zone >= 0).all()), f"ethnos state: {what} holds a negative count")
     total = s.discard + s.display + s.hands.sum(axis=0) + s.building + s.elf_kept
-    total = total + s.band_cards.sum(axis=0)
-    total = total + np.bincount(np.asarray(s.deck, np.int64), minlength=DRAGON + 1)[:NUM_TYPES]
-    require(np.array_equal(total, s.full),
+    total = total + s.band_cards.sum(axis=0) + deck_counts[:NUM_TYPES]
+    require(np.array_equal(total, full),
             "ethnos state: cards are not conserved: deck + display + hands + bands + discard "
             "must hold every card of the tribes in play exactly once")
-    require(all(v <= 10 for v in s.hand_len), "ethnos state: a hand holds more than 10 cards")
-    s._mask = None
-    return s
+    require(int(deck_counts[DRAGON]) == NUM_DRAGONS - s.dragons,
+            f"ethnos state: the deck holds {int(deck_counts[DRAGON])} Dragons but {s.dragons} "
+            "were revealed (3 in all)")
+    require((s.dragons == 3) == (s.phase in (act.ORC_PICK, act.OVER)),
+            "ethnos state: 3 Dragons are revealed exactly in the 'orc' and 'over' phases")
+    require(0 <= s.lower_left <= len(s.deck),
+            f"ethnos state: lower_left {s.lower_left} outside 0..{len(s.deck)}")
+    # §3.4: the deck's upper part never holds a Dragon.
+    require(DRAGON not in s.deck[s.lower_left:],
+            "ethnos state: a Dragon lies above the bottom lower_left cards of the deck")
+    require(0 <= s.decisions <= g.max_decisions,
+            f"ethnos state: decisions {s.decisions} outside 0..{g.max_decisions}")
+    # Hands: at most 10 cards (recruiting needs fewer than 10); known cards are in the hand.
+    hand_len = [int(h.sum()) for h in s.hands]
+    require(hand_len == s.hand_len, "ethnos state: hand lengths disagree with the hands")
+    for p in range(n):
+        held = s.hands[p]
+        if p == s.actor and not s.terminal:
+            held = held + s.building + s.elf_kept
+        require(int(held.sum()) <= 10, f"ethnos state: player {p}'s hand holds more than 10 "
+                "cards")
+        require(bool((s.known[p] <= held).all()),
+                f"ethnos state: player {p}'s known hand cards are not all in that hand")
+    # Bands (§4.2): legal, at most 10 cards, with tribes in play.
+    for p in range(n):
+        for band in s.bands[p]:
+            require(1 <= len(band) <= 10 and band[0] != SKELETON and _legal_band(band),
+                    f"ethnos state: band {short(band)} of player {p} is not a legal band")
+    # The pending decision and the band it belongs to (§10).
+    ph = s.phase
+    if s.terminal:
+        require(ph == act.OVER and s.actor == -1 and s.age == g.num_ages - 1,
+                "ethnos state: the game ends after the last Age with no actor")
+    else:
+        require(0 <= s.actor < n, f"ethnos state: actor {s.actor} is not a seat")
+    need_tribe = _PHASE_TRIBE.get(ph)
+    if need_tribe is not None:
+        lead = s.cur_leader
+        require(lead >= 0 and int(TYPE_TRIBE[lead]) == need_tribe,
+                f"ethnos state: phase {act.PHASES[ph]} needs a {TRIBES[need_tribe]}-led band")
+        last = s.bands[s.actor][-1] if s.bands[s.actor] else None
+        require(last is not None and last[0] == lead and len(last) == s.cur_x,
+                f"ethnos state: phase {act.PHASES[ph]} resolves the actor's last band "
+                f"(leader {lead}, {s.cur_x} cards)")
+    elif ph in (act.TURN, act.BUILD, act.ORC_PICK, act.OVER):
+        require(s.cur_leader < 0 and s.cur_x == 0,
+                f"ethnos state: no band is resolved in phase "
+                f"{'over' if s.terminal else act.PHASES[ph]}")
+    require(s.merfolk_left == 0 or ph == act.MERFOLK_PICK,
+            "ethnos state: Merfolk free markers are placed only in the 'merfolk' phase")
+    require(ph != act.MERFOLK_PICK or s.merfolk_left >= 1,
+            "ethnos state: the 'merfolk' phase needs a free marker left")
+    require(s.elf_n == 0 or ph == act.ELF_PICK,
+            "ethnos state: Elf keeps happen only in the 'elf' phase")
+    require(ph != act.ELF_PICK or (s.elf_n < s.cur_x and hand_len[s.actor] > 0),
+            "ethnos state: the 'elf' phase ends once X cards are kept or the hand is empty")
+    require(s.building_len == 0 or ph == act.BUILD,
+            "ethnos state: band cards are set aside only while building")
+    require((ph == act.BUILD) == (s.building_leader >= 0),
+            "ethnos state: building.leader must be set exactly in the 'build' phase")
+    if ph in (act.ORC_PICK, act.OVER):
+        require(sum(hand_len) == 0, "ethnos state: hands are discarded at the end of an Age")
+    if ph == act.ORC_PICK:
+        require(len(set(s.orc_queue)) == len(s.orc_queue)
+                and all(s.horde[p].sum() >= 1 for p in s.orc_queue),
+                "ethnos state: the Orc queue lists distinct seats with horde markers")
+    require((ph == act.ORC_PICK) == bool(s.orc_queue)
+            and (not s.orc_queue or s.orc_queue[0] == s.actor),
+            "ethnos state: orc_queue must be non-empty exactly in the 'orc' phase, actor first")
+    # Scores: glory = sum of the breakdown, every part >= 0.
+    for p in range(n):
+        require(all(v >= 0 for v in s.breakdown[p]) and sum(s.breakdown[p]) == int(s.glory[p]),
+                f"ethnos state: player {p}'s glory {int(s.glory[p])} must be the sum of its "
+                "breakdown, every part >= 0")
+    # Tribe-dependent pieces (§1.4) and the tokens of this Age.
+    has = s.has
+    require(has[MERFOLK] or not s.merfolk.any(), "ethnos state: Merfolk track without Merfolk")
+    require(has[ORCS] or not s.horde.any(), "ethnos state: Orc hordes without Orcs")
+    require(has[TROLLS] or all(o < 0 for o in s.troll_owner),
+            "ethnos state: Troll tokens without Trolls")
+    require(has[GIANTS] or (s.giant_seat < 0 and not s.giant_plays),
+            "ethnos state: Giant token without Giants")
+    giants = Counter((p, len(b)) for p in range(n) for b in s.bands[p]
+                     if int(TYPE_TRIBE[b[0]]) == GIANTS)
+    require(Counter(s.giant_plays) == giants,
+            "ethnos state: giant_plays must list the Giant-led bands of this Age")
+    require((s.giant_seat < 0) == (s.giant_size == 0)
+            and (s.giant_seat < 0 or bool(s.giant_plays)),
+            "ethnos state: the Giant token is held (with its band size) only after a Giant-led "
+            "band")
+    if s.giant_seat >= 0:  # §6.3 scoring looks for the holder's band of size giant_size
+        require((s.giant_seat, s.giant_size) in s.giant_plays
+                and s.giant_size == max(x for _p, x in s.giant_plays),
+                f"ethnos state: the Giant token (player {s.giant_seat}, size {s.giant_size}) "
+                "must lie on the largest Giant-led band, one of its holder's")
+    if g.marker_limit is not None:
+        for p in range(n):
+            used = 1 + (1 if has[MERFOLK] else 0) + int(s.markers[p].sum())
+            used += int(s.horde[p].sum())
+            require(used <= g.marker_limit,
+                    f"ethnos state: player {p} uses {used} markers; marker_limit "
+                    f"{g.marker_limit}")
+
+
+_PHASE_TRIBE = {act.WINGFOLK_PICK: WINGFOLK, act.MERFOLK_PICK: MERFOLK,
+                act.TROLL_PICK: TROLLS, act.CENTAUR_PICK: CENTAURS, act.ELF_PICK: ELVES,
+                act.WIZARD_PICK: WIZARDS}
 
 
 def _legal_band(band: list[int]) -> bool:
@@ -316,4 +459,4 @@ def _rebuild_derived(s: EthnosState) -> None:
     s.elf_kept_view[0] = s.elf_n
 
 
-__all__ = ["StateFormatError", "state_from_dict", "state_to_dict"]
+__all__ = ["StateFormatError", "check_state", "state_from_dict", "state_to_dict"]
