@@ -367,7 +367,8 @@ class PolicyAgent(BaseAgent):
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """The masked policy distribution over the game's actions (illegal ones get 0)."""
         torch = self._torch
-        mask = np.asarray(action_mask[: self.num_actions], dtype=bool).reshape(1, -1)
+        # A copy: engines hand out read-only masks, which torch.as_tensor warns about.
+        mask = np.array(action_mask[: self.num_actions], dtype=bool).reshape(1, -1)
         obs = np.asarray(observation, dtype=np.float32).reshape(1, -1)
         if self.obs_scale is not None:
             obs = obs * self.obs_scale
