@@ -170,3 +170,13 @@ BONUS_TILE: tuple[int, ...] = tuple(
     NB_FIRST + ("NB1", "NB2", "NB3", "NB4").index(b["id"]) if b["kind"] == "nest" else -1
     for b in BONUS
 )
+
+# Tokens: X, white feather, white flower, shell, branch (bonus TK1..TK5).
+TOK_X, TOK_WFE, TOK_WFL, TOK_SHELL, TOK_BRANCH = range(5)
+TOKEN_NAMES = ("x", "white_feather", "white_flower", "shell", "branch")
+TOK_SUPPLY, TOK_PLACED, TOK_REMOVED = 0, 1, 2
+TOKEN_STATUS = ("supply", "placed", "removed")
+
+# Counts the rules fix (§3): turns per player and the most tiles a hand can hold.
+TURNS_PER_PLAYER = 12
+MAX_HAND = 6

@@ -1,4 +1,7 @@
-"""Writing Bower observations fast: per-seat buffers refreshed section by section.
+"""Bower's observation: the pieces (``OBS_SPEC``) and the fast incremental encoder.
+
+Observation: seat-relative ("me" first) float32 pieces declared once in ``OBS_SPEC``;
+``envs.bower.rules.BowerState.observe`` writes them with the encoder below.
 
 The state keeps one flat buffer per seat and a bitmask of *dirty* sections per seat. Mutations
 mark the sections they touch (``BowerState._touch``); ``observe`` re-encodes only those, rewrites
@@ -13,21 +16,123 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.bower import encoding as E
+from envs.bower.actions import NUM_PHASES, PHASES
 from envs.bower.components import (
     CODES,
     END_MAT_LIST,
     END_UNITS,
+    MATERIALS,
     NUM_BONUS,
     NUM_EGGS,
     NUM_TILES,
     PINK_TILE,
+    TOK_BRANCH,
+    TOK_PLACED,
 )
 from envs.bower.geometry import NUM_CELLS, PLACEMENT_CELLS
-from envs.core.obs_spec import OBS_DTYPE
+from envs.core.obs_spec import OBS_DTYPE, ObsPiece, ObsSpec
 
 if TYPE_CHECKING:
     from envs.bower.rules import BowerState
+
+# --- observation ----------------------------------------------------------------------------
+# Per-cell channels of the nest planes.
+CH_MAT = 0  # 4 one-hot materials (straw, moss, gravel, earth)
+CH_UNITS = 4  # 13 item-code unit counts (order of components.CODES)
+CH_TOKEN = 17  # X, white feather, white flower, shell tokens on this cell
+CH_BRANCH = 21  # branch base here: horizontal, vertical
+CH_FLAG = 23  # cell flagged by a group trigger
+CH_COVERED = 24  # a covered tile lies under the visible one
+CH_PINK_TILE = 25  # the visible cell belongs to NB4 (pink-shell tile)
+NEST_CHANNELS = 26
+
+TILE_FEATURES = 2 * (len(MATERIALS) + len(CODES))  # both ends: material one-hot + unit counts
+
+SCALARS: tuple[str, ...] = (
+    "my_turns/12", "opp_turns/12", "my_hand_limit/5", "opp_hand_limit/5", "stack_size/36",
+    "bonus_deck/20", "bonus_discard/20", "my_extra_turn", "opp_extra_turn", "my_swap_owed",
+    "opp_swap_owed", "i_started", "my_turn", "i_act", "game_over", "conditions_met",
+)  # fmt: skip
+
+OBS_SPEC = ObsSpec(
+    [
+        ObsPiece(
+            "nests",
+            (2, NEST_CHANNELS, 4, 6),
+            "visible nest cells, [me, opponent] x channel x row x column; channels: 0-3 "
+            "material one-hot (straw, moss, gravel, earth), 4-16 unit counts of fe-red, "
+            "fe-yellow, fe-blue, fe-purple, fe-white, fl-red, fl-yellow, fl-blue, fl-purple, "
+            "fl-white, gem, shell, shell-pink, 17-20 X / white-feather / white-flower / shell "
+            "token, 21-22 branch base horizontal / vertical, 23 cell flagged, 24 covered tile "
+            "below, 25 cell of NB4",
+            high=3.0,
+        ),
+        ObsPiece("column_flags", (2, 6), "column flagged by a gem trigger, [me, opponent]"),
+        ObsPiece("egg_owner", (2, 6), "column's request egg belongs to [me, opponent] (public)"),
+        ObsPiece(
+            "column_eggs",
+            (6, NUM_EGGS),
+            "one-hot E1-E8 of each column's egg when I know it (mine, spied, or game over)",
+        ),
+        ObsPiece(
+            "removed_eggs", (NUM_EGGS,), "multi-hot of the 2 removed eggs when I know them (SP2)"
+        ),
+        ObsPiece("spied_columns", (2, 6), "columns looked at with SP1 by [me, opponent]"),
+        ObsPiece(
+            "display",
+            (3, 1 + TILE_FEATURES),
+            "display slots: present, then per end (cells[0], cells[1]) 4 material one-hot + "
+            "13 unit counts",
+            high=3.0,
+        ),
+        ObsPiece(
+            "hands",
+            (2, 6, 2 + TILE_FEATURES),
+            "hand slots of [me, opponent]: present, forced, tile features as in display "
+            "(opponent's features zero when hands_public=False)",
+            high=3.0,
+        ),
+        ObsPiece(
+            "cover_tile",
+            (1 + TILE_FEATURES,),
+            "the revealed stack tile awaiting a COVER placement: present + tile features",
+            high=3.0,
+        ),
+        ObsPiece(
+            "bonus_draw",
+            (3, NUM_BONUS),
+            "one-hot bonus ids of the tiles I drew and must KEEP one of (empty for the opponent)",
+        ),
+        ObsPiece("bonus_kept", (2, NUM_BONUS), "bonus tiles kept by [me, opponent] (public)"),
+        ObsPiece(
+            "bonus_my_discards",
+            (NUM_BONUS,),
+            "bonus tiles I put face down on the discard pile (still there)",
+        ),
+        ObsPiece(
+            "token_supply", (5,), "X, white feather, white flower, shell, branch token unused"
+        ),
+        ObsPiece(
+            "discarded_tiles",
+            (NUM_TILES,),
+            "nest tiles discarded face up (T01-T36, NB1-NB4)",
+        ),
+        ObsPiece(
+            "covered_tiles",
+            (NUM_TILES,),
+            "nest tiles (T01-T36, NB1-NB4) with a cell hidden under a Cover tile, either nest",
+        ),
+        ObsPiece(
+            "effect",
+            (NUM_BONUS,),
+            "one-hot id of the kept bonus tile whose effect is being decided now (public)",
+        ),
+        ObsPiece("phase", (NUM_PHASES,), "current decision: " + ", ".join(PHASES)),
+        ObsPiece("scalars", (len(SCALARS),), "; ".join(SCALARS)),
+    ]
+)
+OBS_SIZE = OBS_SPEC.size
+
 
 # Sections (bits of the dirty mask).
 S_NESTS = 1  # nests planes (materials, units, tokens, branch, flags, covered, NB4)
@@ -45,8 +150,8 @@ S_ALL = 1023
 
 def _tile_features() -> np.ndarray:
     """Per placeable tile: both ends' material one-hot (4) + unit counts (13)."""
-    feats = np.zeros((NUM_TILES, E.TILE_FEATURES), OBS_DTYPE)
-    half = E.TILE_FEATURES // 2
+    feats = np.zeros((NUM_TILES, TILE_FEATURES), OBS_DTYPE)
+    half = TILE_FEATURES // 2
     for t in range(NUM_TILES):
         for end in range(2):
             base = end * half
@@ -55,31 +160,32 @@ def _tile_features() -> np.ndarray:
     return feats
 
 
-TILE_FEATURES = _tile_features()
+TILE_FEATURE_ROWS = _tile_features()
 
 
 def _cell_base() -> np.ndarray:
     """Nest-plane channels of a visible tile end (row ``2 * tile + end``); the last row (index
     -1) is an empty cell. Covered, token, branch and flag channels are added by the state."""
-    base = np.zeros((2 * NUM_TILES + 1, E.NEST_CHANNELS), OBS_DTYPE)
+    base = np.zeros((2 * NUM_TILES + 1, NEST_CHANNELS), OBS_DTYPE)
     for t in range(2 * NUM_TILES):
-        base[t, E.CH_MAT + END_MAT_LIST[t]] = 1.0
-        base[t, E.CH_UNITS : E.CH_UNITS + len(CODES)] = END_UNITS[t]
-        base[t, E.CH_PINK_TILE] = 1.0 if t >> 1 == PINK_TILE else 0.0
+        base[t, CH_MAT + END_MAT_LIST[t]] = 1.0
+        base[t, CH_UNITS : CH_UNITS + len(CODES)] = END_UNITS[t]
+        base[t, CH_PINK_TILE] = 1.0 if t >> 1 == PINK_TILE else 0.0
     return base
 
 
 CELL_BASE = _cell_base()
 # Display / hand rows: present (+ forced placeholder) then the tile features.
-DISPLAY_ROWS = np.concatenate([np.ones((NUM_TILES, 1), OBS_DTYPE), TILE_FEATURES], axis=1)
+DISPLAY_ROWS = np.concatenate([np.ones((NUM_TILES, 1), OBS_DTYPE), TILE_FEATURE_ROWS], axis=1)
 HAND_ROWS = np.concatenate(
-    [np.ones((NUM_TILES, 1), OBS_DTYPE), np.zeros((NUM_TILES, 1), OBS_DTYPE), TILE_FEATURES], axis=1
+    [np.ones((NUM_TILES, 1), OBS_DTYPE), np.zeros((NUM_TILES, 1), OBS_DTYPE), TILE_FEATURE_ROWS],
+    axis=1,
 )
-HIDDEN_HAND_ROW = np.zeros(2 + E.TILE_FEATURES, OBS_DTYPE)
+HIDDEN_HAND_ROW = np.zeros(2 + TILE_FEATURES, OBS_DTYPE)
 HIDDEN_HAND_ROW[0] = 1.0
 BITS6 = np.array([[(b >> i) & 1 for i in range(6)] for b in range(64)], OBS_DTYPE)
 
-_SPEC = E.OBS_SPEC
+_SPEC = OBS_SPEC
 
 
 def _span(name: str) -> tuple[int, int]:
@@ -88,16 +194,16 @@ def _span(name: str) -> tuple[int, int]:
 
 
 NESTS = _span("nests")
-NEST_SIZE = E.NEST_CHANNELS * NUM_CELLS
+NEST_SIZE = NEST_CHANNELS * NUM_CELLS
 COL_FLAGS = _span("column_flags")
 EGG_OWNER = _span("egg_owner")
 COLUMN_EGGS = _span("column_eggs")
 REMOVED = _span("removed_eggs")
 SPIED = _span("spied_columns")
 DISPLAY = _span("display")
-DISPLAY_ROW = 1 + E.TILE_FEATURES
+DISPLAY_ROW = 1 + TILE_FEATURES
 HANDS = _span("hands")
-HAND_ROW = 2 + E.TILE_FEATURES
+HAND_ROW = 2 + TILE_FEATURES
 COVER = _span("cover_tile")
 DRAW = _span("bonus_draw")
 KEPT = _span("bonus_kept")
@@ -107,10 +213,10 @@ DISCARDED = _span("discarded_tiles")
 COVERED = _span("covered_tiles")
 EFFECT = _span("effect")
 PHASE = _span("phase")
-SCALARS = _span("scalars")
-PHASE_ROWS = np.eye(len(E.PHASES), dtype=OBS_DTYPE)
+SCALARS_SPAN = _span("scalars")
+PHASE_ROWS = np.eye(len(PHASES), dtype=OBS_DTYPE)
 TAIL = EFFECT[0]  # effect, phase and scalars are the last pieces: rewritten on every observe
-assert SCALARS[1] == _SPEC.size and PHASE[1] == SCALARS[0] and EFFECT[1] == PHASE[0]
+assert SCALARS_SPAN[1] == _SPEC.size and PHASE[1] == SCALARS_SPAN[0] and EFFECT[1] == PHASE[0]
 
 
 _display_cache: dict[tuple[int, ...], np.ndarray] = {}
@@ -196,7 +302,7 @@ def encode_sections(s: BowerState, me: int, buf: np.ndarray, dirty: int) -> None
         a, b = COVER
         if s.cover_tile >= 0:
             buf[a] = 1.0
-            buf[a + 1 : b] = TILE_FEATURES[s.cover_tile]
+            buf[a + 1 : b] = TILE_FEATURE_ROWS[s.cover_tile]
         else:
             buf[a:b] = 0.0
     if dirty & S_DRAW:
@@ -229,12 +335,12 @@ def encode_sections(s: BowerState, me: int, buf: np.ndarray, dirty: int) -> None
 def encode_tail(s: BowerState, me: int, buf: np.ndarray) -> None:
     """Phase one-hot and scalars: they change with nearly every decision."""
     op = 1 - me
-    over = s.phase == len(E.PHASES) - 1
+    over = s.phase == len(PHASES) - 1
     buf[EFFECT[0] : EFFECT[1]] = 0.0
     if s.effect >= 0:
         buf[EFFECT[0] + s.effect] = 1.0
     buf[PHASE[0] : PHASE[1]] = PHASE_ROWS[s.phase]
-    buf[SCALARS[0] : SCALARS[1]] = (
+    buf[SCALARS_SPAN[0] : SCALARS_SPAN[1]] = (
         s.turns[me] / 12.0,
         s.turns[op] / 12.0,
         s.limits[me] / 5.0,
@@ -252,3 +358,29 @@ def encode_tail(s: BowerState, me: int, buf: np.ndarray) -> None:
         over,
         bool(s.conditions[0] or s.conditions[1]),
     )
+
+
+# ---------------------------------------------------------------------- nest planes
+def paint_cell(s: BowerState, seat: int, cell: int) -> None:
+    """Rewrite one cell's channels of the public nest planes (kept for fast observe)."""
+    s._touch(S_NESTS)
+    t = s.top[seat][cell]
+    col = s.planes[seat, :, cell]
+    col[:] = CELL_BASE[t]  # row -1 is the empty cell
+    if s.depth[seat][cell]:
+        col[CH_COVERED] = 1.0
+    if TOK_PLACED in s.tok_status:
+        for tok in range(4):
+            if s._token_cell(tok, seat) == cell:
+                col[CH_TOKEN + tok] = 1.0
+        if s._token_cell(TOK_BRANCH, seat) == cell:
+            col[CH_BRANCH + s.branch_orient] = 1.0
+    if s.cell_flags[seat] >> cell & 1:
+        col[CH_FLAG] = 1.0
+
+
+def repaint_all(s: BowerState) -> None:
+    """Repaint every cell of both nests (a state built from scratch)."""
+    for seat in range(2):
+        for cell in range(NUM_CELLS):
+            paint_cell(s, seat, cell)

@@ -13,9 +13,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from envs.bower.components import BONUS_IDS, EGG_IDS, TILE_IDS
+from envs.bower.components import BONUS_IDS, EGG_IDS, TILE_IDS, TOKEN_NAMES
 from envs.bower.geometry import FP_BITS, legal_footprint
-from envs.bower.rules import TOKEN_NAMES, BowerGame, BowerState
+from envs.bower.rules import BowerGame, BowerState
 
 NestSpec = Sequence[Sequence[Any]]  # (tile, placement) or (tile, placement, cover)
 

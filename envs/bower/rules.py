@@ -1,4 +1,4 @@
-"""Bower engine: setup, turn flow, placement, gem triggers, bonus tiles and scoring.
+"""Bower engine: ``BowerGame`` and ``BowerState``: setup, turn flow, legal masks, ``apply``.
 
 Binding rules: ``shared/rules/bower.md``. The state is a small decision machine: ``phase`` names
 the decision asked now and ``actor`` the seat that answers it (the turn player, or the opponent
@@ -6,6 +6,9 @@ for the IA4 discard). Automatic steps (refills, bonus draws, skipped plays, effe
 choice, scoring) run inside ``apply`` until the next decision with at least one legal action.
 
 Seats are absolute here (0 = ``player_0``); only ``observe`` and the TARGET action are relative.
+The helpers take the state as an argument and never import this module: ``bonus`` (§5 bonus
+step), ``scoring`` (§6), ``observation`` (encoder), ``hidden`` (determinize), ``saving``
+(to_dict / state_from_dict) and ``render`` (text view); ``options`` lists the variants.
 """
 
 from __future__ import annotations
@@ -15,153 +18,91 @@ from typing import Any
 
 import numpy as np
 
-from envs.bower import encoding as E
-from envs.bower.components import (
-    BONUS_IDS,
-    BONUS_INDEX,
-    BONUS_KIND,
-    BONUS_TILE,
-    CODES,
-    EB_FIRST,
-    EGG_CODES,
-    EGG_IDS,
-    END_GEMS,
-    END_MAT_LIST,
-    END_UNITS_LIST,
-    IA1,
-    IA2,
-    IA3,
-    IA4,
-    MATERIALS,
-    NB_FIRST,
-    NUM_BONUS,
-    NUM_EGGS,
-    NUM_NEST_TILES,
-    NUM_TILES,
-    SHELL,
-    SHELL_PINK,
-    SP1,
-    SP2,
-    TILE_IDS,
-    TILE_INDEX,
-    TK1,
-    TK5,
-)
-from envs.bower.encoding import (
+from envs.bower.actions import (
     ACCEPT,
-    BRANCH,
-    COLUMN,
-    COVER,
     DISPLAY,
     HAND,
     KEEP,
     NUM_ACTIONS,
-    OBS_SPEC,
     PASS,
+    PH_BONUS,
+    PH_COVER_ASK,
+    PH_DISCARD_ASK,
+    PH_DOUBLE_ASK,
+    PH_DRAFT,
+    PH_HAND,
+    PH_KEEP,
+    PH_OPP_DISCARD,
+    PH_OVER,
+    PH_PLAY,
+    PH_TAKE,
     PHASES,
     PLAY,
-    TARGET,
+    action_name,
+)
+from envs.bower.bonus import (
+    EFFECT_PHASES,
+    after_placement,
+    answer_effect,
+    draw_bonus,
+    effect_mask,
+    keep_bonus,
+)
+from envs.bower.components import (
+    CODES,
+    END_GEMS,
+    END_MAT_LIST,
+    MAX_HAND,
+    NUM_BONUS,
+    NUM_EGGS,
+    NUM_NEST_TILES,
+    TOK_BRANCH,
+    TOK_PLACED,
+    TOK_REMOVED,
+    TOK_SUPPLY,
+    TURNS_PER_PLAYER,
 )
 from envs.bower.geometry import (
-    BRANCH_ENDS,
     FP_BITS,
     NUM_CELLS,
     NUM_PLACEMENTS,
     PLACEMENT_CELLS,
-    cover_mask,
     has_placement,
-    legal_footprint,
     placement_mask,
 )
+from envs.bower.hidden import determinize
 from envs.bower.observation import (
-    CELL_BASE,
+    NEST_CHANNELS,
+    OBS_SPEC,
     S_ALL,
-    S_COVER,
     S_DISCARDS,
     S_DISPLAY,
-    S_DRAW,
     S_EGGS,
-    S_FLAGS,
     S_HANDS,
-    S_KEPT,
-    S_NESTS,
     S_TOKENS,
     encode_sections,
     encode_tail,
+    paint_cell,
 )
-from envs.bower.scoring import conditions_from_bits, empty_breakdown, final_scores, nest_stats
-from envs.core.errors import IllegalActionError, StateFormatError
-from envs.core.game import (
-    Game,
-    State,
-    margin_rewards,
-    require,
-    rng_from,
-    rng_from_dict,
-    rng_to_dict,
+from envs.bower.options import OPTIONS
+from envs.bower.render import render
+from envs.bower.saving import state_from_dict, to_dict
+from envs.bower.scoring import (
+    compute_final,
+    state_breakdown,
+    state_pink_seat,
+    state_returns,
+    state_scores,
+    state_winner,
 )
+from envs.core.errors import IllegalActionError
+from envs.core.game import Game, State, rng_from
 from envs.core.obs_spec import OBS_DTYPE
-from envs.core.options import Option
-
-TURNS_PER_PLAYER = 12
-MAX_HAND = 6
-
-# Phases (indices into encoding.PHASES).
-(
-    PH_DRAFT, PH_TAKE, PH_PLAY, PH_BONUS, PH_KEEP, PH_SPY, PH_TOKEN, PH_BRANCH, PH_COVER_ASK,
-    PH_COVER, PH_FORCE, PH_DOUBLE_ASK, PH_DISCARD_ASK, PH_OPP_DISCARD, PH_HAND, PH_OVER,
-) = range(len(PHASES))  # fmt: skip
-
-# Tokens: X, white feather, white flower, shell, branch (bonus TK1..TK5).
-TOK_X, TOK_WFE, TOK_WFL, TOK_SHELL, TOK_BRANCH = range(5)
-TOKEN_NAMES = ("x", "white_feather", "white_flower", "shell", "branch")
-TOK_SUPPLY, TOK_PLACED, TOK_REMOVED = 0, 1, 2
-TOKEN_STATUS = ("supply", "placed", "removed")
 
 FEATHER_MASK = np.zeros(len(CODES), bool)
 FEATHER_MASK[0:5] = True
 FLOWER_MASK = np.zeros(len(CODES), bool)
 FLOWER_MASK[5:10] = True
-
-
-def _on(opt: str, default: Any, doc: str, allowed: tuple) -> Option:
-    return Option(opt, default, doc, allowed=allowed)
-
-
-OPTIONS: tuple[Option, ...] = (
-    _on("bonus_tiles", True, "gem triggers and bonus tiles; False: gems do nothing and there "
-        "is no bonus step (assumed variant)", (True, False)),
-    _on("egg_columns", "random", "which columns hold whose request eggs: a random 3 each, or "
-        "'alternate' (the start player owns columns 0, 2, 4)", ("random", "alternate")),
-    _on("double_turn_mode", "shift", "IA3: 'shift' = the opponent plays two turns in a row, "
-        "then plain alternation; 'swap' = after those two turns the giver also plays two",
-        ("shift", "swap")),
-    _on("forced_fallback", "any_tile", "an unplaceable forced tile lets the player play another "
-        "tile ('any_tile') or nothing ('none'); equivalent in practice, since legality never "
-        "depends on the tile", ("any_tile", "none")),
-    _on("flag_all_triggers", True, "every met gem condition is flagged even when the bonus is "
-        "declined; False: flagged only when a bonus tile is kept", (True, False)),
-    _on("x_cancels", "cell", "the X token cancels all feather/flower units of its cell; 'one': "
-        "a single unit (one half of a pair)", ("cell", "one")),
-    _on("pink_column_scope", "tile", "columns where the pink shell wins ties: those of NB4's "
-        "visible cells ('tile'), the pink cell's only ('cell'), or 'tile' plus every tie left "
-        "after shells ('all')", ("tile", "cell", "all")),
-    _on("pink_moss_scope", "any", "the pink shell wins a tied moss group wherever it lies "
-        "('any') or only inside its owner's largest moss group ('in_group')",
-        ("any", "in_group")),
-    _on("column_zero_tie", "nobody", "a 0-0 column goes to nobody; 'tiebreak': it also goes "
-        "through the pink and shell tie-breaks", ("nobody", "tiebreak")),
-    _on("material_tie", "nobody", "a tied material (except the pink moss rule) goes to nobody; "
-        "'shells_in_group': to the player with more shells in that largest group",
-        ("nobody", "shells_in_group")),
-    _on("single_item_bonus", False, "True: a column won 1-0 pays 1 extra egg", (True, False)),
-    _on("bonus_optional", True, "the bonus may be declined (ACCEPT/PASS); False: always taken",
-        (True, False)),
-    _on("hands_public", True, "both hands are seen; False: only the opponent's hand size (and "
-        "forced mark)", (True, False)),
-    _on("reward", "win_loss", "'win_loss': +1/-1/0 at the end (the pink shell breaks egg "
-        "ties); 'egg_diff': own eggs minus the opponent's", ("win_loss", "egg_diff")),
-)  # fmt: skip
 
 
 class BowerGame(Game):
@@ -179,7 +120,7 @@ class BowerGame(Game):
         self.max_decisions = 2 + 24 * 12
 
     def action_name(self, action: int) -> str:
-        return E.action_name(int(action))
+        return action_name(int(action))
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> BowerState:
         rng = rng_from(seed)
@@ -201,7 +142,7 @@ class BowerGame(Game):
         return s
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BowerState:
-        return _state_from_dict(self, data)
+        return state_from_dict(self, data, BowerState)
 
 
 class BowerState(State):
@@ -251,7 +192,7 @@ class BowerState(State):
         self.matb: list[list[int]] = [[0, 0, 0, 0], [0, 0, 0, 0]]  # visible cells per material
         self.gem1: list[int] = [0, 0]  # visible cells with >= 1 gem
         self.gem2: list[int] = [0, 0]  # visible cells with 2 gems
-        self.planes = np.zeros((2, E.NEST_CHANNELS, NUM_CELLS), OBS_DTYPE)
+        self.planes = np.zeros((2, NEST_CHANNELS, NUM_CELLS), OBS_DTYPE)
         self._obs = [np.zeros(OBS_SPEC.size, OBS_DTYPE), np.zeros(OBS_SPEC.size, OBS_DTYPE)]
         self._dirty = [S_ALL, S_ALL]
         self._mask: np.ndarray | None = None
@@ -316,25 +257,7 @@ class BowerState(State):
         if ph in (PH_OPP_DISCARD, PH_HAND):
             return _HAND_MASKS[len(self.hands[self.actor])]
         m = np.zeros(NUM_ACTIONS, bool)
-        if ph == PH_FORCE:
-            for d in range(3):
-                if self.display[d] >= 0:
-                    m[DISPLAY + d] = True
-            m[PASS] = True
-        elif ph == PH_SPY:
-            for c in range(6):
-                if self.col_owner[c] != p:
-                    m[COLUMN + c] = True
-        elif ph == PH_TOKEN:
-            for a in self._token_targets(self.effect - TK1):
-                m[a] = True
-            m[PASS] = True
-        elif ph == PH_BRANCH:
-            for a in self._branch_targets():
-                m[a] = True
-            m[PASS] = True
-        elif ph == PH_COVER:
-            m[COVER : COVER + NUM_PLACEMENTS] = cover_mask(self.occ[p])
+        effect_mask(self, ph, m)
         return m
 
     def _playable_slots(self) -> list[int]:
@@ -348,39 +271,6 @@ class BowerState(State):
             if self.opts["forced_fallback"] == "none":
                 return []
         return list(range(len(hand)))
-
-    def _token_targets(self, tok: int) -> list[int]:
-        """TARGET ids for TK1-TK4 (§5.3): visible cells holding the relevant units."""
-        p = self.turn_player
-        out = []
-        seats = (p, 1 - p) if tok == TOK_X else (p,)
-        for s_rel, seat in enumerate(seats):
-            for cell, t in enumerate(self.top[seat]):
-                if t < 0:
-                    continue
-                u = END_UNITS_LIST[t]
-                if tok == TOK_X:
-                    ok = any(u[0:10])
-                elif tok == TOK_WFE:
-                    ok = any(u[0:5])
-                elif tok == TOK_WFL:
-                    ok = any(u[5:10])
-                else:
-                    ok = u[SHELL] + u[SHELL_PINK] > 0
-                if ok:
-                    out.append(TARGET + NUM_CELLS * s_rel + cell)
-        return out
-
-    def _branch_targets(self) -> list[int]:
-        p = self.turn_player
-        top = self.top[p]
-        return [
-            BRANCH + 2 * cell + o
-            for cell in range(NUM_CELLS)
-            if top[cell] >= 0
-            for o in (0, 1)
-            if BRANCH_ENDS[2 * cell + o] is not None
-        ]
 
     # ------------------------------------------------------------------ protocol: apply
     def apply(self, actions: Mapping[int, int]) -> None:
@@ -428,62 +318,16 @@ class BowerState(State):
             if tile == self.forced[p]:
                 self.forced[p] = -1
             self._place(p, tile, pl, cover=False)
-            self._after_placement()
+            after_placement(self)
         elif ph == PH_BONUS:
             if a == ACCEPT:
-                self._draw_bonus()
+                draw_bonus(self)
             else:
                 self._enter_hand_check()
         elif ph == PH_KEEP:
-            self._keep(a - KEEP)
-        elif ph == PH_SPY:
-            self._touch(S_EGGS)
-            self.spied_cols[p] |= 1 << (a - COLUMN)
-            self._enter_hand_check()
-        elif ph == PH_TOKEN:
-            if a != PASS:
-                s_rel, cell = divmod(a - TARGET, NUM_CELLS)
-                self._put_token(self.effect - TK1, p if s_rel == 0 else o, cell)
-            self._enter_hand_check()
-        elif ph == PH_BRANCH:
-            if a != PASS:
-                cell, orient = divmod(a - BRANCH, 2)
-                self.branch_orient = orient
-                self._put_token(TOK_BRANCH, p, cell)
-            self._enter_hand_check()
-        elif ph == PH_COVER_ASK:
-            if a == ACCEPT:
-                self._touch(S_COVER)
-                self.cover_tile = self.stack.pop()
-                self.phase = PH_COVER
-            else:
-                self._enter_hand_check()
-        elif ph == PH_COVER:
-            tile, self.cover_tile = self.cover_tile, -1
-            self._touch(S_COVER)
-            self._place(p, tile, a - COVER, cover=True)
-            self._enter_hand_check()
-        elif ph == PH_FORCE:
-            if a != PASS:
-                self._touch(S_DISPLAY | S_HANDS)
-                tile = self._take_display(a)
-                self.hands[o].append(tile)
-                self.forced[o] = tile
-            self._enter_hand_check()
-        elif ph == PH_DOUBLE_ASK:
-            if a == ACCEPT:
-                self.extra[o] = True
-                if self.opts["double_turn_mode"] == "swap":
-                    self.owed[p] = True
-            self._enter_hand_check()
-        elif ph == PH_DISCARD_ASK:
-            if a == ACCEPT:
-                self.limits[o] = max(0, self.limits[o] - 1)
-                if self.hands[o]:
-                    self.phase = PH_OPP_DISCARD
-                    self.actor = o
-                    return
-            self._enter_hand_check()
+            keep_bonus(self, a - KEEP)
+        elif ph in EFFECT_PHASES:
+            answer_effect(self, ph, a)
         elif ph == PH_OPP_DISCARD:
             self._discard_from_hand(o, a - HAND)
             self._enter_hand_check()
@@ -514,112 +358,6 @@ class BowerState(State):
             self.phase = PH_PLAY
         else:
             self._enter_hand_check()  # nothing fits: no placement, no trigger, no bonus
-
-    def _after_placement(self) -> None:
-        p = self.turn_player
-        if not self.opts["bonus_tiles"]:
-            self._enter_hand_check()
-            return
-        cols, cells = conditions_from_bits(
-            self.matb[p],
-            self.gem1[p],
-            self.gem2[p],
-            self._branch_code(p),
-            self.col_flags[p],
-            self.cell_flags[p],
-        )
-        if not (cols or cells):
-            self._enter_hand_check()
-            return
-        self.conditions = (cols, cells)
-        if self.opts["flag_all_triggers"]:
-            self._flag(p, cols, cells)
-        if not (self.bonus_deck or self.bonus_discard):
-            self._enter_hand_check()  # nothing can be drawn: no decision
-        elif self.opts["bonus_optional"]:
-            self.phase = PH_BONUS
-        else:
-            self._draw_bonus()
-
-    def _flag(self, p: int, cols: int, cells: int) -> None:
-        self.col_flags[p] |= cols
-        self.cell_flags[p] |= cells
-        self._touch(S_FLAGS | S_NESTS)
-        plane = self.planes[p, E.CH_FLAG]
-        flags = self.cell_flags[p]
-        for i in range(NUM_CELLS):
-            plane[i] = flags >> i & 1
-
-    def _draw_bonus(self) -> None:
-        """§5.2: draw up to 3, reshuffling the discard pile into the deck when it runs out."""
-        drawn = []
-        for _ in range(3):
-            if not self.bonus_deck:
-                if not self.bonus_discard:
-                    break
-                order = self.rng.permutation(len(self.bonus_discard))
-                self.bonus_deck = [self.bonus_discard[i] for i in order]
-                self.bonus_discard = []
-                self.discard_by = []
-            drawn.append(self.bonus_deck.pop())
-        self.drawn = drawn
-        self._touch(S_DRAW | S_KEPT)
-        self.phase = PH_KEEP
-
-    def _keep(self, j: int) -> None:
-        p = self.turn_player
-        b = self.drawn[j]
-        for k, other in enumerate(self.drawn):
-            if k != j:
-                self.bonus_discard.append(other)
-                self.discard_by.append(p)
-        self.drawn = []
-        self._touch(S_DRAW | S_KEPT)
-        if not self.opts["flag_all_triggers"]:
-            self._flag(p, *self.conditions)
-        self.kept[p].append(b)
-        self._resolve(b)
-
-    def _resolve(self, b: int) -> None:
-        """§5.3: apply the kept tile, asking a decision only when it can have an effect."""
-        p = self.turn_player
-        self.effect = b
-        if BONUS_KIND[b] == "nest":
-            self._touch(S_HANDS)
-            self.hands[p].append(BONUS_TILE[b])
-            self.limits[p] += 1
-        elif b == SP2:
-            self._touch(S_EGGS)
-            self.spied_removed[p] = True
-        phase = self._effect_phase(b)
-        if phase >= 0:
-            self.phase = phase
-        else:
-            self._enter_hand_check()
-
-    def _effect_phase(self, b: int) -> int:
-        """The decision the kept tile ``b`` asks for, or -1 if none (automatic or no effect)."""
-        p = self.turn_player
-        o = 1 - p
-        if b == SP1:
-            return PH_SPY
-        if BONUS_KIND[b] == "token":
-            tok = b - TK1
-            if self.tok_status[tok] != TOK_SUPPLY:
-                return -1
-            if b == TK5:
-                return PH_BRANCH if self._branch_targets() else -1
-            return PH_TOKEN if self._token_targets(tok) else -1
-        if b == IA1:
-            return PH_COVER_ASK if self.stack and cover_mask(self.occ[p]).any() else -1
-        if b == IA2:
-            ok = self.turns[o] < TURNS_PER_PLAYER and any(t >= 0 for t in self.display)
-            return PH_FORCE if ok else -1
-        if b == IA3:
-            return PH_DOUBLE_ASK if self.turns[o] < TURNS_PER_PLAYER - 1 else -1
-        if b == IA4:
-            return PH_DISCARD_ASK if self.hands[o] or self.limits[o] > 0 else -1
-        return -1
 
     def _discard_from_hand(self, seat: int, h: int) -> None:
         tile = self.hands[seat].pop(h)
@@ -694,20 +432,20 @@ class BowerState(State):
             gems = END_GEMS[end]
             self.gem1[p] = self.gem1[p] | bit if gems >= 1 else self.gem1[p] & keep
             self.gem2[p] = self.gem2[p] | bit if gems >= 2 else self.gem2[p] & keep
-        self._paint_cell(p, a)
-        self._paint_cell(p, b)
+        paint_cell(self, p, a)
+        paint_cell(self, p, b)
 
     def _put_token(self, tok: int, seat: int, cell: int) -> None:
         self.tok_status[tok] = TOK_PLACED
         self.tok_seat[tok] = seat
         self.tok_cell[tok] = cell
         self._touch(S_TOKENS)
-        self._paint_cell(seat, cell)
+        paint_cell(self, seat, cell)
 
     def _remove_token(self, tok: int) -> None:
         seat, cell = self.tok_seat[tok], self.tok_cell[tok]
         self.tok_status[tok] = TOK_REMOVED
-        self._paint_cell(seat, cell)
+        paint_cell(self, seat, cell)
 
     def _branch_code(self, seat: int) -> int:
         if self.tok_status[TOK_BRANCH] == TOK_PLACED and self.tok_seat[TOK_BRANCH] == seat:
@@ -719,84 +457,30 @@ class BowerState(State):
             return self.tok_cell[tok]
         return -1
 
-    def _paint_cell(self, seat: int, cell: int) -> None:
-        """Rewrite one cell's channels of the public nest planes (kept for fast observe)."""
-        self._touch(S_NESTS)
-        t = self.top[seat][cell]
-        col = self.planes[seat, :, cell]
-        col[:] = CELL_BASE[t]  # row -1 is the empty cell
-        if self.depth[seat][cell]:
-            col[E.CH_COVERED] = 1.0
-        if TOK_PLACED in self.tok_status:
-            for tok in range(4):
-                if self._token_cell(tok, seat) == cell:
-                    col[E.CH_TOKEN + tok] = 1.0
-            if self._token_cell(TOK_BRANCH, seat) == cell:
-                col[E.CH_BRANCH + self.branch_orient] = 1.0
-        if self.cell_flags[seat] >> cell & 1:
-            col[E.CH_FLAG] = 1.0
-
-    def _repaint_all(self) -> None:
-        for seat in range(2):
-            for cell in range(NUM_CELLS):
-                self._paint_cell(seat, cell)
-
     # ------------------------------------------------------------------ outcome
     def is_terminal(self) -> bool:
         return self.phase == PH_OVER
 
     def _compute_final(self) -> tuple[list[dict[str, float]], int]:
-        opts = self.opts
-        stats = []
-        for q in range(2):
-            stats.append(
-                nest_stats(
-                    self.top[q],
-                    branch=self._branch_code(q),
-                    x_cell=self._token_cell(TOK_X, q),
-                    white_feather_cell=self._token_cell(TOK_WFE, q),
-                    white_flower_cell=self._token_cell(TOK_WFL, q),
-                    shell_cell=self._token_cell(TOK_SHELL, q),
-                    x_cancels=opts["x_cancels"],
-                )
-            )
-        codes = [EGG_CODES[self.eggs[c]] for c in range(6)]
-        egg_tiles = [[b - EB_FIRST for b in self.kept[q] if BONUS_KIND[b] == "egg"] for q in (0, 1)]
-        return final_scores(stats, codes, egg_tiles, opts)
+        return compute_final(self)
 
     def score_breakdown(self) -> list[dict[str, float]]:
-        if self._final is None:
-            return [empty_breakdown(), empty_breakdown()]
-        return [dict(d) for d in self._final[0]]
+        return state_breakdown(self)
 
     def scores(self) -> list[float]:
         """Egg tokens; 0 for both until the end (Bower awards everything at the end)."""
-        if self._final is None:
-            return [0.0, 0.0]
-        return [float(sum(d.values())) for d in self._final[0]]
+        return state_scores(self)
 
     def pink_seat(self) -> int:
         """The seat showing the pink shell at the end (-1 if none or not over)."""
-        return -1 if self._final is None else self._final[1]
+        return state_pink_seat(self)
 
     def winner(self) -> int:
         """§6 step 5: the winning seat, -1 for a draw or before the end."""
-        if self._final is None:
-            return -1
-        a, b = self.scores()
-        if a != b:
-            return 0 if a > b else 1
-        return self._final[1]
+        return state_winner(self)
 
     def returns(self) -> list[float]:
-        if self._final is None:
-            return [0.0, 0.0]
-        if self.opts["reward"] == "egg_diff":
-            return margin_rewards(self.scores())
-        w = self.winner()
-        if w < 0:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+        return state_returns(self)
 
     # ------------------------------------------------------------------ information
     def knows_egg(self, player: int, pos: int) -> bool:
@@ -826,51 +510,8 @@ class BowerState(State):
         d[1] |= sections
 
     def determinize(self, player: int, rng: np.random.Generator) -> BowerState:
-        """Re-sample what ``player`` cannot see: unknown eggs, the stack order (with the
-        opponent's hand tiles when ``hands_public=False``), the bonus deck order, the opponent's
-        bonus discards and a bonus draw held by the opponent."""
-        s = self.clone()
-        s.rng = np.random.default_rng(int(rng.integers(1 << 62)))
-        if self.phase != PH_OVER:
-            hidden = [pos for pos in range(NUM_EGGS) if not self.knows_egg(player, pos)]
-            perm = rng.permutation(len(hidden))
-            values = [self.eggs[pos] for pos in hidden]
-            for pos, k in zip(hidden, perm):
-                s.eggs[pos] = values[k]
-        # Nest tiles player cannot see: the stack and, with hands_public=False (§9: only hand
-        # sizes are public), the opponent's hand tiles T01-T36 (NB tiles are known from the
-        # public kept record; a forced slot stays forced with its new tile).
-        o = 1 - player
-        slots = []
-        if not self.opts["hands_public"]:
-            slots = [h for h, t in enumerate(s.hands[o]) if t < NUM_NEST_TILES]
-        tiles = s.stack + [s.hands[o][h] for h in slots]
-        tiles = [tiles[i] for i in rng.permutation(len(tiles))]
-        n = len(s.stack)
-        s.stack = tiles[:n]
-        for h, t in zip(slots, tiles[n:]):
-            if s.hands[o][h] == s.forced[o]:
-                s.forced[o] = t
-            s.hands[o][h] = t
-        # Bonus tiles whose place player cannot know: deck, the opponent's discards, and a
-        # draw in the opponent's hands.
-        pool = list(s.bonus_deck)
-        slots = [i for i, by in enumerate(s.discard_by) if by != player]
-        pool += [s.bonus_discard[i] for i in slots]
-        hidden_draw = bool(s.drawn) and s.turn_player != player
-        if hidden_draw:
-            pool += s.drawn
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        n = len(s.bonus_deck)
-        s.bonus_deck = pool[:n]
-        k = n
-        for i in slots:
-            s.bonus_discard[i] = pool[k]
-            k += 1
-        if hidden_draw:
-            s.drawn = pool[k : k + len(s.drawn)]
-        s._dirty = [S_ALL, S_ALL]
-        return s
+        """Re-sample what ``player`` cannot see (``hidden.determinize``)."""
+        return determinize(self, player, rng)
 
     # ------------------------------------------------------------------ copying and saving
     def clone(self) -> BowerState:
@@ -917,120 +558,11 @@ class BowerState(State):
         return s
 
     def to_dict(self) -> dict[str, Any]:
-        def tiles(xs: list[int]) -> list[str]:
-            return [TILE_IDS[t] for t in xs]
-
-        def opt_tile(t: int) -> str | None:
-            return TILE_IDS[t] if t >= 0 else None
-
-        return {
-            "game": "bower",
-            "version": 1,
-            "rng": rng_to_dict(self.rng),
-            "start_player": self.start,
-            "eggs": [EGG_IDS[e] for e in self.eggs],
-            "egg_owner": self.col_owner[:],
-            "stack": tiles(self.stack),
-            "display": [opt_tile(t) for t in self.display],
-            "hands": [tiles(h) for h in self.hands],
-            "forced": [opt_tile(t) for t in self.forced],
-            "hand_limits": self.limits[:],
-            "turns": self.turns[:],
-            "extra_turn": self.extra[:],
-            "swap_owed": self.owed[:],
-            "nests": [[[TILE_IDS[t], pl, cov] for t, pl, cov in self.placed[q]] for q in range(2)],
-            "column_flags": self.col_flags[:],
-            "cell_flags": self.cell_flags[:],
-            "bonus_deck": [BONUS_IDS[b] for b in self.bonus_deck],
-            "bonus_discard": [
-                [BONUS_IDS[b], by] for b, by in zip(self.bonus_discard, self.discard_by)
-            ],
-            "bonus_kept": [[BONUS_IDS[b] for b in self.kept[q]] for q in range(2)],
-            "bonus_drawn": [BONUS_IDS[b] for b in self.drawn],
-            "conditions": list(self.conditions),
-            "tokens": [
-                {
-                    "token": TOKEN_NAMES[k],
-                    "status": TOKEN_STATUS[self.tok_status[k]],
-                    "seat": self.tok_seat[k],
-                    "cell": self.tok_cell[k],
-                    **({"orient": self.branch_orient} if k == TOK_BRANCH else {}),
-                }
-                for k in range(5)
-            ],
-            "spied_columns": self.spied_cols[:],
-            "spied_removed": self.spied_removed[:],
-            "tile_discards": tiles(self.tile_discards),
-            "cover_tile": opt_tile(self.cover_tile),
-            "phase": PHASES[self.phase],
-            "actor": self.actor,
-            "turn_player": self.turn_player,
-            "effect": BONUS_IDS[self.effect] if self.effect >= 0 else None,
-            "decisions": self.decisions,
-        }
+        return to_dict(self)
 
     # ------------------------------------------------------------------ display
     def __str__(self) -> str:
-        lines = [
-            f"Bower  phase={PHASES[self.phase]}  turn player=player_{self.turn_player}  "
-            f"actor={'-' if self.actor < 0 else f'player_{self.actor}'}  "
-            f"turns={self.turns}  start=player_{self.start}",
-            "eggs:   "
-            + "  ".join(
-                f"c{c}:{EGG_IDS[self.eggs[c]]}({CODES[EGG_CODES[self.eggs[c]]]})"
-                f"@p{self.col_owner[c]}"
-                for c in range(6)
-            )
-            + f"  removed:{EGG_IDS[self.eggs[6]]},{EGG_IDS[self.eggs[7]]}",
-        ]
-        for q in range(2):
-            lines.append(
-                f"player_{q} nest  hand={[TILE_IDS[t] for t in self.hands[q]]} "
-                f"limit={self.limits[q]} forced={TILE_IDS[self.forced[q]] if self.forced[q] >= 0 else '-'} "  # noqa: E501
-                f"kept={[BONUS_IDS[b] for b in self.kept[q]]} "
-                f"col_flags={self.col_flags[q]:06b}"
-            )
-            for r in range(4):
-                row = []
-                for c in range(6):
-                    i = 6 * r + c
-                    row.append(_cell_text(self.top[q][i], self._cell_marks(q, i)))
-                lines.append(f"  r{r} " + " | ".join(row))
-        lines.append(
-            f"display={[TILE_IDS[t] if t >= 0 else '-' for t in self.display]} "
-            f"stack={len(self.stack)} bonus deck={len(self.bonus_deck)} "
-            f"discard={len(self.bonus_discard)} drawn={[BONUS_IDS[b] for b in self.drawn]}"
-        )
-        if self.phase == PH_OVER:
-            lines.append(f"scores={self.scores()} winner={self.winner()}")
-        return "\n".join(lines)
-
-    def _cell_marks(self, seat: int, cell: int) -> str:
-        marks = ""
-        for tok, ch in zip(range(5), "XFWSB"):
-            if self._token_cell(tok, seat) == cell:
-                marks += ch
-        if self.cell_flags[seat] >> cell & 1:
-            marks += "*"
-        if self.depth[seat][cell]:
-            marks += "^"
-        return marks
-
-
-_ITEM_SHORT = {
-    "fe-red": "Fr", "fe-yellow": "Fy", "fe-blue": "Fb", "fe-purple": "Fp", "fe-white": "Fw",
-    "fl-red": "Lr", "fl-yellow": "Ly", "fl-blue": "Lb", "fl-purple": "Lp", "fl-white": "Lw",
-    "gem": "g", "shell": "s", "shell-pink": "P",
-}  # fmt: skip
-
-
-def _cell_text(t: int, marks: str) -> str:
-    if t < 0:
-        return " " * 12
-    text = MATERIALS[END_MAT_LIST[t]][0].upper() + ":"
-    for code, n in zip(CODES, END_UNITS_LIST[t]):
-        text += _ITEM_SHORT[code] * n
-    return (text + marks)[:12].ljust(12)
+        return render(self)
 
 
 def _frozen_mask(ids: list[int]) -> np.ndarray:
@@ -1049,242 +581,5 @@ _KEEP_MASKS = [_frozen_mask(list(range(KEEP, KEEP + n))) for n in range(4)]
 _HAND_MASKS = [_frozen_mask(list(range(HAND, HAND + n))) for n in range(MAX_HAND + 1)]
 _PLAY_MASKS: dict[tuple[int, int, int], np.ndarray] = {}
 _OBS_VIEWS = {p.name: OBS_SPEC.slice(p.name) for p in OBS_SPEC.pieces}
-
-
-# ---------------------------------------------------------------------- loading
-def _state_from_dict(game: BowerGame, data: Mapping[str, Any]) -> BowerState:
-    try:
-        return _parse(game, data)
-    except StateFormatError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise StateFormatError(f"bower: malformed state dict: {type(exc).__name__}: {exc}") from exc
-
-
-def _seat(x: Any, what: str) -> int:
-    require(type(x) is int and x in (0, 1), f"bower: {what} must be 0 or 1, got {x!r}")
-    return x
-
-
-def _tile(x: Any, what: str) -> int:
-    require(x in TILE_INDEX, f"bower: {what}: unknown tile {x!r}; allowed T01-T36, NB1-NB4")
-    return TILE_INDEX[x]
-
-
-def _bonus(x: Any, what: str) -> int:
-    require(x in BONUS_INDEX, f"bower: {what}: unknown bonus tile {x!r}; allowed {BONUS_IDS}")
-    return BONUS_INDEX[x]
-
-
-def _bool_pair(x: Any, what: str) -> list[bool]:
-    require(
-        isinstance(x, list) and len(x) == 2 and all(type(v) is bool for v in x),
-        f"bower: {what} must be a list of 2 booleans, got {x!r}",
-    )
-    return list(x)
-
-
-def _int_pair(x: Any, what: str, lo: int, hi: int) -> list[int]:
-    require(
-        isinstance(x, list) and len(x) == 2 and all(type(v) is int and lo <= v <= hi for v in x),
-        f"bower: {what} must be a list of 2 ints in {lo}..{hi}, got {x!r}",
-    )
-    return list(x)
-
-
-def _parse(game: BowerGame, d: Mapping[str, Any]) -> BowerState:
-    require(isinstance(d, Mapping), f"bower: state must be a dict, got {type(d).__name__}")
-    require(d.get("game") == "bower", f"bower: 'game' must be 'bower', got {d.get('game')!r}")
-    require(d.get("version") == 1, f"bower: unsupported version {d.get('version')!r}; allowed 1")
-    s = BowerState(game)
-    s.rng = rng_from_dict(d["rng"])
-    s.start = _seat(d["start_player"], "start_player")
-    eggs = d["eggs"]
-    require(
-        isinstance(eggs, list) and sorted(eggs) == sorted(EGG_IDS),
-        f"bower: eggs must be a permutation of {EGG_IDS}, got {eggs!r}",
-    )
-    s.eggs = [EGG_IDS.index(e) for e in eggs]
-    owner = d["egg_owner"]
-    require(
-        isinstance(owner, list) and len(owner) == 6 and sorted(owner) == [0, 0, 0, 1, 1, 1],
-        f"bower: egg_owner must list 6 seats, 3 columns each, got {owner!r}",
-    )
-    s.col_owner = [_seat(x, "egg_owner") for x in owner]
-    s.stack = [_tile(t, "stack") for t in d["stack"]]
-    disp = d["display"]
-    require(isinstance(disp, list) and len(disp) == 3, "bower: display must have 3 slots")
-    s.display = [-1 if t is None else _tile(t, "display") for t in disp]
-    hands = d["hands"]
-    require(isinstance(hands, list) and len(hands) == 2, "bower: hands must be 2 lists")
-    s.hands = [[_tile(t, "hands") for t in h] for h in hands]
-    for q in range(2):
-        require(
-            len(s.hands[q]) <= MAX_HAND,
-            f"bower: hand of player_{q} holds {len(s.hands[q])} tiles; at most {MAX_HAND}",
-        )
-    forced = d["forced"]
-    require(isinstance(forced, list) and len(forced) == 2, "bower: forced must have 2 entries")
-    s.forced = [-1 if t is None else _tile(t, "forced") for t in forced]
-    for q in range(2):
-        require(
-            s.forced[q] < 0 or s.forced[q] in s.hands[q],
-            f"bower: forced tile of player_{q} is not in that hand",
-        )
-    s.limits = _int_pair(d["hand_limits"], "hand_limits", 0, 5)
-    s.turns = _int_pair(d["turns"], "turns", 0, TURNS_PER_PLAYER)
-    s.extra = _bool_pair(d["extra_turn"], "extra_turn")
-    s.owed = _bool_pair(d["swap_owed"], "swap_owed")
-    nests = d["nests"]
-    require(isinstance(nests, list) and len(nests) == 2, "bower: nests must be 2 lists")
-    for q in range(2):
-        for entry in nests[q]:
-            require(
-                isinstance(entry, list) and len(entry) == 3,
-                f"bower: nest entry must be [tile, placement, cover], got {entry!r}",
-            )
-            t = _tile(entry[0], f"nest of player_{q}")
-            pl, cov = entry[1], entry[2]
-            require(
-                type(pl) is int and 0 <= pl < NUM_PLACEMENTS and type(cov) is bool,
-                f"bower: bad placement {entry!r}; placement 0..75, cover true/false",
-            )
-            f = pl >> 1
-            if cov:
-                require(
-                    s.occ[q] & FP_BITS[f] == FP_BITS[f],
-                    f"bower: cover {entry!r} of player_{q} needs two occupied cells",
-                )
-            else:
-                require(
-                    legal_footprint(s.occ[q], f),
-                    f"bower: placement {entry!r} of player_{q} is not legal in that order",
-                )
-            s._place(q, t, pl, cov)
-    s.col_flags = _int_pair(d["column_flags"], "column_flags", 0, 63)
-    s.cell_flags = _int_pair(d["cell_flags"], "cell_flags", 0, (1 << NUM_CELLS) - 1)
-    s.bonus_deck = [_bonus(b, "bonus_deck") for b in d["bonus_deck"]]
-    s.bonus_discard = []
-    s.discard_by = []
-    for entry in d["bonus_discard"]:
-        require(
-            isinstance(entry, list) and len(entry) == 2,
-            f"bower: bonus_discard entries are [bonus, seat], got {entry!r}",
-        )
-        s.bonus_discard.append(_bonus(entry[0], "bonus_discard"))
-        s.discard_by.append(_seat(entry[1], "bonus_discard seat"))
-    s.kept = [[_bonus(b, "bonus_kept") for b in k] for k in d["bonus_kept"]]
-    require(len(s.kept) == 2, "bower: bonus_kept must be 2 lists")
-    s.drawn = [_bonus(b, "bonus_drawn") for b in d["bonus_drawn"]]
-    require(len(s.drawn) <= 3, "bower: at most 3 drawn bonus tiles")
-    cond = d["conditions"]
-    require(
-        isinstance(cond, list) and len(cond) == 2 and all(type(x) is int for x in cond),
-        "bower: conditions must be [column bits, cell bits]",
-    )
-    s.conditions = (cond[0], cond[1])
-    toks = d["tokens"]
-    require(isinstance(toks, list) and len(toks) == 5, "bower: tokens must list 5 tokens")
-    for k, tok in enumerate(toks):
-        require(tok.get("token") == TOKEN_NAMES[k], f"bower: token {k} must be {TOKEN_NAMES[k]}")
-        require(
-            tok["status"] in TOKEN_STATUS,
-            f"bower: token status {tok['status']!r}; allowed {TOKEN_STATUS}",
-        )
-        s.tok_status[k] = TOKEN_STATUS.index(tok["status"])
-        require(
-            type(tok["seat"]) is int and type(tok["cell"]) is int,
-            f"bower: token {TOKEN_NAMES[k]} seat and cell must be ints (-1 when unused)",
-        )
-        s.tok_seat[k] = tok["seat"]
-        s.tok_cell[k] = tok["cell"]
-        if s.tok_status[k] == TOK_PLACED:
-            seat = _seat(tok["seat"], f"token {TOKEN_NAMES[k]} seat")
-            cell = tok["cell"]
-            require(
-                type(cell) is int and 0 <= cell < NUM_CELLS and s.top[seat][cell] >= 0,
-                f"bower: token {TOKEN_NAMES[k]} must lie on an occupied cell, got {cell!r}",
-            )
-        if k == TOK_BRANCH:
-            s.branch_orient = tok["orient"]
-            if s.tok_status[k] == TOK_PLACED:
-                require(
-                    s.branch_orient in (0, 1)
-                    and BRANCH_ENDS[2 * s.tok_cell[k] + s.branch_orient] is not None,
-                    "bower: branch orientation must be 0/1 with both ends inside the grid",
-                )
-    s.spied_cols = _int_pair(d["spied_columns"], "spied_columns", 0, 63)
-    s.spied_removed = _bool_pair(d["spied_removed"], "spied_removed")
-    s.tile_discards = [_tile(t, "tile_discards") for t in d["tile_discards"]]
-    s.cover_tile = -1 if d["cover_tile"] is None else _tile(d["cover_tile"], "cover_tile")
-    require(d["phase"] in PHASES, f"bower: phase {d['phase']!r}; allowed {PHASES}")
-    s.phase = PHASES.index(d["phase"])
-    s.turn_player = _seat(d["turn_player"], "turn_player")
-    s.actor = -1 if s.phase == PH_OVER else _seat(d["actor"], "actor")
-    s.effect = -1 if d["effect"] is None else _bonus(d["effect"], "effect")
-    require(type(d["decisions"]) is int and d["decisions"] >= 0, "bower: decisions >= 0")
-    expected_actor = 1 - s.turn_player if s.phase == PH_OPP_DISCARD else s.turn_player
-    require(
-        s.phase in (PH_OVER, PH_DRAFT) or s.actor == expected_actor,
-        f"bower: actor must be player_{expected_actor} in phase {d['phase']}",
-    )
-    if s.phase == PH_TOKEN:
-        require(
-            TK1 <= s.effect < TK5,
-            f"bower: phase token needs effect TK1-TK4, got {d['effect']!r}",
-        )
-    if s.phase == PH_BRANCH:
-        require(s.effect == TK5, f"bower: phase branch needs effect TK5, got {d['effect']!r}")
-    require(
-        (s.cover_tile >= 0) == (s.phase == PH_COVER),
-        "bower: cover_tile is set exactly in phase cover",
-    )
-    require(
-        bool(s.drawn) == (s.phase == PH_KEEP),
-        "bower: bonus_drawn is non-empty exactly in phase keep",
-    )
-    s.decisions = d["decisions"]
-
-    # Conservation: every nest tile exactly once; NB tiles at most once and only if kept.
-    where = (
-        s.stack
-        + [t for t in s.display if t >= 0]
-        + s.hands[0]
-        + s.hands[1]
-        + s.tile_discards
-        + ([s.cover_tile] if s.cover_tile >= 0 else [])
-    )
-    placed_tiles = [t for q in range(2) for t, _pl, _cov in s.placed[q]]
-    seen_count = [0] * NUM_TILES
-    for t in where + placed_tiles:
-        seen_count[t] += 1
-    for t in range(NUM_NEST_TILES):
-        require(
-            seen_count[t] == 1,
-            f"bower: nest tile {TILE_IDS[t]} appears {seen_count[t]} times; each exactly once",
-        )
-    kept_all = s.kept[0] + s.kept[1]
-    for t in range(NB_FIRST, NUM_TILES):
-        b = BONUS_INDEX[TILE_IDS[t]]
-        require(
-            seen_count[t] == (1 if b in kept_all else 0),
-            f"bower: {TILE_IDS[t]} must be in play exactly when its bonus tile was kept",
-        )
-    bonus_all = sorted(s.bonus_deck + s.bonus_discard + s.drawn + kept_all)
-    require(
-        bonus_all == list(range(NUM_BONUS)),
-        "bower: every bonus tile must be exactly once in deck, discard, drawn or kept",
-    )
-    s._repaint_all()
-    s._dirty = [S_ALL, S_ALL]
-    if s.phase == PH_OVER:
-        s._final = s._compute_final()
-    else:
-        require(
-            bool(s.legal_mask(s.actor).any()),
-            f"bower: no legal action for player_{s.actor} in phase {d['phase']}",
-        )
-    return s
-
 
 __all__ = ["OPTIONS", "BowerGame", "BowerState"]

@@ -2,15 +2,20 @@
 
 A nest is given as ``top``: 24 ints, the visible tile end of each cell (``2 * tile + end``) or -1
 for an empty cell. Tokens are passed as plain cell indices (-1 when absent from this nest), so the
-functions here are pure and can be tested on hand-built nests.
+functions here are pure and can be tested on hand-built nests. At the end the state's outcome
+(``compute_final``, its scores, winner and returns by reward mode) is read from them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from envs.bower.components import (
+    BONUS_KIND,
+    EB_FIRST,
+    EGG_CODES,
     END_GEMS,
     END_MAT_LIST,
     END_UNITS_LIST,
@@ -20,8 +25,16 @@ from envs.bower.components import (
     PINK_TILE,
     SHELL,
     SHELL_PINK,
+    TOK_SHELL,
+    TOK_WFE,
+    TOK_WFL,
+    TOK_X,
 )
 from envs.bower.geometry import BRANCH_ENDS, COLS, NUM_CELLS
+from envs.core.game import margin_rewards
+
+if TYPE_CHECKING:
+    from envs.bower.rules import BowerState
 
 MAT_NAMES = ("straw", "moss", "gravel")
 
@@ -337,13 +350,81 @@ def final_scores(
     return out, pink_seat
 
 
+# ---------------------------------------------------------------------- a state's outcome
+def compute_final(s: BowerState) -> tuple[list[dict[str, float]], int]:
+    """§6 on a finished state: its breakdown and pink seat (cached in ``s._final``)."""
+    opts = s.opts
+    stats = []
+    for q in range(2):
+        stats.append(
+            nest_stats(
+                s.top[q],
+                branch=s._branch_code(q),
+                x_cell=s._token_cell(TOK_X, q),
+                white_feather_cell=s._token_cell(TOK_WFE, q),
+                white_flower_cell=s._token_cell(TOK_WFL, q),
+                shell_cell=s._token_cell(TOK_SHELL, q),
+                x_cancels=opts["x_cancels"],
+            )
+        )
+    codes = [EGG_CODES[s.eggs[c]] for c in range(6)]
+    egg_tiles = [[b - EB_FIRST for b in s.kept[q] if BONUS_KIND[b] == "egg"] for q in (0, 1)]
+    return final_scores(stats, codes, egg_tiles, opts)
+
+
+def state_breakdown(s: BowerState) -> list[dict[str, float]]:
+    if s._final is None:
+        return [empty_breakdown(), empty_breakdown()]
+    return [dict(d) for d in s._final[0]]
+
+
+def state_scores(s: BowerState) -> list[float]:
+    """Egg tokens; 0 for both until the end (Bower awards everything at the end)."""
+    if s._final is None:
+        return [0.0, 0.0]
+    return [float(sum(d.values())) for d in s._final[0]]
+
+
+def state_pink_seat(s: BowerState) -> int:
+    """The seat showing the pink shell at the end (-1 if none or not over)."""
+    return -1 if s._final is None else s._final[1]
+
+
+def state_winner(s: BowerState) -> int:
+    """§6 step 5: the winning seat, -1 for a draw or before the end."""
+    if s._final is None:
+        return -1
+    a, b = state_scores(s)
+    if a != b:
+        return 0 if a > b else 1
+    return s._final[1]
+
+
+def state_returns(s: BowerState) -> list[float]:
+    """Rewards by the ``reward`` option: +1/-1/0 (``win_loss``) or the egg margin."""
+    if s._final is None:
+        return [0.0, 0.0]
+    if s.opts["reward"] == "egg_diff":
+        return margin_rewards(state_scores(s))
+    w = state_winner(s)
+    if w < 0:
+        return [0.0, 0.0]
+    return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+
+
 __all__ = [
     "CATEGORIES",
     "NestStats",
+    "compute_final",
     "empty_breakdown",
     "final_scores",
     "gem_conditions",
     "groups",
     "nest_stats",
     "pink_columns",
+    "state_breakdown",
+    "state_pink_seat",
+    "state_returns",
+    "state_scores",
+    "state_winner",
 ]

@@ -12,8 +12,7 @@ import envs
 from agents import make_agent
 from agents.heuristics.bower import HeuristicAgent
 from agents.registry import factory_from_spec
-from envs.bower.components import BONUS_IDS
-from envs.bower.encoding import (
+from envs.bower.actions import (
     ACCEPT,
     BRANCH,
     DISPLAY,
@@ -25,6 +24,7 @@ from envs.bower.encoding import (
     PLAY,
     TARGET,
 )
+from envs.bower.components import BONUS_IDS
 from envs.bower.positions import build_state
 from envs.bower.rules import BowerGame
 from training.evaluate import evaluate_seat

@@ -6,8 +6,9 @@ import pickle
 import numpy as np
 import pytest
 
-from envs.bower.encoding import NUM_ACTIONS, OBS_SPEC, action_name
+from envs.bower.actions import NUM_ACTIONS, action_name
 from envs.bower.env import env, raw_env
+from envs.bower.observation import OBS_SPEC
 from envs.bower.rules import BowerGame
 from envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
 

@@ -6,21 +6,11 @@ Each test builds a position with ``build_state`` and plays the decisions through
 import numpy as np
 import pytest
 
-from envs.bower.components import BONUS_INDEX, EGG_IDS, TILE_INDEX
-from envs.bower.encoding import (
-    ACCEPT,
-    COLUMN,
-    COVER,
-    DISPLAY,
-    HAND,
-    KEEP,
-    OBS_SPEC,
-    PASS,
-    PHASES,
-    PLAY,
-)
+from envs.bower.actions import ACCEPT, COLUMN, COVER, DISPLAY, HAND, KEEP, PASS, PHASES, PLAY
+from envs.bower.components import BONUS_INDEX, EGG_IDS, TILE_INDEX, TOK_REMOVED, TOK_SHELL
+from envs.bower.observation import OBS_SPEC
 from envs.bower.positions import build_state
-from envs.bower.rules import TOK_REMOVED, TOK_SHELL, BowerGame
+from envs.bower.rules import BowerGame
 from envs.bower.scoring import gem_conditions, groups, nest_stats
 
 GAME = BowerGame()

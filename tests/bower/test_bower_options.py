@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from envs.bower.encoding import DISPLAY, KEEP, OBS_SPEC
+from envs.bower.actions import DISPLAY, KEEP
+from envs.bower.observation import OBS_SPEC
 from envs.bower.positions import build_state
 from envs.bower.rules import BowerGame
 

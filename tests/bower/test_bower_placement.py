@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from envs.bower.encoding import HAND, PHASES, PLAY, action_name
+from envs.bower.actions import HAND, PHASES, PLAY, action_name
 from envs.bower.geometry import FOOTPRINTS, PLACEMENT_CELLS, cover_mask, placement_mask
 from envs.bower.positions import build_state
 from envs.bower.rules import BowerGame

@@ -9,22 +9,30 @@ triggers with a small independent re-implementation of §5.1 and §6 written fro
 import numpy as np
 import pytest
 
-from envs.bower.components import BONUS_IDS, BONUS_INDEX, CODES, EGG_CODES, TILE_INDEX, load_raw
-from envs.bower.encoding import (
+from envs.bower.actions import (
     ACCEPT,
     BRANCH,
     COVER,
     DISPLAY,
     HAND,
     KEEP,
-    OBS_SPEC,
     PASS,
     PHASES,
     PLAY,
     TARGET,
 )
+from envs.bower.components import (
+    BONUS_IDS,
+    BONUS_INDEX,
+    CODES,
+    EGG_CODES,
+    TILE_INDEX,
+    TOKEN_NAMES,
+    load_raw,
+)
+from envs.bower.observation import OBS_SPEC
 from envs.bower.positions import build_state
-from envs.bower.rules import TOKEN_NAMES, BowerGame
+from envs.bower.rules import BowerGame
 
 GAME = BowerGame()
 T = TILE_INDEX

@@ -7,8 +7,8 @@ through the action mask and the final scoring runs through the engine.
 import numpy as np
 import pytest
 
+from envs.bower.actions import BRANCH, KEEP, PASS, TARGET
 from envs.bower.components import TILE_INDEX
-from envs.bower.encoding import BRANCH, KEEP, PASS, TARGET
 from envs.bower.positions import build_state
 from envs.bower.rules import BowerGame
 from envs.bower.scoring import groups, nest_stats, pink_columns

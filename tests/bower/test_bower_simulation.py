@@ -14,8 +14,8 @@ import json
 
 import numpy as np
 
+from envs.bower.actions import PHASES, PLAY
 from envs.bower.components import NB_FIRST, NUM_NEST_TILES, TILE_INDEX
-from envs.bower.encoding import PHASES, PLAY
 from envs.bower.geometry import NEIGHBOURS, PLACEMENT_CELLS
 from envs.bower.observation import S_ALL
 from envs.bower.rules import BowerGame

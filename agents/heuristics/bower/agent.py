@@ -1,88 +1,59 @@
-"""A rule-of-thumb player for ``bower`` that reads only its own observation.
-
-Strategy: one-ply greedy search on a hand-written *position value*, in units of "egg tokens I
-expect to gain over the opponent". The value of a pair of nests is
-
-* **materials**: ``tanh((my largest group - theirs) / s)`` for straw, moss and gravel (the pink
-  shell breaks a moss tie);
-* **columns**: for every column and every item the column's egg may request,
-  ``P(request) * tanh((my count - theirs) / s)``; my own eggs (and spied ones) are certain; the
-  other columns start uniform over the eggs I have not seen (the exact posterior without
-  further evidence) and then lean towards the items the opponent, who sees that egg, has put in
-  that column (weight ``exp(read_opponent * units)``); ties with items go to the pink column,
-  then to shells, as at scoring;
-* **egg tiles** held by either player: a soft chance that the holder's colour/shell count wins;
-* **gems** (my nest): a bonus tile (worth ``bonus_value`` eggs) when a placement meets a new
-  column/group condition, plus a small credit for unflagged columns and groups on their way to
-  3 gems;
-* **holes**: a penalty for every empty region of odd size in my nest, because a domino can never
-  fill its last cell (the 12 turns fill the 24 cells exactly, so a hole costs half a turn).
-
-``s`` shrinks as my turns run out: early leads are soft, late leads are nearly certain. Every
-decision is the action with the best value after it (ties broken by the agent's own generator):
-play = best tile and placement; take/draft = the display tile that gives the best play now
-plus a share of the best play of the tile kept for later and of what taking it denies the
-opponent (its best play from the display with and without that tile); discards = the tile
-with the weakest best play; keep = the bonus tile with the largest estimated value (token
-targets and branch placements are valued by the same position value, egg tiles by their chance
-of paying); token targets, branches and cover placements = argmax of the value (PASS when
-nothing helps); force = the display tile worth least to the opponent; the bonus and the discard
-effect are always taken; the double turn is declined (it only reorders turns).
-
-Tuning (heuristic against its default self, 120 games on duplicate seeds, mean reward with 95%
-interval): no hole penalty -0.24 [-0.40, -0.08]; reading the opponent's columns (0.7) +0.23
-[+0.07, +0.39] and (1.5) +0.25 [+0.09, +0.41], hence the default 1.0; then denying the
-opponent's best display tile with weight 0.5 +0.17 [+0.01, +0.34] (and +0.15 [+0.00, +0.30]
-on 160 fresh seeds; 0.3 and 1.0 were weaker); the bonus value (0.25,
-0.9, 1.3) and the weight of the tile kept for later (0, 0.6) made no clear difference.
-
-Strength (``python -m training.evaluate --env bower_v0 --agent heuristic --games 400``, seats
-alternating): against uniform random play 400 wins in 400 games (Wilson 95% [99.05%, 100%]),
-mean egg margin +7.01 [+6.84, +7.18] (``--env-option reward=egg_diff``); against the generic
-search agent with 32 rollouts per decision 40 wins in 40 games.
-
-Information: everything comes from the seat's own observation (nests, known eggs, display,
-own hand, kept tiles, token supply, phase, turn counters). When the engine ``state`` is passed
-it is read only for public facts (the game options and which kept bonus tile is being
-resolved); never for eggs, decks or hidden hands.
-"""
+"""The heuristic's move choice: ``HeuristicAgent`` reads its observation (and the request
+probabilities it believes), then picks the action with the best position value after it."""
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
-from envs.bower.components import (
-    BONUS_INDEX,
-    EGG_CODES,
-    END_MAT_LIST,
-    END_UNITS_LIST,
-    NB_FIRST,
+from agents.heuristics.bower.evaluation import (
+    Context,
+    Stats,
+    _eb_value,
+    contest_value,
+    nest_stats,
+    own_extras,
 )
-from envs.bower.encoding import (
+from agents.heuristics.bower.pieces import (
+    EB,
+    EMPTY_UNITS,
+    IA1,
+    IA2,
+    IA3,
+    IA4,
+    NB,
+    PHASE,
+    REQ_SLOT,
+    SP1,
+    SP2,
+    TK,
+    TOK_BRANCH,
+    TOK_SHELL,
+    TOK_WFE,
+    TOK_WFL,
+    TOK_X,
+    Nest,
+    Tile,
+    decode_nest,
+    decode_tile,
+    nb_tile,
+)
+from envs.bower.actions import (
     ACCEPT,
     BRANCH,
-    CH_BRANCH,
-    CH_FLAG,
-    CH_MAT,
-    CH_PINK_TILE,
-    CH_TOKEN,
-    CH_UNITS,
     COLUMN,
     COVER,
     DISPLAY,
     HAND,
     KEEP,
     NUM_ACTIONS,
-    OBS_SPEC,
     PASS,
-    PHASES,
     PLAY,
     TARGET,
 )
+from envs.bower.components import EGG_CODES
 from envs.bower.geometry import (
     BRANCH_ENDS,
     NUM_CELLS,
@@ -90,362 +61,8 @@ from envs.bower.geometry import (
     PLACEMENT_CELLS,
     placement_mask,
 )
-from envs.bower.scoring import COLUMN_BITS, components
+from envs.bower.observation import OBS_SPEC
 from envs.core.game import State
-
-PHASE = {name: i for i, name in enumerate(PHASES)}
-NUM_CODES = 13
-# Item codes (components.CODES): 0-3 coloured feathers, 4 white feather, 5-8 coloured flowers,
-# 9 white flower, 10 gem, 11 shell, 12 pink shell. Requested codes map to 8 "request slots".
-REQ_SLOT = {0: 0, 1: 1, 2: 2, 3: 3, 5: 4, 6: 5, 7: 6, 8: 7}
-EMPTY_UNITS = (0,) * NUM_CODES
-FULL = (1 << NUM_CELLS) - 1
-# Token indices of the observation's token channels / supply: X, white feather, white
-# flower, shell, branch.
-TOK_X, TOK_WFE, TOK_WFL, TOK_SHELL, TOK_BRANCH = range(5)
-TK = [BONUS_INDEX[f"TK{i}"] for i in range(1, 6)]
-EB = [BONUS_INDEX[f"EB{i}"] for i in range(1, 6)]
-NB = [BONUS_INDEX[f"NB{i}"] for i in range(1, 5)]
-SP1, SP2 = BONUS_INDEX["SP1"], BONUS_INDEX["SP2"]
-IA1, IA2, IA3, IA4 = (BONUS_INDEX[f"IA{i}"] for i in range(1, 5))
-
-
-# ---------------------------------------------------------------------- per-cell facts
-ZERO8 = (0,) * 8
-
-
-@lru_cache(maxsize=8192)
-def cell_stats(units: tuple[int, ...], toks: int, x_one: bool):
-    """Scoring facts of one visible cell: (request counts[8], colour units[4], shells, gems).
-    ``toks`` bits: X, white feather, white flower, shell token on this cell."""
-    u = list(units)
-    if toks & 1:
-        if x_one:
-            for k in range(10):
-                if u[k]:
-                    u[k] -= 1
-                    break
-        else:
-            u[0:10] = [0] * 10
-    wild_fe, wild_fl = u[4], u[9]
-    fe = u[0:4]
-    fl = u[5:9]
-    if toks & 2:
-        wild_fe += sum(fe)
-        fe = [0, 0, 0, 0]
-    if toks & 4:
-        wild_fl += sum(fl)
-        fl = [0, 0, 0, 0]
-    req = tuple([x + wild_fe for x in fe] + [x + wild_fl for x in fl])
-    colour = tuple(a + b for a, b in zip(fe, fl))
-    shells = (u[11] + u[12]) * (2 if toks & 8 else 1)
-    return req, colour, shells, u[10]
-
-
-# ---------------------------------------------------------------------- decoded pieces
-class Nest:
-    """One seat's visible nest: material (-1 empty) and unit counts per cell, tokens, flags,
-    and per-cell scoring facts kept up to date as cells change (cheap what-if copies)."""
-
-    __slots__ = (
-        "branch",
-        "cell_flags",
-        "col_flags",
-        "colour",
-        "g1",
-        "g2",
-        "mat",
-        "matbits",
-        "pink_cells",
-        "pinkbits",
-        "req",
-        "shells",
-        "tok",
-        "units",
-        "x_one",
-    )
-
-    def __init__(self, x_one: bool = False) -> None:
-        self.mat = [-1] * NUM_CELLS
-        self.units = [EMPTY_UNITS] * NUM_CELLS
-        self.tok = [-1, -1, -1, -1]  # cell of the X / white feather / white flower / shell token
-        self.branch = -1  # 2 * cell + orient
-        self.cell_flags = 0
-        self.col_flags = 0
-        self.pink_cells = 0  # cells showing NB4
-        self.x_one = x_one
-        self.matbits = [0, 0, 0, 0]
-        self.g1 = self.g2 = self.pinkbits = 0  # cells with >= 1 gem, 2 gems, a pink shell
-        self.req = np.zeros((NUM_CELLS, 8))
-        self.colour = np.zeros((NUM_CELLS, 4))
-        self.shells = np.zeros(NUM_CELLS)
-
-    def copy(self) -> Nest:
-        n = Nest.__new__(Nest)
-        n.mat = self.mat[:]
-        n.units = self.units[:]
-        n.tok = self.tok[:]
-        n.branch = self.branch
-        n.cell_flags = self.cell_flags
-        n.col_flags = self.col_flags
-        n.pink_cells = self.pink_cells
-        n.x_one = self.x_one
-        n.matbits = self.matbits[:]
-        n.g1, n.g2, n.pinkbits = self.g1, self.g2, self.pinkbits
-        n.req = self.req.copy()
-        n.colour = self.colour.copy()
-        n.shells = self.shells.copy()
-        return n
-
-    @property
-    def occ(self) -> int:
-        return self.matbits[0] | self.matbits[1] | self.matbits[2] | self.matbits[3]
-
-    def refresh(self, cell: int) -> None:
-        """Recompute the facts of ``cell`` from its material, units and tokens."""
-        bit = 1 << cell
-        keep = ~bit
-        mb = self.matbits
-        mb[0] &= keep
-        mb[1] &= keep
-        mb[2] &= keep
-        mb[3] &= keep
-        m = self.mat[cell]
-        if m < 0:
-            self.req[cell] = 0
-            self.colour[cell] = 0
-            self.shells[cell] = 0
-            self.g1 &= keep
-            self.g2 &= keep
-            self.pinkbits &= keep
-            return
-        mb[m] |= bit
-        t = self.tok
-        toks = (t[0] == cell) | (t[1] == cell) << 1 | (t[2] == cell) << 2 | (t[3] == cell) << 3
-        units = self.units[cell]
-        req, colour, shells, gems = cell_stats(units, toks, self.x_one)
-        self.req[cell] = req
-        self.colour[cell] = colour
-        self.shells[cell] = shells
-        self.g1 = self.g1 | bit if gems >= 1 else self.g1 & keep
-        self.g2 = self.g2 | bit if gems >= 2 else self.g2 & keep
-        self.pinkbits = self.pinkbits | bit if units[12] else self.pinkbits & keep
-
-    def put(self, cell: int, end: tuple[int, tuple[int, ...], bool], cover: bool = False) -> None:
-        """Show tile end ``(material, units, is_nb4)`` on ``cell``; a cover removes tokens."""
-        mat, units, pink = end
-        self.mat[cell] = mat
-        self.units[cell] = units
-        bit = 1 << cell
-        self.pink_cells = self.pink_cells | bit if pink else self.pink_cells & ~bit
-        if cover:
-            for k in range(4):
-                if self.tok[k] == cell:
-                    self.tok[k] = -1
-            if self.branch >= 0 and self.branch >> 1 == cell:
-                self.branch = -1
-        self.refresh(cell)
-
-    def set_token(self, k: int, cell: int) -> None:
-        old = self.tok[k]
-        self.tok[k] = cell
-        if old >= 0:
-            self.refresh(old)
-        self.refresh(cell)
-
-
-Tile = tuple[tuple[int, tuple[int, ...], bool], tuple[int, tuple[int, ...], bool]]
-
-
-def decode_tile(features: np.ndarray) -> Tile:
-    """Both ends of a display/hand/cover row's 34 tile features. NB4 is the only tile with a
-    pink shell, so a pink end marks both ends as NB4 cells (they decide the pink columns)."""
-    ends = []
-    for e in range(2):
-        f = features[17 * e : 17 * e + 17]
-        ends.append((int(np.argmax(f[:4])), tuple(int(x) for x in f[4:17])))
-    pink = any(units[12] > 0 for _mat, units in ends)
-    return (ends[0][0], ends[0][1], pink), (ends[1][0], ends[1][1], pink)
-
-
-def nb_tile(k: int) -> Tile:
-    """Tile ends of nest bonus tile NB(k+1), from the public component list."""
-    t = NB_FIRST + k
-    ends = tuple(
-        (END_MAT_LIST[2 * t + e], END_UNITS_LIST[2 * t + e], k == 3) for e in (0, 1)
-    )
-    return ends[0], ends[1]
-
-
-def decode_nest(planes: np.ndarray, col_flags: np.ndarray, x_one: bool = False) -> Nest:
-    """A ``Nest`` from one seat's nest planes (channels x 24 cells, ``encoding.CH_*``)."""
-    n = Nest(x_one)
-    mat_planes = planes[CH_MAT : CH_MAT + 4]
-    occupied = mat_planes.sum(axis=0) > 0
-    mats = np.argmax(mat_planes, axis=0)
-    units = planes[CH_UNITS : CH_UNITS + NUM_CODES].T.astype(np.int64)
-    for i in np.flatnonzero(occupied):
-        i = int(i)
-        n.mat[i] = int(mats[i])
-        n.units[i] = tuple(int(x) for x in units[i])
-    for k in range(4):
-        cells = np.flatnonzero(planes[CH_TOKEN + k])
-        if cells.size:
-            n.tok[k] = int(cells[0])
-    for o in (0, 1):
-        cells = np.flatnonzero(planes[CH_BRANCH + o])
-        if cells.size:
-            n.branch = 2 * int(cells[0]) + o
-    n.cell_flags = _bits(planes[CH_FLAG])
-    n.pink_cells = _bits(planes[CH_PINK_TILE])
-    n.col_flags = _bits(col_flags)
-    for i in range(NUM_CELLS):
-        if n.mat[i] >= 0:
-            n.refresh(i)
-    return n
-
-
-def _bits(row: np.ndarray) -> int:
-    out = 0
-    for i in np.flatnonzero(row):
-        out |= 1 << int(i)
-    return out
-
-
-# ---------------------------------------------------------------------- nest statistics
-class Stats:
-    """What the position value needs from one nest."""
-
-    __slots__ = (
-        "col_shells",
-        "colour",
-        "gem_potential",
-        "new_condition",
-        "odd_regions",
-        "pink",
-        "pink_cols",
-        "req",
-        "shells",
-        "sizes",
-    )
-
-
-def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
-    st = Stats()
-    g1, g2 = n.g1, n.g2
-    matbits = n.matbits
-    link = None
-    if n.branch >= 0 and BRANCH_ENDS[n.branch] is not None:
-        a, b = BRANCH_ENDS[n.branch]
-        link = (1 << a, 1 << b)
-    sizes = [0, 0, 0]
-    new_condition = False
-    potential = 0.0
-    for m in range(3):
-        for comp in components(matbits[m], link):
-            size = comp.bit_count()
-            if size > sizes[m]:
-                sizes[m] = size
-            if gems_matter and g1 & comp and not comp & n.cell_flags:
-                g = (g1 & comp).bit_count() + (g2 & comp).bit_count()
-                if g >= 3:
-                    new_condition = True
-                else:
-                    potential += 0.08 * g
-    if gems_matter and g1:
-        for c in range(6):
-            if not n.col_flags >> c & 1:
-                cb = COLUMN_BITS[c]
-                g = (g1 & cb).bit_count() + (g2 & cb).bit_count()
-                if g >= 3:
-                    new_condition = True
-                else:
-                    potential += 0.12 * g
-    empty = FULL & ~(matbits[0] | matbits[1] | matbits[2] | matbits[3])
-    st.sizes = sizes
-    st.req = n.req.reshape(4, 6, 8).sum(axis=0)
-    st.col_shells = n.shells.reshape(4, 6).sum(axis=0)
-    st.colour = n.colour.sum(axis=0)
-    st.shells = float(st.col_shells.sum())
-    st.pink = n.pinkbits != 0
-    st.pink_cols = (
-        {i % 6 for i in range(NUM_CELLS) if n.pink_cells >> i & 1} if st.pink else set()
-    )
-    st.new_condition = new_condition
-    st.gem_potential = potential
-    st.odd_regions = sum(1 for comp in components(empty) if comp.bit_count() & 1)
-    return st
-
-
-# ---------------------------------------------------------------------- position value
-class Context:
-    """Per-decision facts: request probabilities, egg tiles held, how far the game is."""
-
-    def __init__(self, probs: np.ndarray, eb_mine: list[int], eb_theirs: list[int],
-                 remaining: float, bonus_value: float, hole_penalty: float = 0.25):
-        self.probs = probs  # (6, 8) P(column c requests slot k)
-        self.eb_mine = eb_mine  # EB numbers 0-4 I hold
-        self.eb_theirs = eb_theirs
-        rem = min(1.0, max(0.0, remaining))
-        self.s_col = 0.6 + 1.6 * rem
-        self.s_mat = 0.7 + 2.3 * rem
-        self.s_eb = 0.6 + 2.0 * rem
-        self.rem = rem
-        self.bonus_value = bonus_value
-        self.hole_penalty = hole_penalty
-
-
-def _tanh(x: float) -> float:
-    return math.tanh(x)
-
-
-def contest_value(me: Stats, them: Stats, ctx: Context) -> float:
-    """Expected egg difference (me minus them) from materials, columns and egg tiles."""
-    v = 0.0
-    for m in range(3):
-        d = me.sizes[m] - them.sizes[m]
-        if d == 0 and m == 1 and me.sizes[1] > 0 and (me.pink or them.pink):
-            d = 0.5 if me.pink else -0.5
-        v += _tanh(d / ctx.s_mat)
-    diff = me.req - them.req
-    tie = (diff == 0) & (me.req > 0)
-    if tie.any():
-        tb = np.zeros(6)
-        for c in range(6):
-            if c in me.pink_cols:
-                tb[c] = 0.5
-            elif c in them.pink_cols:
-                tb[c] = -0.5
-            elif me.col_shells[c] != them.col_shells[c]:
-                tb[c] = 0.5 if me.col_shells[c] > them.col_shells[c] else -0.5
-        diff = diff + tie * tb[:, None]
-    v += float((ctx.probs * np.tanh(diff / ctx.s_col)).sum())
-    v += _eb_value(me, them, ctx.eb_mine, ctx) - _eb_value(them, me, ctx.eb_theirs, ctx)
-    return v
-
-
-def _eb_value(holder: Stats, other: Stats, tiles: list[int], ctx: Context) -> float:
-    v = 0.0
-    for eb in tiles:
-        if eb < 4:
-            d = holder.colour[eb] - other.colour[eb]
-        elif holder.pink or other.pink:
-            v += 1.0 if holder.pink else 0.0
-            continue
-        else:
-            d = holder.shells - other.shells
-        v += 0.5 * (1.0 + _tanh((d - 0.5) / ctx.s_eb))
-    return v
-
-
-def own_extras(me: Stats, ctx: Context) -> float:
-    """Terms of my nest alone: a bonus now, gem progress, unfillable holes."""
-    v = 0.0
-    if me.new_condition:
-        v += ctx.bonus_value
-    v += ctx.bonus_value * ctx.rem * me.gem_potential
-    v -= ctx.hole_penalty * me.odd_regions
-    return v
 
 
 # ---------------------------------------------------------------------- the agent

@@ -1,0 +1,70 @@
+"""Bower's hidden information: ``determinize`` re-samples what one seat cannot see.
+
+Used by information-set search agents (``BowerState.determinize`` delegates here). The result
+depends only on that seat's information and the rng: each hidden pool is re-dealt in the order
+the state lists it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.bower.actions import PH_OVER
+from envs.bower.components import NUM_EGGS, NUM_NEST_TILES
+from envs.bower.observation import S_ALL
+
+if TYPE_CHECKING:
+    from envs.bower.rules import BowerState
+
+
+def determinize(state: BowerState, player: int, rng: np.random.Generator) -> BowerState:
+    """Re-sample what ``player`` cannot see: unknown eggs, the stack order (with the
+    opponent's hand tiles when ``hands_public=False``), the bonus deck order, the opponent's
+    bonus discards and a bonus draw held by the opponent."""
+    s = state.clone()
+    s.rng = np.random.default_rng(int(rng.integers(1 << 62)))
+    if state.phase != PH_OVER:
+        hidden = [pos for pos in range(NUM_EGGS) if not state.knows_egg(player, pos)]
+        perm = rng.permutation(len(hidden))
+        values = [state.eggs[pos] for pos in hidden]
+        for pos, k in zip(hidden, perm):
+            s.eggs[pos] = values[k]
+    # Nest tiles player cannot see: the stack and, with hands_public=False (§9: only hand
+    # sizes are public), the opponent's hand tiles T01-T36 (NB tiles are known from the
+    # public kept record; a forced slot stays forced with its new tile).
+    o = 1 - player
+    slots = []
+    if not state.opts["hands_public"]:
+        slots = [h for h, t in enumerate(s.hands[o]) if t < NUM_NEST_TILES]
+    tiles = s.stack + [s.hands[o][h] for h in slots]
+    tiles = [tiles[i] for i in rng.permutation(len(tiles))]
+    n = len(s.stack)
+    s.stack = tiles[:n]
+    for h, t in zip(slots, tiles[n:]):
+        if s.hands[o][h] == s.forced[o]:
+            s.forced[o] = t
+        s.hands[o][h] = t
+    # Bonus tiles whose place player cannot know: deck, the opponent's discards, and a
+    # draw in the opponent's hands.
+    pool = list(s.bonus_deck)
+    slots = [i for i, by in enumerate(s.discard_by) if by != player]
+    pool += [s.bonus_discard[i] for i in slots]
+    hidden_draw = bool(s.drawn) and s.turn_player != player
+    if hidden_draw:
+        pool += s.drawn
+    pool = [pool[i] for i in rng.permutation(len(pool))]
+    n = len(s.bonus_deck)
+    s.bonus_deck = pool[:n]
+    k = n
+    for i in slots:
+        s.bonus_discard[i] = pool[k]
+        k += 1
+    if hidden_draw:
+        s.drawn = pool[k : k + len(s.drawn)]
+    s._dirty = [S_ALL, S_ALL]
+    return s
+
+
+__all__ = ["determinize"]
