@@ -1,12 +1,14 @@
 """Baseline agents behind one protocol: ``agent.act(observation, action_mask, state=None) -> int``.
 
 ``make_agent(name, env_name=..., seed=..., **kw)`` builds one by name (``AGENTS``): ``random``,
-``heuristic`` (per game, ``agents/heuristics/<game>.py``), ``search`` (determinized Monte-Carlo
-rollouts through the engine state) and ``policy`` (a saved MaskablePPO model; needs the training
+``heuristic`` (per game, ``agents/heuristics/<game>.py``), ``ismcts`` (Information-Set MCTS
+through the engine state, ``agents/ismcts.py``), ``flat_search`` (alias ``search``: determinized
+flat Monte-Carlo rollouts) and ``policy`` (a saved MaskablePPO model; needs the training
 extras). Every agent is seedable and uses only its own generator.
 """
 
 from agents.base import Agent, BaseAgent
+from agents.ismcts import ISMCTSAgent
 from agents.random_agent import RandomAgent
 from agents.registry import AGENTS, agent_from_spec, make_agent, parse_agent_spec
 from agents.search import SearchAgent
@@ -15,6 +17,7 @@ __all__ = [
     "AGENTS",
     "Agent",
     "BaseAgent",
+    "ISMCTSAgent",
     "RandomAgent",
     "SearchAgent",
     "agent_from_spec",

@@ -1,5 +1,6 @@
 """Agents by name: ``make_agent(name, env_name=..., seed=..., **kw)`` and the spec strings the
-command-line tools use (``"random"``, ``"search:rollouts=128"``, ``"policy:runs/x/model.zip"``)."""
+command-line tools use (``"random"``, ``"ismcts:iterations=300"``, ``"flat_search:rollouts=128"``,
+``"policy:runs/x/model.zip"``). ``search`` is the old name of ``flat_search`` and stays an alias."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import envs
 from agents.base import BaseAgent
 from agents.heuristics import heuristic_class
+from agents.ismcts import ISMCTSAgent
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent
 
@@ -30,7 +32,8 @@ def _params(cls: Callable[..., Any]) -> set[str]:
     return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
 
 
-AGENTS: tuple[str, ...] = ("random", "heuristic", "search", "policy")
+AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "flat_search", "search", "policy")
+ALIASES: dict[str, str] = {"search": "flat_search"}  # old spec strings keep working
 
 
 def make_agent(
@@ -62,7 +65,9 @@ def agent_factory(
         allowed = _params(cls)
     elif name == "random":
         cls, allowed = RandomAgent, _params(RandomAgent)
-    elif name == "search":
+    elif name == "ismcts":
+        cls, allowed = ISMCTSAgent, _params(ISMCTSAgent)
+    elif ALIASES.get(name, name) == "flat_search":
         cls, allowed = SearchAgent, _params(SearchAgent)
     else:
         allowed = _policy_params()

@@ -5,6 +5,9 @@ position (``state.determinize(me, rng)``: hidden information re-sampled from wha
 seen), so it never peeks at cards it could not know. The same sampled worlds are reused for every
 candidate action (common random numbers), which makes the comparison between actions much less
 noisy for the same budget. The budget is the number of rollouts per decision.
+
+Registered as ``flat_search`` (``search`` is kept as an alias): a cheap baseline without a tree.
+The documented search agent is ``ismcts`` (``agents/ismcts.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from envs.core.game import State
 class SearchAgent(BaseAgent):
     """Determinized flat Monte-Carlo: the action whose random rollouts return most for ``me``."""
 
-    name = "search"
+    name = "flat_search"
 
     def __init__(
         self, seed: int | None = None, rollouts: int = 64, max_depth: int | None = None

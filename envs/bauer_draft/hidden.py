@@ -9,7 +9,9 @@ back). A card ``p`` knows to be in a shuffled pile stays in that pile at a rando
 
 The re-sampling is one permutation of hidden card ids applied to every structure of a clone, so
 the hidden cards' bookkeeping (play order, copy targets, other seats' memories) moves with them and
-the result is a consistent position. Face-down slots receive Night cards only.
+the result is a consistent position. Face-down slots receive Night cards only. The result
+depends only on ``p``'s information and the rng: the hidden pools are shuffled from card-id
+order, and the loose pile cards from a canonical order, before anything is re-dealt.
 
 What a seat knows of a hidden card's place is kept in ``State.tracked`` with the levels below.
 """
@@ -49,21 +51,24 @@ def hidden_slots(state: BauerDraftState, p: int) -> tuple[list[int], list[int]]:
 
 
 def determinize(state: BauerDraftState, p: int, rng: np.random.Generator) -> BauerDraftState:
+    new = state.clone()
+    new.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
+    _shuffle_loose_pile_cards(new, p, rng)
+    state = new
     face_down, other = hidden_slots(state, p)
     pool = face_down + other
-    night_pool = [c for c in pool if NIGHT[c]]
+    # Pools in card-id order before shuffling: the sample then depends only on which cards are
+    # hidden from p (its information), never on where the truth holds them.
+    night_pool = sorted(c for c in pool if NIGHT[c])
     rng.shuffle(night_pool)
     to_face_down = night_pool[:len(face_down)]
     taken = set(to_face_down)
-    rest = [c for c in pool if c not in taken]
+    rest = sorted(c for c in pool if c not in taken)
     rng.shuffle(rest)
     perm = list(range(NUM_CARDS))
-    for old, new in zip(face_down + other, to_face_down + rest):
-        perm[old] = new
-    new = state.clone()
-    new.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
+    for old, card in zip(face_down + other, to_face_down + rest):
+        perm[old] = card
     _apply_permutation(new, p, perm)
-    _shuffle_loose_pile_cards(new, p, rng)
     return new
 
 
@@ -98,12 +103,25 @@ def _apply_permutation(st: BauerDraftState, p: int, perm: list[int]) -> None:
 
 
 def _shuffle_loose_pile_cards(st: BauerDraftState, p: int, rng: np.random.Generator) -> None:
-    """Cards ``p`` knows to be in a pile but not where (after Uggel-Guggel) get a random place."""
+    """Cards ``p`` knows to be in a pile but not where (after Uggel-Guggel) get a random place.
+
+    Runs on the clone before the hidden cards are re-dealt, starting from a canonical order of
+    each pile's loose cards: cards ``p`` knows by id sorted by id, hidden ones by what the other
+    seats remember of them (which travels with the card). Hidden cards with equal memories are
+    interchangeable under the re-deal, so the result never depends on where the truth put them.
+    """
     known = st.tracked[p]
+    others = [q for q in range(st.n) if q != p]
+
+    def canonical(c: int) -> tuple:
+        if c in known:
+            return (0, c)
+        return (1, tuple((st.memory[q].get(c, -1), st.tracked[q].get(c, -1)) for q in others))
+
     for pile in st.piles:
         slots = [i for i, c in enumerate(pile) if known.get(c) != TRACK_EXACT]
         if len(slots) > 1:
-            cards = [pile[i] for i in slots]
+            cards = sorted((pile[i] for i in slots), key=canonical)
             order = rng.permutation(len(cards))
             for i, j in zip(slots, order):
                 pile[i] = cards[j]

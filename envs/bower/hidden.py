@@ -1,8 +1,8 @@
 """Bower's hidden information: ``determinize`` re-samples what one seat cannot see.
 
 Used by information-set search agents (``BowerState.determinize`` delegates here). The result
-depends only on that seat's information and the rng: each hidden pool is re-dealt in the order
-the state lists it.
+depends only on that seat's information and the rng: each hidden pool is put in a canonical
+(sorted) order before it is shuffled, so where the truth holds the hidden pieces never matters.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def determinize(state: BowerState, player: int, rng: np.random.Generator) -> Bow
     if state.phase != PH_OVER:
         hidden = [pos for pos in range(NUM_EGGS) if not state.knows_egg(player, pos)]
         perm = rng.permutation(len(hidden))
-        values = [state.eggs[pos] for pos in hidden]
+        values = sorted(state.eggs[pos] for pos in hidden)
         for pos, k in zip(hidden, perm):
             s.eggs[pos] = values[k]
     # Nest tiles player cannot see: the stack and, with hands_public=False (§9: only hand
@@ -38,7 +38,7 @@ def determinize(state: BowerState, player: int, rng: np.random.Generator) -> Bow
     slots = []
     if not state.opts["hands_public"]:
         slots = [h for h, t in enumerate(s.hands[o]) if t < NUM_NEST_TILES]
-    tiles = s.stack + [s.hands[o][h] for h in slots]
+    tiles = sorted(s.stack + [s.hands[o][h] for h in slots])
     tiles = [tiles[i] for i in rng.permutation(len(tiles))]
     n = len(s.stack)
     s.stack = tiles[:n]
@@ -54,6 +54,7 @@ def determinize(state: BowerState, player: int, rng: np.random.Generator) -> Bow
     hidden_draw = bool(s.drawn) and s.turn_player != player
     if hidden_draw:
         pool += s.drawn
+    pool = sorted(pool)
     pool = [pool[i] for i in rng.permutation(len(pool))]
     n = len(s.bonus_deck)
     s.bonus_deck = pool[:n]

@@ -122,7 +122,8 @@ def test_search_agent_needs_the_state_and_a_sane_budget():
 
 
 def test_registry_errors_name_the_allowed_values(monkeypatch):
-    with pytest.raises(ValueError, match="known agents: random, heuristic, search, policy"):
+    known = "known agents: random, heuristic, ismcts, flat_search, search, policy"
+    with pytest.raises(ValueError, match=known):
         make_agent("greedy", env_name=ENV)
     with pytest.raises(ValueError, match="known envs: bauer_trick_v0"):
         make_agent("random", env_name="chess_v0")
@@ -138,7 +139,7 @@ def test_registry_errors_name_the_allowed_values(monkeypatch):
         make_agent("heuristic", env_name="bower_v0")
     with pytest.raises(ValueError, match="expected key=value"):
         agent_from_spec("search:64", env_name=ENV)
-    assert set(AGENTS) == {"random", "heuristic", "search", "policy"}
+    assert set(AGENTS) == {"random", "heuristic", "ismcts", "flat_search", "search", "policy"}
 
 
 def test_agent_specs_parse_types():

@@ -1,0 +1,133 @@
+"""IS-MCTS agent: it never peeks, never plays an illegal action, replays with a seed, leaves the
+global RNGs alone, honours its budget options and rejects bad ones clearly."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+import envs
+from agents import make_agent
+from agents.ismcts import DEFAULTS, ISMCTSAgent
+from agents.random_agent import RandomAgent
+from agents.registry import agent_from_spec
+
+SCALE = float(os.environ.get("TABLEZOO_ISMCTS_SCALE", "1"))
+CASES = [
+    ("bauer_trick_v0", {"episode": "deal"}),
+    ("bauer_trick_v0", {"trump_selection": "forehand_on_four"}),
+    ("bauer_draft_v0", {"num_players": 2}),
+    ("bauer_draft_v0", {"num_players": 4}),
+    ("bower_v0", {}),
+    ("bower_v0", {"hands_public": False}),
+    ("ethnos_v0", {"num_players": 2}),
+    ("ethnos_v0", {"num_players": 4}),
+]
+# positions per case and how often to stop in the random games that lead to them
+POSITIONS = {"bauer_trick_v0": 40, "bauer_draft_v0": 40, "bower_v0": 30, "ethnos_v0": 30}
+EVERY = {"bauer_trick_v0": 3, "bauer_draft_v0": 1, "bower_v0": 3, "ethnos_v0": 13}
+
+
+def case_id(case: tuple[str, dict]) -> str:
+    name, options = case
+    return name + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+def positions(name: str, options: dict, count: int, seed: int):
+    """``count`` (state, seat) pairs with a real choice, from seeded random games."""
+    game = envs.make_game(name, **options)
+    rng = np.random.default_rng(seed)
+    found = 0
+    g = 0
+    while found < count:
+        state = game.new_state(seed * 1000 + g)
+        g += 1
+        step = 0
+        while not state.is_over() and found < count:
+            step += 1
+            for p in state.acting_players():
+                if step % EVERY[name] == 0 and state.legal_mask(p).sum() > 1:
+                    found += 1
+                    yield state, p
+            state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p))))
+                         for p in state.acting_players()})
+
+
+def small(seed: int, **kw) -> ISMCTSAgent:
+    return ISMCTSAgent(seed=seed, iterations=kw.pop("iterations", 16), **kw)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_never_peeks_and_never_plays_illegal(case):
+    """Same seed, two positions that differ only in what the seat cannot see (one re-sampled
+    with ``determinize``): the same action, and a legal one, every time."""
+    name, options = case
+    count = max(4, round(POSITIONS[name] * SCALE))
+    same = 0
+    for i, (state, me) in enumerate(positions(name, options, count, seed=11)):
+        other = state.determinize(me, np.random.default_rng(500 + i))
+        mask = state.legal_mask(me).copy()
+        assert np.array_equal(other.observe(me), state.observe(me))
+        assert np.array_equal(other.legal_mask(me), mask)
+        a = small(i).act(state.observe(me), mask, state=state, player=me)
+        b = small(i).act(other.observe(me), other.legal_mask(me), state=other, player=me)
+        assert type(a) is int and mask[a], f"illegal {a} ({state.game.action_name(a)})"
+        assert a == b, (f"{name} {options}: position {i} seat {me}: {a} on the truth, {b} on a "
+                        "re-sample it cannot tell apart")
+        same += 1
+    assert same == count
+
+
+@pytest.mark.parametrize("case", [CASES[0], CASES[2], CASES[4], CASES[6]], ids=case_id)
+def test_whole_games_against_random_stay_legal_with_tree_reuse(case):
+    """Full games: tree reuse across moves, every seat kind (partner, simultaneous, long games)."""
+    name, options = case
+    game = envs.make_game(name, **options)
+    for g in range(2):
+        state = game.new_state(g)
+        agents = [small(g, iterations=8) if p == 0 else RandomAgent(seed=p)
+                  for p in range(game.num_players)]
+        while not state.is_over():
+            joint = {}
+            for p in state.acting_players():
+                mask = state.legal_mask(p).copy()
+                joint[p] = agents[p].act(state.observe(p), mask, state=state, player=p)
+                assert mask[joint[p]]
+            state.apply(joint)
+        assert len(agents[0].table) > 0
+
+
+def test_seeded_replay_and_global_rngs_untouched():
+    state, me = next(positions("bauer_trick_v0", {"episode": "deal"}, 1, seed=4))
+    random.seed(1)
+    np.random.seed(1)
+    before = (random.getstate(), np.random.get_state()[1].copy())
+    picks = [small(9, iterations=40).act(state.observe(me), state.legal_mask(me), state=state,
+                                        player=me) for _ in range(3)]
+    assert len(set(picks)) == 1
+    after = (random.getstate(), np.random.get_state()[1])
+    assert before[0] == after[0] and np.array_equal(before[1], after[1])
+
+
+def test_seconds_budget_and_registry_names():
+    state, me = next(positions("bower_v0", {}, 1, seed=5))
+    agent = agent_from_spec("ismcts:seconds=0.05", env_name="bower_v0", seed=1)
+    a = agent.act(state.observe(me), state.legal_mask(me), state=state, player=me)
+    assert state.legal_mask(me)[a] and agent.last_iterations >= 1
+    for name in ("ismcts", "flat_search", "search"):
+        assert make_agent(name, env_name="bower_v0", seed=0).name in (name, "flat_search")
+    assert set(DEFAULTS) == {"bauer_trick", "bauer_draft", "bower", "ethnos"}
+
+
+@pytest.mark.parametrize("kw, word", [
+    ({"iterations": 0}, "iterations"), ({"seconds": -1}, "seconds"),
+    ({"iterations": 5, "seconds": 1.0}, "not both"), ({"keys": "mine"}, "keys"),
+    ({"playout": "greedy"}, "playout"), ({"depth": -2}, "depth"),
+    ({"leaf_scale": 0}, "leaf_scale"), ({"prior": 3}, "prior"),
+])
+def test_bad_options_are_named(kw, word):
+    with pytest.raises(ValueError, match=word):
+        ISMCTSAgent(**kw)
