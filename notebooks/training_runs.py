@@ -25,7 +25,7 @@ DATA = ROOT / "notebooks" / "data" / "training_runs"
 BASE = ["--env", "bauer_draft_v0", "--env-option", "num_players=2", "--n-envs", "4",
         "--n-steps", "256", "--batch-size", "256", "--n-epochs", "4", "--net-arch", "64,64",
         "--opponent", "random", "--opponent", "heuristic", "--no-progress"]
-CONDITIONS = {"fixed": [], "self_play": ["--self-play", "--snapshot-every", "4096"]}
+CONDITIONS = {"fixed": [], "self_play": ["--self-play", "--snapshot-every", "1024"]}
 
 
 def one_run(condition: str, seed: int, work: Path, steps: int, every: int, games: int) -> str:
@@ -48,11 +48,11 @@ def one_run(condition: str, seed: int, work: Path, steps: int, every: int, games
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, required=True, help="folder for the full runs")
-    parser.add_argument("--steps", type=int, default=24576)
-    parser.add_argument("--every", type=int, default=4096, help="checkpoint every N steps")
-    parser.add_argument("--games", type=int, default=100, help="evaluation games per point")
+    parser.add_argument("--steps", type=int, default=6144)
+    parser.add_argument("--every", type=int, default=1024, help="checkpoint every N steps")
+    parser.add_argument("--games", type=int, default=40, help="evaluation games per point")
     parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--parallel", type=int, default=3)
     args = parser.parse_args(argv)
     jobs = [(c, s) for s in range(args.seeds) for c in CONDITIONS]
     with ThreadPoolExecutor(max_workers=args.parallel) as pool:
