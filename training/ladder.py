@@ -23,7 +23,7 @@ import numpy as np
 import envs
 from agents.base import Agent
 from agents.registry import factory_from_spec
-from training.match import seeds_for
+from training.match import play_game, seeds_for
 from training.ratings import Ratings
 from training.stats import Interval, mean_interval
 from training.teams import teams_of
@@ -62,19 +62,6 @@ class PairResult:
     moves: dict[str, int]
 
 
-def _play(game, agents: Sequence[Any], seed: int) -> list[float]:
-    state_seed, *agent_seeds = seeds_for(seed, game.num_players + 1)
-    for agent, agent_seed in zip(agents, agent_seeds):
-        agent.reset(agent_seed)
-    state = game.new_state(state_seed)
-    decisions = 0
-    while not state.is_over() and decisions < game.max_decisions:
-        state.apply({p: agents[p].act(state.observe(p), state.legal_mask(p), state=state,
-                                      player=p) for p in state.acting_players()})
-        decisions += 1
-    return [float(r) for r in state.returns()]
-
-
 def play_pair(env_name: str, options: Mapping[str, Any], a: str, b: str, games: int,
               seed: int) -> PairResult:
     """``games`` games of ``a`` against ``b`` (an even number: each deal with both seatings)."""
@@ -85,7 +72,7 @@ def play_pair(env_name: str, options: Mapping[str, Any], a: str, b: str, games: 
     for k in range(games):
         first, second = (a, b) if k % 2 == 0 else (b, a)
         specs = [first if p % 2 == 0 else second for p in range(game.num_players)]
-        result = _play(game, [timed[s] for s in specs], deals[k // 2])
+        result = play_game(game, [timed[s] for s in specs], deals[k // 2]).returns
         best_a = max(r for r, s in zip(result, specs) if s == a)
         best_b = max(r for r, s in zip(result, specs) if s == b)
         outcomes.append(1.0 if best_a > best_b else 0.5 if best_a == best_b else 0.0)
