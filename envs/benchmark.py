@@ -1,5 +1,7 @@
 """Speed of every tablezoo env: random legal play through the AEC API, with the observation and
-the action mask of the acting agent fetched every step (what a training loop pays).
+the action mask of the acting agent fetched every step (what a training loop pays). Two columns:
+the default fresh arrays, and ``reuse_buffers=True`` (in-place buffers, the opt-in), measured
+alternately in rounds so machine noise hits both alike.
 
     python -m envs.benchmark                      # every env, default options, 3 s each
     python -m envs.benchmark --env bower_v0 --seconds 10
@@ -31,11 +33,12 @@ class Result:
     steps: int
     games: int
     seconds: float
+    reuse_buffers: bool = False
 
 
-def measure(name: str, options: dict, seconds: float) -> Result:
+def measure(name: str, options: dict, seconds: float, reuse_buffers: bool = False) -> Result:
     """Play random legal games for ``seconds`` of wall time; count decisions and finished games."""
-    env = envs.make(name, **options)
+    env = envs.make(name, reuse_buffers=reuse_buffers, **options)
     pick = random.Random(0)
     steps = games = 0
     seed = 0
@@ -53,7 +56,25 @@ def measure(name: str, options: dict, seconds: float) -> Result:
             steps += 1
         games += 1
     elapsed = time.perf_counter() - start
-    return Result(name, options, steps / elapsed, games / elapsed, steps, games, elapsed)
+    return Result(name, options, steps / elapsed, games / elapsed, steps, games, elapsed,
+                  reuse_buffers)
+
+
+def measure_both(name: str, options: dict, seconds: float, rounds: int = 2) -> list[Result]:
+    """``[fresh, reused]``: alternating rounds of ``seconds / rounds``, summed per mode."""
+    totals = []
+    for reuse in (False, True):
+        totals.append(Result(name, options, 0.0, 0.0, 0, 0, 0.0, reuse))
+    for _ in range(rounds):
+        for total in totals:
+            r = measure(name, options, seconds / rounds, total.reuse_buffers)
+            total.steps += r.steps
+            total.games += r.games
+            total.seconds += r.seconds
+    for total in totals:
+        total.steps_per_s = total.steps / total.seconds
+        total.games_per_s = total.games / total.seconds
+    return totals
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,18 +90,22 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.env or envs.ENVS:
         for options in (VARIANTS[name] if args.variants else [{}]):
             try:
-                results.append(measure(name, options, args.seconds))
+                results.append(measure_both(name, options, args.seconds))
             except ImportError as exc:  # a game module not installed/built
                 print(f"{name}: skipped ({exc})", file=sys.stderr)
     if args.json:
         print(json.dumps({"python": platform.python_version(), "machine": platform.machine(),
-                          "results": [asdict(r) for r in results]}, indent=2))
+                          "results": [asdict(r) for pair in results for r in pair]},
+                         indent=2))
         return 0
-    labels = [",".join(f"{k}={v}" for k, v in r.options.items()) or "(defaults)" for r in results]
+    labels = [",".join(f"{k}={v}" for k, v in fresh.options.items()) or "(defaults)"
+              for fresh, _ in results]
     width = max([len("options"), *map(len, labels)])
-    print(f"{'env':<16} {'options':<{width}} {'steps/s':>10} {'games/s':>9}")
-    for r, label in zip(results, labels):
-        print(f"{r.env:<16} {label:<{width}} {r.steps_per_s:>10,.0f} {r.games_per_s:>9,.1f}")
+    print(f"{'env':<16} {'options':<{width}} {'steps/s fresh':>14} {'steps/s reuse':>14} "
+          f"{'games/s fresh':>14}")
+    for (fresh, reused), label in zip(results, labels):
+        print(f"{fresh.env:<16} {label:<{width}} {fresh.steps_per_s:>14,.0f} "
+              f"{reused.steps_per_s:>14,.0f} {fresh.games_per_s:>14,.1f}")
     return 0
 
 

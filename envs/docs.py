@@ -1,6 +1,8 @@
-"""Print the generated documentation tables of an env (options and observation pieces).
+"""Print the generated documentation tables of an env (options and observation pieces, and with
+``--state`` the pieces of the global state ``env.state()``).
 
     python -m envs.docs bauer_trick_v0
+    python -m envs.docs bauer_trick_v0 --state
 
 The README embeds these tables verbatim; ``tests/test_docs.py`` fails when they drift from the
 code, so regenerate and paste after changing an option or an observation piece.
@@ -25,11 +27,21 @@ def tables(name: str, **options) -> str:
     ])
 
 
+def state_table(name: str, **options) -> str:
+    """The pieces of ``env.state()`` (``game.state_spec``), as the observation table."""
+    game = envs.make_game(name, **options)
+    return (f"Global state `env.state()` of `{name}` ({game.state_spec.size} float32 values"
+            f"{', with the default options' if not options else ''}):\n\n"
+            f"{game.state_spec.markdown_table()}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("env", choices=envs.ENVS)
+    parser.add_argument("--state", action="store_true",
+                        help="print the global state table instead")
     args = parser.parse_args(argv)
-    print(tables(args.env))
+    print(state_table(args.env) if args.state else tables(args.env))
     return 0
 
 

@@ -49,7 +49,7 @@ def choose(names: list[tuple[int, str]], read: Callable[[str], str]) -> int | No
 
 
 def view(env, seat: int) -> str:
-    state = env.state
+    state = env.game_state
     render = getattr(state, "render_text", None)
     return render(seat) if render is not None else str(state)
 
@@ -81,10 +81,10 @@ def play(name: str, seat: int, opponents: str, options: dict[str, Any], seed: in
             if action is None:
                 return None
         else:
-            action = bots[agent].act(obs["observation"], obs["action_mask"], env.state)
+            action = bots[agent].act(obs["observation"], obs["action_mask"], env.game_state)
             print(f"{agent}: {env.game.action_name(action)}")
         env.step(action)
-    print("\n" + str(env.state))
+    print("\n" + str(env.game_state))
     returns = [totals[a] for a in env.possible_agents]
     print(f"game over: your return {totals[me]:+g}; all returns {returns}")
     return returns

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 from envs.core.aec import TablezooAECEnv
@@ -35,13 +36,22 @@ def _module(name: str):
     return importlib.import_module(_MODULES[name] + ".env")
 
 
+def constructors(name: str) -> tuple[Callable[..., TablezooAECEnv],
+                                      Callable[..., TablezooAECEnv],
+                                      Callable[..., TablezooParallelEnv]]:
+    """``(env, raw_env, parallel_env)`` of env ``name``: what ``envs.<name>`` modules export."""
+    module = _module(name)
+    return module.env, module.raw_env, module.parallel_env
+
+
 def make(name: str, render_mode: str | None = None, **options: Any) -> TablezooAECEnv:
-    """The AEC env ``name`` (one of ``ENVS``) with the game's ``options``."""
+    """The AEC env ``name`` (one of ``ENVS``) with the env options (``reuse_buffers``,
+    ``illegal_action``: see ``envs.core.env_options``) and the game's ``options``."""
     return _module(name).env(render_mode=render_mode, **options)
 
 
 def make_parallel(name: str, render_mode: str | None = None, **options: Any) -> TablezooParallelEnv:
-    """The parallel env ``name`` (one of ``ENVS``) with the game's ``options``."""
+    """The parallel env ``name`` (one of ``ENVS``); options as for ``make``."""
     return _module(name).parallel_env(render_mode=render_mode, **options)
 
 

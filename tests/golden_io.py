@@ -27,7 +27,7 @@ def playthrough_text(name: str, options: dict, seed: int = SEED) -> str:
     pick = np.random.default_rng(seed)
     lines = [f"# golden playthrough of {name} options={options} seed={seed}",
              "# step agent action | reward | obs crc32 nonzeros sum | legal actions", ""]
-    lines += ["initial position:", str(env.state), ""]
+    lines += ["initial position:", str(env.game_state), ""]
     step = 0
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
@@ -44,7 +44,7 @@ def playthrough_text(name: str, options: dict, seed: int = SEED) -> str:
                      f"{digest} | {len(legal)}")
         env.step(action)
         step += 1
-    state = env.state
+    state = env.game_state
     lines += ["", "final position:", str(state), "",
               f"scores: {state.scores()}", f"breakdown: {state.score_breakdown()}",
               f"returns: {state.returns()}", ""]

@@ -6,7 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core import IllegalActionError, InvalidOptionError, ObsPiece, ObsSpec, Option
+from envs.core import (
+    IllegalActionError,
+    InvalidOptionError,
+    ObsPiece,
+    ObsSpec,
+    Option,
+    ResetNeededError,
+)
 from envs.core.aec import TablezooAECEnv
 from envs.core.game import Game, State, margin_rewards, rank_rewards, rng_from
 from envs.core.options import int_range, resolve_options
@@ -135,14 +142,14 @@ def test_aec_hides_simultaneous_choices_and_applies_them_together():
     env.reset(seed=0)
     assert env.agent_selection == "player_0"
     env.step(2)
-    assert env.state.points == [0, 0]  # held back until player_1 answers
+    assert env.game_state.points == [0, 0]  # held back until player_1 answers
     assert env.agent_selection == "player_1"
     obs = env.observe("player_0")
     assert obs["action_mask"].tolist() == [0, 0, 0, 0]  # already answered: nothing to do
     with pytest.raises(IllegalActionError, match="legal actions: 0 \\(pick 0\\)"):
         env.step(3)
     env.step(1)
-    assert env.state.points == [2, 1] and env.agent_selection == "player_0"
+    assert env.game_state.points == [2, 1] and env.agent_selection == "player_0"
     env.step(np.int64(0))  # numpy integers are fine
     assert all(env.terminations.values())
     assert env._cumulative_rewards == {"player_0": 1.0, "player_1": -1.0}
@@ -179,7 +186,7 @@ def test_parallel_noop_and_missing_actions():
     obs, rewards, terms, truncs, _ = env.step({"player_0": 0, "player_1": 3})
     assert rewards == {"player_0": -1.0, "player_1": 1.0} and all(terms.values())
     assert env.agents == []
-    with pytest.raises(IllegalActionError, match="reset"):
+    with pytest.raises(ResetNeededError, match=r"call reset\(\) first"):
         env.step({})
 
 
@@ -188,3 +195,45 @@ def test_reset_from_saved_state():
     env.reset(options={"state": {"points": [4, 0], "phase": 1, "round": 0}})
     assert env.agent_selection == "player_0"
     assert env.observe("player_0")["observation"].tolist() == [4, 0, 1]
+
+
+class FullInfoToyGame(ToyGame):
+    """A game with its own full-information global state: both points and the round."""
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.state_spec = ObsSpec([ObsPiece("points", (2,), "both players' points", high=30.0),
+                                   ObsPiece("round", (1,), "rounds played", high=5.0)])
+
+    def new_state(self, seed=None):
+        return FullInfoToyState(self, rng_from(seed))
+
+
+class FullInfoToyState(ToyState):
+    def global_state(self, out=None):
+        out = self.game.state_spec.zeros() if out is None else out
+        out[:2] = self.points
+        out[2] = self.round
+        return out
+
+
+def test_generic_global_state_and_a_game_override():
+    env = TablezooAECEnv(ToyGame(), "toy_v0")
+    assert [p.name for p in env.game.state_spec.pieces] == [
+        "player_0.my_total", "player_0.phase", "player_1.my_total", "player_1.phase", "acting"]
+    env.reset(seed=0)
+    assert env.state().tolist() == [0, 1, 0, 0, 1, 0, 1, 1]  # both in phase 0, both acting
+    env.step(2)
+    env.step(1)
+    assert env.state().tolist() == [2, 0, 1, 1, 0, 1, 1, 0]  # phase 1: only player_0 acts
+
+    full = TablezooParallelEnv(FullInfoToyGame(), "toy_v0")
+    assert full.state_space.shape == (3,) and full.state_space.high.tolist() == [30, 30, 5]
+    full.reset(seed=0)
+    full.step({"player_0": 2, "player_1": 1})
+    assert full.state().tolist() == [2, 1, 0]
+
+    half = ToyGame()
+    half.state_spec = FullInfoToyGame().state_spec  # layout overridden, encoder not
+    with pytest.raises(TypeError, match="overrides both"):
+        half.new_state(0).global_state()

@@ -50,7 +50,7 @@ import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
 from envs.core.game import State
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 from envs.ethnos.components import (
     CENTAURS,
     DWARVES,

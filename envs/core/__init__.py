@@ -4,6 +4,7 @@ and the generic PettingZoo AEC and parallel adapters. Nothing game-specific live
 from envs.core.errors import (
     IllegalActionError,
     InvalidOptionError,
+    ResetNeededError,
     StateFormatError,
     TablezooError,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "ObsPiece",
     "ObsSpec",
     "Option",
+    "ResetNeededError",
     "State",
     "StateFormatError",
     "TablezooError",

@@ -21,3 +21,8 @@ class InvalidOptionError(TablezooError, ValueError):
 
 class StateFormatError(TablezooError, ValueError):
     """A saved state (``to_dict`` output) that is malformed or inconsistent."""
+
+
+class ResetNeededError(TablezooError, RuntimeError):
+    """An env method called before the first ``reset()`` or after the episode ended, where the
+    PettingZoo API expects no call; the message says to call ``reset()`` first."""

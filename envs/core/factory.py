@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from envs.core.aec import TablezooAECEnv
+from envs.core.env_options import ENV_OPTION_NAMES, split_env_options
 from envs.core.game import Game
 from envs.core.parallel import TablezooParallelEnv
 
@@ -14,18 +15,28 @@ def env_functions(
     game_cls: type[Game], env_name: str
 ) -> tuple[Callable[..., TablezooAECEnv], Callable[..., TablezooAECEnv],
            Callable[..., TablezooParallelEnv]]:
-    """``(env, raw_env, parallel_env)``; each takes ``render_mode`` and the game's options.
+    """``(env, raw_env, parallel_env)``; each takes ``render_mode``, the env options
+    (``reuse_buffers``, ``illegal_action``: see ``envs.core.env_options``) and the game's options.
 
     ``env`` and ``raw_env`` are the same lean env: it validates actions and options itself, so no
     PettingZoo wrapper stack is put on the hot path.
     """
 
     def raw_env(render_mode: str | None = None, **options: Any) -> TablezooAECEnv:
-        return TablezooAECEnv(game_cls(**options), env_name, render_mode)
+        env_options, game_options = split_env_options(env_name, options)
+        return TablezooAECEnv(game_cls(**game_options), env_name, render_mode,
+                              reuse_buffers=env_options.reuse_buffers,
+                              illegal_action=env_options.illegal_action)
 
     def parallel_env(render_mode: str | None = None, **options: Any) -> TablezooParallelEnv:
-        return TablezooParallelEnv(game_cls(**options), env_name, render_mode)
+        env_options, game_options = split_env_options(env_name, options)
+        return TablezooParallelEnv(game_cls(**game_options), env_name, render_mode,
+                                   reuse_buffers=env_options.reuse_buffers,
+                                   illegal_action=env_options.illegal_action)
 
-    raw_env.__doc__ = f"The {env_name} AEC env. Options: see {game_cls.__module__}."
-    parallel_env.__doc__ = f"The {env_name} parallel env. Options: see {game_cls.__module__}."
+    env_opts = ", ".join(ENV_OPTION_NAMES)
+    raw_env.__doc__ = (f"The {env_name} AEC env. Env options: {env_opts} (envs.core.env_options)"
+                       f"; game options: see {game_cls.__module__}.")
+    parallel_env.__doc__ = (f"The {env_name} parallel env. Env options: {env_opts} "
+                            f"(envs.core.env_options); game options: see {game_cls.__module__}.")
     return raw_env, raw_env, parallel_env

@@ -18,12 +18,13 @@ import math
 import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
 
 from envs.core.errors import IllegalActionError, StateFormatError
-from envs.core.obs_spec import ObsSpec
+from envs.core.obs_spec import ObsPiece, ObsSpec
 from envs.core.options import Option, resolve_options
 
 
@@ -39,6 +40,12 @@ class Game(ABC):
     max_decisions: int
     # Seats that share one result (partnership games); ``None``: every seat plays for itself.
     teams: tuple[tuple[int, ...], ...] | None = None
+    # True only for a game in which every decision is a joint move of *all* seats (every
+    # non-terminal state has ``acting_players() == (0, ..., n-1)``): the one turn structure under
+    # which PettingZoo's ``aec_to_parallel`` works (it needs every agent to step once per cycle,
+    # in seat order, and all to finish together). The AEC env's ``metadata["is_parallelizable"]``
+    # is this flag; ``tests/test_pettingzoo_api.py`` checks it against the conversion itself.
+    all_seats_move_together: ClassVar[bool] = False
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.name, self.OPTIONS, options)
@@ -55,6 +62,18 @@ class Game(ABC):
     def action_name(self, action: int) -> str:
         """A short human-readable name of action id ``action`` (used in errors and menus)."""
 
+    @cached_property
+    def state_spec(self) -> ObsSpec:
+        """Layout of ``State.global_state``: the global state for centralised critics.
+
+        The generic default, which every game has: each seat's observation in absolute seat order
+        (pieces named ``"<player_name>.<piece>"``, each seat-relative to that seat as in the
+        observation table), then ``acting`` (1 for each seat that must decide now). A game with a
+        true full-information encoding overrides this property *and* ``State.global_state``
+        together (see ``State.global_state``).
+        """
+        return default_state_spec(self)
+
     def action_names(self) -> list[str]:
         return [self.action_name(a) for a in range(self.num_actions)]
 
@@ -65,6 +84,19 @@ class Game(ABC):
         changed = {k: v for k, v in self.options.items() if v != _default(self.OPTIONS, k)}
         args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
         return f"{type(self).__name__}({args})"
+
+
+def default_state_spec(game: Game) -> ObsSpec:
+    """The generic global-state layout: every seat's observation, then the acting seats."""
+    pieces = [
+        ObsPiece(f"{game.player_name(p)}.{piece.name}", piece.shape,
+                 f"{game.player_name(p)}'s `{piece.name}`: {piece.doc}", piece.high, piece.low)
+        for p in range(game.num_players)
+        for piece in game.obs_spec.pieces
+    ]
+    pieces.append(ObsPiece("acting", (game.num_players,),
+                           "1 for each seat that must decide now, in absolute seat order"))
+    return ObsSpec(pieces)
 
 
 def _default(options: Sequence[Option], name: str) -> Any:
@@ -134,7 +166,34 @@ class State(ABC):
     # --- information -------------------------------------------------------------------------
     @abstractmethod
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        """The flat float32 observation of ``player``, written into ``out`` when given."""
+        """The flat float32 observation of ``player``, written into ``out`` when given (every
+        entry overwritten), else a new array the caller owns (never an internal buffer)."""
+
+    def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The global state (layout ``game.state_spec``), written into ``out`` when given.
+
+        This generic default concatenates every seat's observation in absolute seat order and a
+        one-hot of the acting seats: every seat's private information, so a centralised critic
+        sees all hands, but not what no seat has seen (a deck's order). A game with a true
+        full-information encoding overrides ``Game.state_spec`` (the layout, its bounds and docs)
+        and this method together; ``tests/test_pettingzoo_api.py`` checks the two agree.
+        """
+        game = self.game
+        spec = game.state_spec
+        if out is None:
+            out = spec.zeros()
+        size = game.obs_spec.size
+        n = game.num_players
+        if spec.size != n * size + n:
+            raise TypeError(f"{game.name}: state_spec is overridden but global_state is not; "
+                            "a game overrides both together")
+        for p in range(n):
+            self.observe(p, out=out[p * size:(p + 1) * size])
+        acting = out[n * size:]
+        acting[:] = 0
+        for p in self.acting_players():
+            acting[p] = 1
+        return out
 
     @abstractmethod
     def determinize(self, player: int, rng: np.random.Generator) -> State:

@@ -4,6 +4,12 @@ Every live agent sends an action each step. Agents that must decide now (``actin
 a legal game action; the others get a mask that allows only ``NOOP`` (id ``num_actions``) and may
 send it or leave their entry out. For a turn-based game a step is one decision; for simultaneous
 phases (``bauer_draft``'s selection) it is the joint decision of every acting seat.
+
+``reset``/``step`` hand out fresh arrays by default; ``reuse_buffers=True`` refills one buffer
+per agent in place. Under ``illegal_action="terminate"`` or ``"random_legal"`` (see
+``envs.core.env_options``) any action of an agent with nothing to decide counts as ``NOOP``, and an
+acting agent's illegal or missing action ends the episode (offender -1, others 0) or is replaced
+by a uniform legal action counted in ``infos[agent]["illegal_actions"]``.
 """
 
 from __future__ import annotations
@@ -12,78 +18,63 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 
-from envs.core.errors import IllegalActionError
-from envs.core.game import Game, State
-from envs.core.spaces import MASK_DTYPE, action_space, agent_names, observation_space
-from envs.core.stepping import (
-    RENDER_MODES,
-    as_action_id,
-    check_render_mode,
-    initial_state,
-    render,
-)
+from envs.core.adapter import ILLEGAL_REWARD, AdapterBase
+from envs.core.errors import IllegalActionError, ResetNeededError
+from envs.core.game import Game
+from envs.core.stepping import as_action_id
 
 
-class TablezooParallelEnv(ParallelEnv):
-    """Parallel view of a ``Game``; ``state`` is the engine position."""
+class TablezooParallelEnv(AdapterBase, ParallelEnv):
+    """Parallel view of a ``Game``; ``game_state`` is the engine position and ``state()`` the
+    global state for centralised critics."""
 
-    def __init__(self, game: Game, env_name: str, render_mode: str | None = None):
-        check_render_mode(env_name, render_mode)
-        self.game = game
-        self.render_mode = render_mode
-        self.metadata = {"render_modes": list(RENDER_MODES), "name": env_name}
-        self.possible_agents = agent_names(game)
-        self.agents: list[str] = []
-        self.observation_spaces = {a: observation_space(game) for a in self.possible_agents}
-        self.action_spaces = {a: action_space(game) for a in self.possible_agents}
-        self.noop = game.num_actions
-        self._obs = [game.obs_spec.zeros() for _ in self.possible_agents]
-        self._masks = [np.zeros(game.num_actions + 1, MASK_DTYPE) for _ in self.possible_agents]
-        self._np_random: np.random.Generator | None = None
-        self.state: State | None = None
-
-    def __str__(self) -> str:
-        return self.metadata["name"]
-
-    def observation_space(self, agent: str):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str):
-        return self.action_spaces[agent]
+    def __init__(self, game: Game, env_name: str, render_mode: str | None = None, *,
+                 reuse_buffers: bool = False, illegal_action: str = "raise"):
+        self._setup(game, env_name, render_mode, reuse_buffers, illegal_action)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start a new game. ``options={"state": saved}`` starts from a ``to_dict`` position."""
-        if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-        self.state = initial_state(self.game, self._np_random, options, self.metadata["name"])
+        state = self._new_game(seed, options)
         self.agents = self.possible_agents[:]
-        self._returns = list(self.state.returns())
+        self._returns = list(state.returns())
         self._decisions = 0
-        return self._observations(), {agent: {} for agent in self.agents}
+        return self._observations(), self._fresh_infos()
 
     def step(self, actions: Mapping[str, Any]):
-        state = self.state
+        state = self._require_reset("step()")
         if not self.agents:
-            raise IllegalActionError(f"{self}: the episode is over; call reset()")
+            raise ResetNeededError(f"{self}: step() after the episode ended; call reset() first")
         unknown = sorted(set(actions) - set(self.agents))
         if unknown:
             raise IllegalActionError(
                 f"{self}: actions for unknown or finished agents {unknown}; live agents: "
                 f"{self.agents}"
             )
+        strict = self._mode == "raise"
         joint: dict[int, int] = {}
+        offenders: list[int] = []
         acting = state.acting_players()
         for p, agent in enumerate(self.possible_agents):
             sent = actions.get(agent)
             if p in acting:
                 if sent is None:
-                    raise state.illegal(p, None, f"{agent} must act now")
-                joint[p] = as_action_id(state, p, sent)
-            elif sent is not None and as_action_id(state, p, sent) != self.noop:
+                    if strict:
+                        raise state.illegal(p, None, f"{agent} must act now")
+                    offenders.append(p)
+                    continue
+                a = as_action_id(state, p, sent)
+                if not strict and not self._is_legal(p, a):
+                    offenders.append(p)
+                    continue
+                joint[p] = a
+            elif strict and sent is not None and as_action_id(state, p, sent) != self.noop:
                 raise state.illegal(p, sent, f"{agent} is not acting; send NOOP ({self.noop})")
+        if offenders and self._mode == "terminate":
+            return self._terminate_illegal(offenders)
+        for p in offenders:
+            joint[p] = self._random_legal(p)
         state.apply(joint)
         self._decisions += 1
 
@@ -97,29 +88,30 @@ class TablezooParallelEnv(ParallelEnv):
         terminated = over and state.is_terminal()
         terminations = dict.fromkeys(self.agents, terminated)
         truncations = dict.fromkeys(self.agents, over and not terminated)
-        observations = self._observations()
-        infos = {agent: {} for agent in self.agents}
+        observations = self._observations(over)
+        infos = self._fresh_infos()
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        state = self.state
-        acting = state.acting_players()
-        out = {}
-        for p, agent in enumerate(self.possible_agents):
-            mask = self._masks[p]
-            if p in acting:
-                mask[:-1] = state.legal_mask(p)
-                mask[-1] = 0
-            else:
-                mask[:] = 0
-                mask[-1] = 1
-            out[agent] = {"observation": state.observe(p, out=self._obs[p]), "action_mask": mask}
-        return out
+    def _terminate_illegal(self, offenders: list[int]):
+        """End the episode: each offender gets ``ILLEGAL_REWARD``, every other agent 0."""
+        for p in offenders:
+            self._illegal_counts[p] += 1
+        rewards = {agent: ILLEGAL_REWARD if p in offenders else 0.0
+                   for p, agent in enumerate(self.possible_agents)}
+        terminations = dict.fromkeys(self.agents, True)
+        truncations = dict.fromkeys(self.agents, False)
+        observations = self._observations(over=True)
+        infos = self._fresh_infos()
+        self.agents = []
+        return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        return render(self.state, self.render_mode)
-
-    def close(self) -> None:
-        pass
+    def _observations(self, over: bool = False) -> dict[str, dict[str, np.ndarray]]:
+        """Every agent's observation; at the end every mask allows only NOOP."""
+        acting = () if over else self.game_state.acting_players()
+        return {
+            agent: {"observation": self._observation(p),
+                    "action_mask": self._mask(p, p in acting, p not in acting)}
+            for p, agent in enumerate(self.possible_agents)
+        }

@@ -29,3 +29,9 @@ def action_space(game: Game) -> spaces.Discrete:
     """The game's actions plus NOOP (id ``num_actions``), legal only for a waiting agent in the
     parallel env."""
     return spaces.Discrete(game.num_actions + 1)
+
+
+def state_space(game: Game) -> spaces.Box:
+    """The Box of ``env.state()``, bounds per entry from ``game.state_spec``."""
+    spec = game.state_spec
+    return spaces.Box(spec.low, spec.high, (spec.size,), spec.low.dtype)

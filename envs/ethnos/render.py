@@ -5,10 +5,15 @@ A debugging view of the whole table: it shows every hand. Agents only see ``obse
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as act
 from envs.ethnos.components import KINGDOMS, MERFOLK, NUM_KINGDOMS, ORCS, TRIBES, TYPE_NAMES
+
+if TYPE_CHECKING:
+    from envs.ethnos.rules import EthnosState
 
 
 def cards_text(counts: np.ndarray) -> str:
@@ -17,7 +22,7 @@ def cards_text(counts: np.ndarray) -> str:
     return ", ".join(parts) if parts else "-"
 
 
-def render_text(s) -> str:
+def render_text(s: EthnosState) -> str:
     lines = [
         f"Ethnos {s.n}p  Age {'I' * (s.age + 1)}  tribes: {', '.join(TRIBES[t] for t in s.tribes)}",
         f"deck {len(s.deck)}  dragons {s.dragons}/3  first player {s.first_player}"
@@ -26,7 +31,7 @@ def render_text(s) -> str:
     if s.terminal:
         lines.append(f"GAME OVER  winners: {s.winners()}")
     else:
-        lines.append(f"to act: player {s.actor} ({enc.PHASES[s.phase]})")
+        lines.append(f"to act: player {s.actor} ({act.PHASES[s.phase]})")
     toks = "  ".join(f"{KINGDOMS[k]} {'/'.join(map(str, s.tokens[k]))}"
                      for k in range(NUM_KINGDOMS))
     lines.append(f"glory tokens: {toks}")
@@ -51,7 +56,7 @@ def render_text(s) -> str:
         for band in s.bands[p]:
             lines.append(f"    band X={len(band)}: " + ", ".join(
                 TYPE_NAMES[c] + ("*" if i == 0 else "") for i, c in enumerate(band)))
-    if s.phase == enc.BUILD:
+    if s.phase == act.BUILD:
         lines.append(f"building (leader {TYPE_NAMES[s.building_leader]}): "
                      + cards_text(s.building))
     return "\n".join(lines)

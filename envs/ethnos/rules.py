@@ -1,6 +1,12 @@
-"""The Ethnos ``Game``: options (spec §12), derived per-player-count tables and precomputed masks.
+"""The Ethnos rules engine (spec §2-§8, decisions of §10): ``EthnosGame`` and ``EthnosState``.
 
-The mutable position lives in ``envs.ethnos.state``; saving/loading in ``envs.ethnos.serialize``.
+``EthnosGame`` holds the options (table in ``envs.ethnos.options``), the per-player-count tables
+and the precomputed masks; ``EthnosState`` is the mutable position: setup, whose turn, drawing,
+legal masks and ``apply``. The other concerns live in helpers that take the state as an argument
+and that this module imports (never the other way round): ``ages`` (dealing and ending an Age),
+``bands`` (resolving a played band), ``scoring``, ``observation`` (the incremental encoder: the
+public numbers of the position live in the observation's float blocks, read and written through
+the named views it binds), ``hidden`` (``determinize``), ``saving`` and ``render``.
 """
 
 from __future__ import annotations
@@ -11,114 +17,29 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import InvalidOptionError
-from envs.core.game import Game
-from envs.core.options import Option, int_range
-from envs.ethnos import encoding as enc
+from envs.core.game import Game, State, rng_from
+from envs.ethnos import actions as act
+from envs.ethnos import ages, bands, hidden, observation, saving, scoring
 from envs.ethnos.components import (
+    DRAGON,
+    GLORY_SETS,
+    MERFOLK,
+    NUM_KINGDOMS,
     NUM_TRIBES,
     NUM_TYPES,
     SKELETON,
     SKELETONS,
     TRIBE_COUNTS,
     TRIBE_INDEX,
-    TRIBES,
     TYPE_COLOUR,
     TYPE_TRIBE,
 )  # fmt: skip
+from envs.ethnos.options import OPTIONS
+from envs.ethnos.render import render_text
+from envs.ethnos.scoring import CATEGORIES
 
-MAX_DECISIONS_DEFAULT = 10000  # spec §10 bound: 3 Ages x (32 C + 5 n + 1) < 10000
-
-
-def _int_list(length: int, low: int = 0):
-    def check(value: Any) -> str | None:
-        if (not isinstance(value, (list, tuple)) or len(value) != length
-                or any(type(v) is not int or v < low for v in value)):
-            return f"expected a list of {length} ints >= {low}"
-        return None
-    return check
-
-
-def _increasing_spaces(value: Any) -> str | None:
-    if (not isinstance(value, (list, tuple)) or not value
-            or any(type(v) is not int or v < 1 for v in value)
-            or list(value) != sorted(set(value))):
-        return "expected a non-empty strictly increasing list of ints >= 1"
-    return None
-
-
-def _tribes_check(value: Any) -> str | None:
-    if value is None:
-        return None
-    names = ", ".join(TRIBES)
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        return f"expected None (random) or a list of tribe names from: {names}"
-    low = [v.lower() for v in value]
-    bad = [v for v in value if v.lower() not in TRIBE_INDEX]
-    if bad:
-        return f"unknown tribe name(s) {bad}; allowed names: {names}"
-    if len(set(low)) != len(low):
-        return "tribe names must be distinct"
-    return None
-
-
-def _marker_limit_check(value: Any) -> str | None:
-    if value is None or (type(value) is int and value >= 3):
-        return None
-    return "expected None (unlimited) or an int >= 3 (26 in the physical game)"
-
-
-OPTIONS: tuple[Option, ...] = (
-    Option("num_players", 4, "number of players, an int 2-6", check=int_range(2, 6)),
-    Option("tribes", None, "None: random tribes; or an explicit list of tribe names (6; 5 with "
-           "2-3 players unless tribes_2_3p=6)", check=_tribes_check),
-    Option("tribes_2_3p", 5, "tribes in play with 2-3 players (5 rulebook, 6 summary)",
-           allowed=(5, 6)),
-    Option("glory_tokens", "sg", "glory token set (assumed; impl)", allowed=("sg", "lu")),
-    Option("band_glory", (0, 1, 3, 6, 10, 15), "band glory for scored sizes 1..6+, six ints >= 0",
-           check=_int_list(6)),
-    Option("orc_glory", (1, 3, 6, 10, 15, 21), "glory for emptying a horde of 1..6 markers, six "
-           "ints (assumed; summary)", check=_int_list(6)),
-    Option("merfolk_spaces", (3, 7, 12, 18), "Merfolk track marker spaces (assumed; summary)",
-           check=_increasing_spaces),
-    Option("merfolk_end", 18, "last Merfolk track space, an int 1-100 (>= every marker space)",
-           check=int_range(1, 100)),
-    Option("merfolk_slots_4_6", (1, 2, 4), "Merfolk slot values by Age with 4-6 players "
-           "(assumed; summary)", check=_int_list(3)),
-    Option("merfolk_slots_2_3", (1, 3), "Merfolk slot values by Age with 2-3 players "
-           "(assumed; impl)", check=_int_list(2)),
-    Option("merfolk_marker_per_space", True, "one free marker per Merfolk space reached "
-           "(False: at most one per band) (assumed)", allowed=(True, False)),
-    Option("giant_bonus_4_6", (2, 4, 6), "Giant end-of-Age bonus by Age, 4-6 players "
-           "(assumed; summary)", check=_int_list(3)),
-    Option("giant_bonus_2_3", (2, 5), "Giant end-of-Age bonus by Age, 2-3 players "
-           "(assumed; impl)", check=_int_list(2)),
-    Option("giant_claim_glory", 2, "glory for claiming the Giant token, an int >= 0",
-           check=int_range(0)),
-    Option("giant_troll_tiebreak", True, "Troll tokens break Giant bonus ties (False: the "
-           "holder always wins, rulebook)", allowed=(True, False)),
-    Option("centaur_requires_marker", False, "a Centaur follow-up band needs the Centaur band "
-           "to have placed a marker (rulebook)", allowed=(False, True)),
-    Option("troll_tiebreak", "summary", "Troll tie-break keys: 'summary' total, count, highest; "
-           "'rulebook' total, highest", allowed=("summary", "rulebook")),
-    Option("two_player_tie", "ii_only", "2p Age II full tie: floor(II/2) ('ii_only') or "
-           "floor((I+II)/2) ('i_plus_ii')", allowed=("ii_only", "i_plus_ii")),
-    Option("two_player_rule_merfolk", True, "apply the 2p Age II rule to the Merfolk track",
-           allowed=(True, False)),
-    Option("marker_limit", None, "None: unlimited markers; int: markers per player incl. the "
-           "score marker (26 physical)", check=_marker_limit_check),
-    Option("orc_auto_empty_final_age", False, "empty hordes automatically after the last Age",
-           allowed=(False, True)),
-    Option("empty_display_draw_two", False, "unofficial BGA variant: recruiting with an empty "
-           "display draws 2", allowed=(False, True)),
-    Option("auto_single_choice", False, "apply decisions with exactly one legal action "
-           "automatically", allowed=(False, True)),
-    Option("reward", "rank", "'rank' (zero-sum by final rank, ties broken per §8), 'score' "
-           "(glory so far) or 'margin' (glory minus the best other)",
-           allowed=("rank", "score", "margin")),
-    Option("max_decisions", MAX_DECISIONS_DEFAULT,
-           "truncate after this many decisions, an int >= 1 (spec bound 10000)",
-           check=int_range(1)),
-)
+_TYPE_TRIBE = TYPE_TRIBE.tolist()
+_TYPE_COLOUR = TYPE_COLOUR.tolist()
 
 
 class EthnosGame(Game):
@@ -132,7 +53,7 @@ class EthnosGame(Game):
         o = self.options
         n = o["num_players"]
         self.num_players = n
-        self.num_actions = enc.NUM_ACTIONS
+        self.num_actions = act.NUM_ACTIONS
         self.max_decisions = o["max_decisions"]
         self.auto_single_choice: bool = o["auto_single_choice"]
         self.marker_limit: int | None = o["marker_limit"]
@@ -164,48 +85,12 @@ class EthnosGame(Game):
         # Own markers in one kingdom: a test placement needs E > own markers (3-6p) or > all
         # markers there (2p) with E <= 11 (Minotaur, X = 10), plus one per Merfolk space.
         markers_high = 11.0 + len(self.merfolk_spaces)
-        self.obs_spec, widths = enc.build_obs_spec(n, markers_high, float(self.merfolk_end),
-                                                   float(len(self.merfolk_spaces)))
-        self._build_layout(widths)
+        self.obs_spec, widths = observation.build_obs_spec(
+            n, markers_high, float(self.merfolk_end), float(len(self.merfolk_spaces)))
+        observation.build_layout(self, widths)
         self._build_masks()
 
     # --- precomputation --------------------------------------------------------------------
-    def _build_layout(self, widths: list[tuple[str, int]]) -> None:
-        """Column offsets of the per-seat float block and the per-observer gather indices."""
-        n = self.num_players
-        self.seat_cols: dict[str, int] = {}
-        self.seat_widths: dict[str, int] = dict(widths)
-        col = 0
-        for name, width in widths:
-            self.seat_cols[name] = col
-            col += width
-        self.seat_width = col
-        spec = self.obs_spec
-        self.glob_size = spec.offsets[widths[0][0]]
-        self.seat_start = self.glob_size
-        self.seat_end = self.seat_start + n * col
-        self.private_start = self.seat_end
-        gather = np.zeros((n, n * col), np.int64)
-        for p in range(n):
-            pos = 0
-            for name, width in widths:
-                c0 = self.seat_cols[name]
-                for rel in range(n):
-                    q = (p + rel) % n
-                    gather[p, pos:pos + width] = q * col + c0 + np.arange(width)
-                    pos += width
-        self.gather = gather
-        self.acting_offset = spec.offsets["acting"]
-        self.phase_offset = spec.offsets["phase"]
-        self.deck_size_offset = spec.offsets["deck_size"]
-        self.safe_top_offset = spec.offsets["deck_safe_top"]
-        self.hand_slice = spec.slice("my_hand")
-        self.building_slice = spec.slice("my_building")
-        self.leader_slice = spec.slice("my_building_leader")
-        self.elf_slice = spec.slice("my_elf_kept")
-        self.private_rest = slice(self.building_slice.start, spec.size)
-        self.glob_slices = {name: spec.slice(name) for name, *_ in enc.GLOBAL_PIECES}
-
     def _build_masks(self) -> None:
         """Per leader type: which card types may join its band by tribe / by colour."""
         t = np.arange(NUM_TYPES)
@@ -221,18 +106,398 @@ class EthnosGame(Game):
         """How many cards of each type the Ally deck of ``tribes`` holds."""
         return TRIBE_COUNTS[list(tribes)].sum(axis=0)
 
-    def new_state(self, seed: int | np.random.Generator | None = None):
-        from envs.ethnos.state import EthnosState
-
+    def new_state(self, seed: int | np.random.Generator | None = None) -> EthnosState:
         return EthnosState.new(self, seed)
 
-    def state_from_dict(self, data: Mapping[str, Any]):
-        from envs.ethnos.serialize import state_from_dict
-
-        return state_from_dict(self, data)
+    def state_from_dict(self, data: Mapping[str, Any]) -> EthnosState:
+        return saving.state_from_dict(self, data, EthnosState)
 
     def action_name(self, action: int) -> str:
-        return enc.action_name(action)
+        return act.action_name(action)
 
 
-__all__ = ["NUM_TRIBES", "OPTIONS", "SKELETONS", "EthnosGame"]
+class EthnosState(State):
+    """One Ethnos position. Build with ``game.new_state(seed)`` or ``game.state_from_dict``."""
+
+    # ----------------------------------------------------------------------------------------
+    # construction
+    # ----------------------------------------------------------------------------------------
+    def __init__(self, game, rng: np.random.Generator):
+        """An empty shell (no cards dealt); ``new`` and ``state_from_dict`` fill it."""
+        self.game = game
+        self.rng = rng
+        n = game.num_players
+        self.n = n
+        self.seat_f = np.zeros((n, game.seat_width), np.float32)
+        self.glob_f = np.zeros(game.glob_size, np.float32)
+        self.hands = np.zeros((n, NUM_TYPES), np.float32)
+        self.building = np.zeros(NUM_TYPES, np.float32)
+        self.elf_kept = np.zeros(NUM_TYPES, np.float32)
+        self.discard = np.zeros(NUM_TYPES, np.float32)
+        self.hand_len = [0] * n
+        self.tribes: tuple[int, ...] = ()
+        self.tokens: list[list[int]] = [[] for _ in range(NUM_KINGDOMS)]
+        self.deck: list[int] = []
+        self.lower_left = 0  # the bottom ``lower_left`` deck cards hold every unrevealed Dragon
+        self.dragons = 0
+        self.age = 0
+        self.first_player = 0
+        self.actor = 0
+        self.phase = act.TURN
+        self.bands: list[list[list[int]]] = [[] for _ in range(n)]
+        self.troll_owner = [-1] * 6
+        self.giant_seat = -1
+        self.giant_size = 0
+        self.giant_plays: list[tuple[int, int]] = []
+        self.building_leader = -1
+        self.building_len = 0
+        self.building_cards: list[int] = []  # leader first, then cards in the order added
+        self.tribe_ok = True
+        self.colour_ok = True
+        self.cur_leader = -1
+        self.cur_x = 0
+        self.cur_placed = False
+        self.merfolk_left = 0
+        self.elf_n = 0
+        self.orc_queue: list[int] = []
+        self.third_drawer = -1
+        self.decisions = 0
+        self.terminal = False
+        self.breakdown = [[0] * len(CATEGORIES) for _ in range(n)]
+        self._mask: np.ndarray | None = None
+        observation.bind_views(self)
+
+    @classmethod
+    def new(cls, game, seed: int | np.random.Generator | None) -> EthnosState:
+        """Setup (§2) and the start of Age I (§3)."""
+        rng = rng_from(seed)
+        s = cls(game, rng)
+        n = s.n
+        if game.fixed_tribes is not None:
+            tribes = game.fixed_tribes
+        else:
+            tribes = tuple(sorted(int(t) for t in rng.choice(12, game.num_tribes, replace=False)))
+        tokens_set = GLORY_SETS[game.options["glory_tokens"]]
+        pool = list(tokens_set["other"])
+        if n >= 4:
+            pool += list(tokens_set["four_plus"])
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        per = game.slots_per_kingdom
+        tokens = [sorted(pool[k * per:(k + 1) * per]) for k in range(NUM_KINGDOMS)]
+        s._set_static(tribes, tokens)
+        s.first_player = int(rng.integers(n))
+        ages.start_age(s, 0)
+        s._auto_advance()
+        return s
+
+    def _set_static(self, tribes: tuple[int, ...], tokens: list[list[int]]) -> None:
+        """Tribes in play and glory tokens (fixed for the whole game)."""
+        self.tribes = tuple(tribes)
+        self.tokens = [list(t) for t in tokens]
+        self.full = self.game.composition(self.tribes).astype(np.float32)
+        self.tribes_view[:] = 0
+        self.tribes_view[list(self.tribes)] = 1
+        self.tokens_view[:] = 0
+        for k, vals in enumerate(self.tokens):
+            self.tokens_view[k, :len(vals)] = vals
+        self.has = [t in self.tribes for t in range(12)]
+
+    # ----------------------------------------------------------------------------------------
+    # helpers
+    # ----------------------------------------------------------------------------------------
+    def next_first_player(self) -> int:
+        """§3.5: the first player of the next Age (see ``ages.next_first_player``)."""
+        return ages.next_first_player(self)
+
+    def troll_keys(self) -> list[tuple[int, ...]]:
+        return scoring.troll_keys(self)
+
+    def giant_bonus_winner(self) -> int:
+        """§6.3: the seat that gains the Giant bonus (see ``scoring.giant_bonus_winner``)."""
+        return scoring.giant_bonus_winner(self)
+
+    def markers_available(self, p: int) -> bool:
+        """§1.5: with ``marker_limit`` a player may run out of markers."""
+        limit = self.game.marker_limit
+        if limit is None:
+            return True
+        used = 1 + (1 if self.has[MERFOLK] else 0)
+        used += int(self.markers[p].sum()) + int(self.horde[p].sum())
+        return used < limit
+
+    def marker_test(self, p: int, k: int, e: int) -> bool:
+        """§4.2 a: E > own markers in K (3-6 players) or > all markers in K (2 players)."""
+        if self.n == 2:
+            return e > int(self.markers[:, k].sum())
+        return e > int(self.markers[p, k])
+
+    def _draw(self, p: int) -> bool:
+        """Deck draw procedure D (§4.1) into ``p``'s hand.
+
+        Returns True if the third Dragon was drawn (the Age has then ended)."""
+        deck = self.deck
+        while True:
+            c = deck.pop()
+            if len(deck) < self.lower_left:
+                self.lower_left = len(deck)
+            if c == DRAGON:
+                self.dragons += 1
+                self.dragons_view[0] = self.dragons
+                if self.dragons == 3:
+                    self.third_drawer = p
+                    self.third_col[p] = 1  # public (spec §11): decides first-player ties
+                    ages.end_age(self)
+                    return True
+                continue
+            self.hands[p, c] += 1
+            self.hand_len[p] += 1
+            self.hand_size[p] += 1
+            return False
+
+    def end_turn(self) -> None:
+        """The next seat clockwise starts a turn (also the last step of a band, ``bands``)."""
+        bands.clear_band_context(self)
+        self.actor = (self.actor + 1) % self.n
+        self.phase = act.TURN
+
+    # ----------------------------------------------------------------------------------------
+    # protocol: who acts, what is legal
+    # ----------------------------------------------------------------------------------------
+    def acting_players(self) -> tuple[int, ...]:
+        if self.terminal or self.decisions >= self.game.max_decisions:
+            return ()
+        return (self.actor,)
+
+    def legal_mask(self, player: int) -> np.ndarray:
+        if player != self.actor or self.terminal or self.decisions >= self.game.max_decisions:
+            return np.zeros(act.NUM_ACTIONS, bool)
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        return self._mask
+
+    def _compute_mask(self) -> np.ndarray:
+        g = self.game
+        p = self.actor
+        m = np.zeros(act.NUM_ACTIONS, bool)
+        phase = self.phase
+        hand = self.hands[p]
+        if phase == act.TURN:
+            if self.hand_len[p] < 10:
+                np.greater(self.display, 0, out=m[act.RECRUIT_DISPLAY:act.RECRUIT_DECK])
+                m[act.RECRUIT_DECK] = True
+            np.greater(hand[:SKELETON], 0, out=m[act.LEADER:act.LEADER + SKELETON])
+            if self.hand_len[p] >= 10 and hand[SKELETON] >= self.hand_len[p]:
+                m[act.PASS] = True  # ten Skeletons: nothing else is legal
+        elif phase == act.BUILD:
+            lead = self.building_leader
+            ok = g.skeleton_only.copy()
+            if self.tribe_ok:
+                ok |= g.same_tribe[lead]
+            if self.colour_ok:
+                ok |= g.same_colour[lead]
+            np.logical_and(hand > 0, ok, out=m[act.ADD_CARD:act.FINISH_BAND])
+            m[act.FINISH_BAND] = True
+        elif phase == act.WINGFOLK_PICK:
+            e = self.cur_x
+            for k in range(NUM_KINGDOMS):
+                m[act.KINGDOM + k] = self.marker_test(p, k, e)
+        elif phase == act.MERFOLK_PICK:
+            m[act.KINGDOM:act.KINGDOM + NUM_KINGDOMS] = True
+        elif phase == act.TROLL_PICK:
+            for v in range(1, min(6, self.cur_x) + 1):
+                m[act.TROLL + v - 1] = self.troll_owner[v - 1] < 0
+        elif phase == act.CENTAUR_PICK:
+            np.greater(hand[:SKELETON], 0, out=m[act.LEADER:act.LEADER + SKELETON])
+            m[act.CENTAUR_STOP] = True
+        elif phase == act.ELF_PICK:
+            np.greater(hand, 0, out=m[act.ELF_KEEP:act.ELF_DONE])
+            m[act.ELF_DONE] = True
+        elif phase == act.WIZARD_PICK:
+            m[act.WIZARD_DRAW] = m[act.WIZARD_SKIP] = True
+        elif phase == act.ORC_PICK:
+            m[act.ORC_EMPTY] = m[act.ORC_KEEP] = True
+        return m
+
+    # ----------------------------------------------------------------------------------------
+    # protocol: applying decisions
+    # ----------------------------------------------------------------------------------------
+    def apply(self, actions: Mapping[int, int]) -> None:
+        p = self.actor
+        a = actions.get(p) if len(actions) == 1 and not self.terminal else None
+        if type(a) is not int or not (0 <= a < act.NUM_ACTIONS) or not self.legal_mask(p)[a]:
+            a = self.check_actions(actions)[p]  # raises the standard error when illegal
+        self._do(p, a)
+        self.decisions += 1
+        self._auto_advance()
+
+    def _auto_advance(self) -> None:
+        """Option ``auto_single_choice``: apply decisions that have exactly one legal action."""
+        self._mask = None
+        if not self.game.auto_single_choice:
+            return
+        while not self.terminal:
+            legal = np.flatnonzero(self.legal_mask(self.actor))
+            if len(legal) != 1:
+                return
+            self._do(self.actor, int(legal[0]))
+            self._mask = None
+
+    def _do(self, p: int, a: int) -> None:
+        self._mask = None
+        phase = self.phase
+        if phase == act.TURN:
+            if a < act.RECRUIT_DECK:
+                self.display[a] -= 1
+                self.hands[p, a] += 1
+                self.known[p, a] += 1
+                self.hand_len[p] += 1
+                self.hand_size[p] += 1
+                self.end_turn()
+            elif a == act.RECRUIT_DECK:
+                self._recruit_deck(p)
+            elif a == act.PASS:
+                # PASS is legal only with ten Skeletons: everybody now knows the hand.
+                self.known[p, SKELETON] = self.hands[p, SKELETON]
+                self.end_turn()
+            else:
+                bands.start_band(self, p, a - act.LEADER)
+        elif phase == act.BUILD:
+            if a == act.FINISH_BAND:
+                bands.finish_band(self, p)
+            else:
+                t = a - act.ADD_CARD
+                self.hands[p, t] -= 1
+                self.hand_len[p] -= 1
+                self.building[t] += 1
+                self.building_len += 1
+                self.building_cards.append(t)
+                if t != SKELETON:
+                    lead = self.building_leader
+                    if _TYPE_TRIBE[t] != _TYPE_TRIBE[lead]:
+                        self.tribe_ok = False
+                    if _TYPE_COLOUR[t] != _TYPE_COLOUR[lead]:
+                        self.colour_ok = False
+        elif phase == act.WINGFOLK_PICK:
+            bands.place(self, p, a - act.KINGDOM)
+            self.cur_placed = True
+            bands.ability(self, p)
+        elif phase == act.MERFOLK_PICK:
+            bands.place(self, p, a - act.KINGDOM)
+            self.merfolk_left -= 1
+            self.merfolk_left_view[0] = self.merfolk_left
+            bands.next_merfolk(self, p)
+        elif phase == act.TROLL_PICK:
+            v = a - act.TROLL
+            self.troll_owner[v] = p
+            self.trolls_held[p, v] = 1
+            self.troll_supply[v] = 0
+            bands.after_ability(self, p)
+        elif phase == act.CENTAUR_PICK:
+            if a == act.CENTAUR_STOP:
+                bands.discard(self, p)
+            else:
+                bands.clear_band_context(self)
+                bands.start_band(self, p, a - act.LEADER)
+        elif phase == act.ELF_PICK:
+            if a == act.ELF_DONE:
+                bands.finish_elf(self, p)
+            else:
+                t = a - act.ELF_KEEP
+                self.hands[p, t] -= 1
+                self.hand_len[p] -= 1
+                self.elf_kept[t] += 1
+                self.elf_n += 1
+                self.elf_kept_view[0] = self.elf_n
+                if self.elf_n >= self.cur_x or self.hand_len[p] == 0:
+                    bands.finish_elf(self, p)
+        elif phase == act.WIZARD_PICK:
+            if a == act.WIZARD_DRAW:
+                for _ in range(self.cur_x):
+                    if self._draw(p):
+                        return
+            self.end_turn()
+        elif phase == act.ORC_PICK:
+            self.orc_queue.pop(0)
+            if a == act.ORC_EMPTY:
+                ages.empty_horde(self, p)
+            ages.next_orc(self)
+
+    # --- recruiting ---------------------------------------------------------------------------
+    def _recruit_deck(self, p: int) -> None:
+        draws = 1
+        if self.game.options["empty_display_draw_two"] and not self.display.any():
+            draws = min(2, 10 - self.hand_len[p])
+        for _ in range(draws):
+            if self._draw(p):
+                return
+        self.end_turn()
+
+    # ----------------------------------------------------------------------------------------
+    # protocol: outcome
+    # ----------------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def is_truncated(self) -> bool:
+        return not self.terminal and self.decisions >= self.game.max_decisions
+
+    def scores(self) -> list[float]:
+        return [float(v) for v in self.glory]
+
+    def score_breakdown(self) -> list[dict[str, float]]:
+        return scoring.score_breakdown(self)
+
+    def returns(self) -> list[float]:
+        return scoring.returns(self)
+
+    def final_rank_values(self) -> list[float]:
+        """Per seat, a number whose order is the §8 ranking (``scoring.final_rank_values``)."""
+        return scoring.final_rank_values(self)
+
+    def winners(self) -> list[int]:
+        return scoring.winners(self)
+
+    # ----------------------------------------------------------------------------------------
+    # protocol: information
+    # ----------------------------------------------------------------------------------------
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        return observation.observe(self, player, out)
+
+    def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
+        """A state consistent with all ``player`` has seen (see ``envs.ethnos.hidden``)."""
+        return hidden.determinize(self, player, rng)
+
+    # ----------------------------------------------------------------------------------------
+    # protocol: copying and saving
+    # ----------------------------------------------------------------------------------------
+    def clone(self) -> EthnosState:
+        s = EthnosState.__new__(EthnosState)
+        s.__dict__.update(self.__dict__)
+        s.seat_f = self.seat_f.copy()
+        s.glob_f = self.glob_f.copy()
+        s.hands = self.hands.copy()
+        s.building = self.building.copy()
+        s.elf_kept = self.elf_kept.copy()
+        s.discard = self.discard.copy()
+        s.hand_len = self.hand_len[:]
+        s.building_cards = self.building_cards[:]
+        s.deck = self.deck[:]
+        s.bands = [[b[:] for b in seat_bands] for seat_bands in self.bands]
+        s.troll_owner = self.troll_owner[:]
+        s.giant_plays = self.giant_plays[:]
+        s.orc_queue = self.orc_queue[:]
+        s.breakdown = [row[:] for row in self.breakdown]
+        s.rng = np.random.Generator(np.random.PCG64())
+        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s._mask = None
+        observation.bind_views(s)
+        return s
+
+    def to_dict(self) -> dict[str, Any]:
+        return saving.state_to_dict(self)
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+
+__all__ = ["CATEGORIES", "NUM_TRIBES", "OPTIONS", "SKELETONS", "EthnosGame", "EthnosState"]

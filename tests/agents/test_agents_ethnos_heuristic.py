@@ -9,7 +9,7 @@ import pytest
 import envs
 from agents import make_agent
 from agents.heuristics.ethnos import HeuristicAgent, default_game, hand_score
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 from envs.ethnos.components import KINGDOMS, TRIBES, TYPE_NAMES
 from training.evaluate import evaluate_seat
 

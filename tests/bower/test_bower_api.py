@@ -29,7 +29,7 @@ def test_full_episode_rewards_and_pickle():
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
     assert "player_0 nest" in e.render()
-    assert e2.state.to_dict() != e.state.to_dict()
+    assert e2.game_state.to_dict() != e.game_state.to_dict()
 
 
 def test_action_space_and_names():

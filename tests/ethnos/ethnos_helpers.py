@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from envs.ethnos import EthnosGame
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 from envs.ethnos.components import DRAGON, KINGDOMS, TYPE_NAMES
 
 T = {name.lower(): t for t, name in enumerate(TYPE_NAMES)}

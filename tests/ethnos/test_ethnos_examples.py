@@ -22,7 +22,7 @@ from ethnos_helpers import (
     t,
 )  # fmt: skip
 
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 
 SIX = ["Centaurs", "Dwarves", "Elves", "Trolls", "Orcs", "Skeletons"]
 

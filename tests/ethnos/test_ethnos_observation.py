@@ -7,7 +7,7 @@ import pytest
 from ethnos_helpers import A, B, C, D, build, end_age_now, k, make_game, play_band, t
 
 from envs.ethnos import EthnosGame
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 
 TRIBES = ["Trolls", "Elves", "Orcs", "Merfolk", "Giants", "Skeletons"]
 

@@ -23,7 +23,7 @@ from ethnos_helpers import (
     t,
 )  # fmt: skip
 
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 from envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
 
 E, F = 4, 5

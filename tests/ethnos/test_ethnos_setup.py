@@ -10,7 +10,7 @@ from ethnos_helpers import A, B, build, end_age_now, give_hand, make_game, play_
 
 from envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
 from envs.ethnos import EthnosGame
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 from envs.ethnos.components import DRAGON, GLORY_SETS, SKELETON, TYPE_NAMES
 
 

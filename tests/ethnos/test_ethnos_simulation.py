@@ -17,7 +17,7 @@ import pytest
 
 from envs.core.errors import IllegalActionError
 from envs.ethnos import EthnosGame
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 from envs.ethnos.components import DRAGON, NUM_TYPES
 
 GAMES = 500

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ethnos_helpers import A, B, C, build, end_age_now, give_hand, k, legal, make_game, play_band, t
 
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as enc
 from envs.ethnos.components import DRAGON
 
 BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]

@@ -9,13 +9,13 @@ write a position by hand. Loading checks shapes, ranges and card conservation an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from envs.core.errors import StateFormatError
 from envs.core.game import require, rng_from_dict, rng_to_dict
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as act
 from envs.ethnos.components import (
     DRAGON,
     DWARVES,
@@ -26,7 +26,10 @@ from envs.ethnos.components import (
     TRIBES,
     TYPE_TRIBE,
 )  # fmt: skip
-from envs.ethnos.scoring import band_value
+from envs.ethnos.scoring import CATEGORIES, band_value
+
+if TYPE_CHECKING:
+    from envs.ethnos.rules import EthnosGame, EthnosState
 
 FORMAT_VERSION = 1
 
@@ -35,7 +38,7 @@ def _ints(v: np.ndarray) -> list[int]:
     return [int(x) for x in v]
 
 
-def state_to_dict(s) -> dict[str, Any]:
+def state_to_dict(s: EthnosState) -> dict[str, Any]:
     return {
         "game": "ethnos",
         "version": FORMAT_VERSION,
@@ -45,7 +48,7 @@ def state_to_dict(s) -> dict[str, Any]:
         "age": s.age,
         "first_player": s.first_player,
         "actor": s.actor,
-        "phase": "over" if s.terminal else enc.PHASES[s.phase],
+        "phase": "over" if s.terminal else act.PHASES[s.phase],
         "decisions": s.decisions,
         "deck": list(s.deck),
         "lower_left": s.lower_left,
@@ -117,9 +120,9 @@ def _matrix(v: Any, rows: int, length: int, what: str, low: int = 0,
     return _ints_array(v, (rows, length), what, low, high).tolist()
 
 
-def state_from_dict(game, d: Mapping[str, Any]):
-    from envs.ethnos.state import CATEGORIES, EthnosState
-
+def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
+                    state_cls: type[EthnosState]) -> EthnosState:
+    """The position saved in ``d``, as a ``state_cls`` (the rules' state class), validated."""
     require(isinstance(d, Mapping), f"ethnos state: expected a dict, got {type(d).__name__}")
     require(d.get("game") == "ethnos", f"ethnos state: 'game' must be 'ethnos', got "
             f"{d.get('game')!r}")
@@ -129,7 +132,7 @@ def state_from_dict(game, d: Mapping[str, Any]):
     require(d.get("num_players") == n, f"ethnos state: num_players={d.get('num_players')!r} "
             f"but the game has {n} players")
     rng = rng_from_dict(_get(d, "rng"))
-    s = EthnosState(game, rng)
+    s = state_cls(game, rng)
 
     names = _get(d, "tribes")
     require(isinstance(names, list) and all(isinstance(t, str) and t.lower() in TRIBE_INDEX
@@ -150,11 +153,11 @@ def state_from_dict(game, d: Mapping[str, Any]):
     s.age = _int(d, "age", 0, game.num_ages - 1)
     s.first_player = _int(d, "first_player", 0, n - 1)
     phase_name = _get(d, "phase")
-    allowed_phases = [*list(enc.PHASES), "over"]
+    allowed_phases = [*list(act.PHASES), "over"]
     require(phase_name in allowed_phases,
             f"ethnos state: phase={phase_name!r}; allowed: {allowed_phases}")
     s.terminal = phase_name == "over"
-    s.phase = enc.OVER if s.terminal else enc.PHASES.index(phase_name)
+    s.phase = act.OVER if s.terminal else act.PHASES.index(phase_name)
     s.actor = _int(d, "actor", -1, n - 1)
     require(s.terminal or s.actor >= 0,
             "ethnos state: actor must be a seat unless the game is over")
@@ -164,7 +167,7 @@ def state_from_dict(game, d: Mapping[str, Any]):
             f"ethnos state: deck must be a list of card type ids 0..{DRAGON} ({DRAGON} = Dragon)")
     s.deck = list(deck)
     s.dragons = _int(d, "dragons", 0, 3)
-    require((s.dragons == 3) == (s.phase in (enc.ORC_PICK, enc.OVER)),
+    require((s.dragons == 3) == (s.phase in (act.ORC_PICK, act.OVER)),
             "ethnos state: 3 Dragons are revealed exactly in the 'orc' and 'over' phases")
     require(deck.count(DRAGON) == 3 - s.dragons,
             f"ethnos state: the deck holds {deck.count(DRAGON)} Dragons but {s.dragons} were "
@@ -227,7 +230,7 @@ def state_from_dict(game, d: Mapping[str, Any]):
         require(s.tribe_ok == all(TYPE_TRIBE[c] == TYPE_TRIBE[lead] for c in plain)
                 and s.colour_ok == all(c % 6 == lead % 6 for c in plain),
                 "ethnos state: building.tribe_ok / colour_ok disagree with building.cards")
-    require((s.phase == enc.BUILD) == (s.building_leader >= 0),
+    require((s.phase == act.BUILD) == (s.building_leader >= 0),
             "ethnos state: building.leader must be set exactly in the 'build' phase")
     c = _get(d, "band")
     require(isinstance(c, Mapping), "ethnos state: band must be a dict")
@@ -240,11 +243,11 @@ def state_from_dict(game, d: Mapping[str, Any]):
     queue = _get(d, "orc_queue")
     s.orc_queue = _vector(queue, len(queue) if isinstance(queue, list) else -1, "orc_queue",
                           0, n - 1)
-    needs_band = (enc.WINGFOLK_PICK, enc.MERFOLK_PICK, enc.TROLL_PICK, enc.CENTAUR_PICK,
-                  enc.ELF_PICK, enc.WIZARD_PICK)
+    needs_band = (act.WINGFOLK_PICK, act.MERFOLK_PICK, act.TROLL_PICK, act.CENTAUR_PICK,
+                  act.ELF_PICK, act.WIZARD_PICK)
     require((s.phase in needs_band) <= (s.cur_leader >= 0),
             f"ethnos state: phase {phase_name!r} needs band.leader (the band being resolved)")
-    require((s.phase == enc.ORC_PICK) == bool(s.orc_queue) and
+    require((s.phase == act.ORC_PICK) == bool(s.orc_queue) and
             (not s.orc_queue or s.orc_queue[0] == s.actor),
             "ethnos state: orc_queue must be non-empty exactly in the 'orc' phase, actor first")
     _rebuild_derived(s)
@@ -267,7 +270,7 @@ def _legal_band(band: list[int]) -> bool:
     return same_tribe or same_colour
 
 
-def _rebuild_derived(s) -> None:
+def _rebuild_derived(s: EthnosState) -> None:
     """Recompute every float block that follows from the logical position."""
     g = s.game
     n = s.n

@@ -8,15 +8,20 @@ band or choosing Elf keeps, which of his cards those are. Everything else is pub
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from envs.ethnos import encoding as enc
+from envs.ethnos import actions as act
 from envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
+
+if TYPE_CHECKING:
+    from envs.ethnos.rules import EthnosState
 
 _MAX_TRIES = 1000  # rejection sampling for "the builder still holds a possible leader"
 
 
-def determinize(state, player: int, rng: np.random.Generator):
+def determinize(state: EthnosState, player: int, rng: np.random.Generator) -> EthnosState:
     """A copy of ``state`` with the hidden cards re-dealt uniformly and a fresh RNG.
 
     A band another seat is building is hidden (only that a band is being built and the seat's
@@ -28,8 +33,8 @@ def determinize(state, player: int, rng: np.random.Generator):
     s = state.clone()
     s.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
     other = s.actor if not s.terminal and s.actor != player else -1
-    building = other >= 0 and s.phase == enc.BUILD
-    elf = other >= 0 and s.phase == enc.ELF_PICK
+    building = other >= 0 and s.phase == act.BUILD
+    elf = other >= 0 and s.phase == act.ELF_PICK
     if building:
         s.hands[other] += s.building
         s.building[:] = 0
