@@ -1,13 +1,25 @@
-"""A trained ``MaskablePPO`` policy behind the agent protocol.
+"""Learned policies behind the agent protocol: numpy MLPs (``trained``) and saved MaskablePPO zips.
 
-torch and sb3-contrib are imported only when a policy agent is built, so ``import agents`` works
-without the training extras. The agent accepts either a saved model (``path`` to ``model.zip``)
-or a live policy object (used for the frozen self-play snapshots). Sampling (when not
-``deterministic``) draws from the agent's own numpy generator, not torch's global one.
+``trained`` agents are plain weights: a ``.npz`` of float32 arrays plus a JSON *card* next to it
+(same stem, ``.json``) that names the env, its options, the player count, the observation size,
+the action count, the architecture and how the weights were made (training command, budget, wall
+time, seed, measured strength). Nothing is unpickled and only numpy runs, so a shipped model
+plays without torch. A model is refused, with both names in the message, when it is used for
+another env or an observation of another size.
+
+``policy`` agents load a sb3-contrib ``MaskablePPO`` zip (torch needed; the input scaling of its
+run's ``config.json`` is applied); torch and sb3 are imported only then, so ``import agents``
+stays light.
+
+Both choose among the legal actions only: the greedy one (masked argmax) or a sample from the
+masked softmax drawn from the agent's own generator.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +28,313 @@ import numpy as np
 from agents.base import BaseAgent, legal_ids, only_noop
 from envs.core.game import State
 
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+ACTIVATIONS = ("relu", "tanh")
+FORMAT = "tablezoo-mlp-v1"
 
-def load_model(path: str | Path) -> Any:
-    """Load a ``MaskablePPO`` zip on the CPU; a clear error if the file is missing."""
+
+class ModelMismatchError(ValueError):
+    """A model file used for an env or observation size it was not trained for."""
+
+
+# --- the numpy network ---------------------------------------------------------------------------
+@dataclass
+class NumpyMLP:
+    """``logits = W_k act(... act(W_0 (obs * obs_scale) + b_0) ...) + b_k`` in float32.
+
+    ``weights[i]`` has shape ``(in, out)``; the last layer is the action head. ``obs_scale``
+    (optional, per input) is the fixed input normalisation the policy was trained with.
+    """
+
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+    activation: str = "relu"
+    obs_scale: np.ndarray | None = None
+    card: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation={self.activation!r}; allowed: {', '.join(ACTIVATIONS)}")
+        if not self.weights or len(self.weights) != len(self.biases):
+            raise ValueError("NumpyMLP: give one bias per weight matrix (at least one layer)")
+        self.weights = [np.ascontiguousarray(w, np.float32) for w in self.weights]
+        self.biases = [np.ascontiguousarray(b, np.float32) for b in self.biases]
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            if w.ndim != 2 or b.shape != (w.shape[1],):
+                raise ValueError(f"NumpyMLP layer {i}: weight {w.shape} and bias {b.shape} "
+                                 "do not fit (weight is (in, out), bias (out,))")
+            if i and w.shape[0] != self.weights[i - 1].shape[1]:
+                raise ValueError(f"NumpyMLP layer {i}: input {w.shape[0]} != previous output "
+                                 f"{self.weights[i - 1].shape[1]}")
+        if self.obs_scale is not None:
+            self.obs_scale = np.ascontiguousarray(self.obs_scale, np.float32)
+            if self.obs_scale.shape != (self.obs_size,):
+                raise ValueError(f"NumpyMLP: obs_scale {self.obs_scale.shape} for "
+                                 f"{self.obs_size} inputs")
+
+    @property
+    def obs_size(self) -> int:
+        return int(self.weights[0].shape[0])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.weights[-1].shape[1])
+
+    @property
+    def hidden(self) -> list[int]:
+        return [int(w.shape[1]) for w in self.weights[:-1]]
+
+    def check_obs_size(self, size: int) -> None:
+        if size != self.obs_size:
+            raise ModelMismatchError(
+                f"model {self.describe()} expects observations of size {self.obs_size}, "
+                f"got size {size}")
+
+    def describe(self) -> str:
+        env = self.card.get("env", "?")
+        players = self.card.get("num_players")
+        return f"{env}" + (f" ({players} players)" if players else "")
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Logits for a batch ``(B, obs_size)`` (or one observation) of observations."""
+        x = np.asarray(obs, dtype=np.float32)
+        if x.shape[-1] != self.obs_size:
+            self.check_obs_size(x.shape[-1])
+        if self.obs_scale is not None:
+            x = x * self.obs_scale
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w
+            x += b
+            if i < last:
+                if self.activation == "relu":
+                    np.maximum(x, 0.0, out=x)
+                else:
+                    np.tanh(x, out=x)
+        return x
+
+    def masked_probabilities(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Softmax over the legal actions (illegal ones get exactly 0), float64, batched."""
+        return masked_softmax(self.logits(obs), masks)
+
+    # --- file format ----------------------------------------------------------------------------
+    def save(self, path: str | Path, card: dict[str, Any] | None = None) -> Path:
+        """Write ``path`` (.npz, float32 arrays only) and its card ``path.with_suffix('.json')``."""
+        path = Path(path).with_suffix(".npz")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays: dict[str, np.ndarray] = {}
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        if self.obs_scale is not None:
+            arrays["obs_scale"] = self.obs_scale
+        np.savez_compressed(path, **arrays)
+        full = {**self.card, **(card or {}), "format": FORMAT, "obs_size": self.obs_size,
+                "num_actions": self.num_actions,
+                "architecture": {"hidden": self.hidden, "activation": self.activation,
+                                 "obs_scale": self.obs_scale is not None}}
+        self.card = full
+        path.with_suffix(".json").write_text(json.dumps(full, indent=2, default=str) + "\n")
+        return path
+
+
+def masked_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Row-wise softmax restricted to ``masks`` (bool, same shape), in float64."""
+    z = np.where(masks, logits.astype(np.float64), -np.inf)
+    z -= z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def choose(probs: np.ndarray, uniforms: np.ndarray | None) -> np.ndarray:
+    """Actions for a batch of masked distributions: argmax when ``uniforms`` is None, else the
+    inverse-CDF sample for one uniform per row (the same arithmetic for one row or many, so a
+    batched collector and a one-game agent pick identical actions from identical draws)."""
+    if uniforms is None:
+        return probs.argmax(axis=-1)
+    cdf = np.cumsum(probs, axis=-1)
+    picks = (cdf <= (uniforms * cdf[..., -1])[..., None]).sum(axis=-1)
+    # never past the last legal action (rounding at the top end of the CDF)
+    last_legal = probs.shape[-1] - 1 - np.argmax(probs[..., ::-1] > 0, axis=-1)
+    return np.minimum(picks, last_legal)
+
+
+def load_mlp(path: str | Path, env_name: str | None = None,
+             obs_size: int | None = None) -> NumpyMLP:
+    """Read a ``.npz`` + card; refuse it for another ``env_name`` or ``obs_size``."""
+    path = Path(path)
+    if path.suffix != ".npz":
+        path = path.with_suffix(".npz")
+    if not path.is_file():
+        raise FileNotFoundError(f"trained agent: no model file at {path}")
+    card_path = path.with_suffix(".json")
+    card = json.loads(card_path.read_text()) if card_path.is_file() else {}
+    with np.load(path, allow_pickle=False) as data:
+        layers = sorted(int(k[1:]) for k in data.files if k.startswith("w"))
+        if not layers or layers != list(range(len(layers))):
+            raise ValueError(f"{path}: not a {FORMAT} file (arrays {sorted(data.files)})")
+        mlp = NumpyMLP([data[f"w{i}"] for i in layers], [data[f"b{i}"] for i in layers],
+                       activation=card.get("architecture", {}).get("activation", "relu"),
+                       obs_scale=data["obs_scale"] if "obs_scale" in data.files else None,
+                       card=card)
+    check_model_fits(mlp.card.get("env"), mlp.obs_size, env_name, obs_size, str(path))
+    return mlp
+
+
+def check_model_fits(model_env: str | None, model_obs: int | None, env_name: str | None,
+                     obs_size: int | None, where: str) -> None:
+    """Raise ``ModelMismatchError`` naming both envs / sizes when a model does not fit."""
+    if env_name is not None and model_env is not None and model_env != env_name:
+        raise ModelMismatchError(
+            f"{where} was trained for env {model_env!r}, not for env {env_name!r}")
+    if obs_size is not None and model_obs is not None and model_obs != obs_size:
+        raise ModelMismatchError(
+            f"{where} expects observations of size {model_obs} ({model_env}), but "
+            f"{env_name or 'this env'} gives observations of size {obs_size}")
+
+
+def shipped_models(env_name: str | None = None,
+                   num_players: int | None = None) -> list[Path]:
+    """The ``agents/pretrained/*.npz`` files whose card matches ``env_name``/``num_players``."""
+    found = []
+    for path in sorted(PRETRAINED_DIR.glob("*.npz")):
+        card_path = path.with_suffix(".json")
+        card = json.loads(card_path.read_text()) if card_path.is_file() else {}
+        if env_name is not None and card.get("env") != env_name:
+            continue
+        if num_players is not None and card.get("num_players") != num_players:
+            continue
+        found.append(path)
+    return found
+
+
+class MLPAgent(BaseAgent):
+    """Plays a ``NumpyMLP``: masked argmax, or masked sampling from the agent's own generator
+    (one uniform draw per decision, the collector's convention)."""
+
+    name = "trained"
+
+    def __init__(self, mlp: NumpyMLP, seed: int | None = None, deterministic: bool = True):
+        super().__init__(seed)
+        self.mlp = mlp
+        self.deterministic = deterministic
+
+    @property
+    def num_actions(self) -> int:
+        return self.mlp.num_actions
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        mask = np.asarray(action_mask[: self.num_actions], dtype=bool)
+        return self.mlp.masked_probabilities(observation[None, :], mask[None, :])[0]
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray,
+            state: State | None = None, player: int | None = None) -> int:
+        if only_noop(action_mask, self.num_actions):
+            return self.num_actions
+        legal = legal_ids(action_mask[: self.num_actions])
+        if legal.size == 1 and self.deterministic:
+            return int(legal[0])
+        probs = self.action_probabilities(observation, action_mask)[None, :]
+        u = None if self.deterministic else np.array([self.rng.random()])
+        return int(choose(probs, u)[0])
+
+
+class TrainedAgent(MLPAgent):
+    """A shipped (or given) ``.npz`` model for ``env_name``.
+
+    ``path=None`` picks the file under ``agents/pretrained/`` for ``env_name`` and
+    ``num_players``; without ``num_players`` the shipped models of that env are all loaded and the
+    one whose observation size matches the first observation is played (so the spec ``trained``
+    works in tools that only know the env name).
+    """
+
+    def __init__(self, env_name: str | None = None, path: str | Path | None = None,
+                 num_players: int | None = None, seed: int | None = None,
+                 deterministic: bool = True, models: Sequence[NumpyMLP] | None = None):
+        if models is None:
+            models = load_trained(env_name, path, num_players)
+        self.models = list(models)
+        super().__init__(self.models[0], seed, deterministic)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray,
+            state: State | None = None, player: int | None = None) -> int:
+        size = len(observation)
+        if size != self.mlp.obs_size:
+            fitting = [m for m in self.models if m.obs_size == size]
+            if not fitting:
+                sizes = ", ".join(f"{m.describe()}: {m.obs_size}" for m in self.models)
+                raise ModelMismatchError(
+                    f"trained agent: no model for observations of size {size} (models: {sizes})")
+            self.mlp = fitting[0]
+        return super().act(observation, action_mask, state, player)
+
+
+def load_trained(env_name: str | None, path: str | Path | None,
+                 num_players: int | None) -> list[NumpyMLP]:
+    """The model(s) a ``TrainedAgent`` plays, checked against ``env_name``/``num_players``."""
+    obs_size = None
+    if env_name is not None and num_players is not None:
+        import envs
+
+        obs_size = envs.make_game(env_name, **_player_option(env_name, num_players)).obs_spec.size
+    if path is not None:
+        return [load_mlp(path, env_name, obs_size)]
+    if env_name is None:
+        raise ValueError("agent 'trained': pass env_name= (for a shipped model) or path=")
+    files = shipped_models(env_name, num_players)
+    if not files:
+        have = sorted({f"{c.get('env')} {c.get('num_players')}p" for c in _shipped_cards()})
+        who = env_name + (f" with {num_players} players" if num_players else "")
+        raise FileNotFoundError(f"agent 'trained': no shipped model for {who} in "
+                                f"{PRETRAINED_DIR}; shipped: {', '.join(have) or 'none'}")
+    return [load_mlp(f, env_name, obs_size) for f in files]
+
+
+def _shipped_cards() -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted(PRETRAINED_DIR.glob("*.json"))]
+
+
+def _player_option(env_name: str, num_players: int) -> dict[str, Any]:
+    """``num_players`` as an env option, for games that have one (bower/bauer_trick do not)."""
+    import envs
+
+    game = envs.make_game(env_name)
+    if any(o.name == "num_players" for o in game.OPTIONS):
+        return {"num_players": num_players}
+    if num_players != game.num_players:
+        raise ValueError(f"{env_name} is played by {game.num_players} players, "
+                         f"not num_players={num_players}")
+    return {}
+
+
+# --- saved MaskablePPO zips ----------------------------------------------------------------------
+def load_model(path: str | Path, env_name: str | None = None,
+               obs_size: int | None = None) -> Any:
+    """Load a ``MaskablePPO`` zip on the CPU; refuse it (via the run's ``config.json`` and the
+    model's observation space) for another env or observation size."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"policy agent: no model file at {path}")
+    config = run_config(path)
+    config_env = config.get("env")
+    check_model_fits(config_env, None, env_name, None, str(path))
     from sb3_contrib import MaskablePPO
 
-    return MaskablePPO.load(str(path), device="cpu")
+    model = MaskablePPO.load(str(path), device="cpu")
+    model_obs = int(model.observation_space.shape[0])
+    check_model_fits(config_env, model_obs, env_name, obs_size, str(path))
+    # the fixed input scaling the run trained with (``PolicyAgent`` applies it)
+    scale = config.get("obs_scale")
+    model.tablezoo_obs_scale = None if scale is None else np.asarray(scale, np.float32)
+    return model
+
+
+def run_config(model_path: str | Path) -> dict[str, Any]:
+    """The ``config.json`` that ``training.train`` writes next to ``model.zip`` (or ``{}``)."""
+    path = Path(model_path)
+    for candidate in (path.parent / "config.json", path.parent.parent / "config.json"):
+        if candidate.is_file():
+            return json.loads(candidate.read_text())
+    return {}
 
 
 class PolicyAgent(BaseAgent):
@@ -48,6 +358,7 @@ class PolicyAgent(BaseAgent):
         if model is None:
             model = load_model(path)
         self.policy = getattr(model, "policy", model)
+        self.obs_scale = getattr(model, "tablezoo_obs_scale", None)
         self.policy.set_training_mode(False)
         self.num_actions = int(self.policy.action_space.n)
         self.deterministic = deterministic
@@ -57,7 +368,10 @@ class PolicyAgent(BaseAgent):
         """The masked policy distribution over the game's actions (illegal ones get 0)."""
         torch = self._torch
         mask = np.asarray(action_mask[: self.num_actions], dtype=bool).reshape(1, -1)
-        obs = torch.as_tensor(np.asarray(observation, dtype=np.float32).reshape(1, -1))
+        obs = np.asarray(observation, dtype=np.float32).reshape(1, -1)
+        if self.obs_scale is not None:
+            obs = obs * self.obs_scale
+        obs = torch.as_tensor(obs)
         with torch.no_grad():
             dist = self.policy.get_distribution(obs, action_masks=mask)
             return dist.distribution.probs[0].cpu().numpy().astype(np.float64)

@@ -28,12 +28,20 @@ def _policy_params() -> set[str]:
     return _params(PolicyAgent)
 
 
+def _trained(**kw: Any) -> BaseAgent:
+    from agents.policy import TrainedAgent
+
+    return TrainedAgent(**kw)
+
+
 def _params(cls: Callable[..., Any]) -> set[str]:
     return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
 
 
-AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "flat_search", "search", "policy")
+AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "flat_search", "search", "policy",
+                          "trained")
 ALIASES: dict[str, str] = {"search": "flat_search"}  # old spec strings keep working
+TRAINED_PARAMS = {"path", "num_players", "deterministic"}
 
 
 def make_agent(
@@ -41,7 +49,8 @@ def make_agent(
 ) -> BaseAgent:
     """A fresh agent ``name`` (one of ``AGENTS``) for env ``env_name``, seeded with ``seed``.
 
-    ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` needs ``path=``.
+    ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` needs ``path=``;
+    ``trained`` plays the shipped numpy model for ``env_name`` (and ``num_players``), or ``path=``.
     Unknown names, envs or keyword arguments raise ``ValueError`` naming the allowed values.
     """
     return agent_factory(name, env_name, **kw)(seed)
@@ -69,13 +78,23 @@ def agent_factory(
         cls, allowed = ISMCTSAgent, _params(ISMCTSAgent)
     elif ALIASES.get(name, name) == "flat_search":
         cls, allowed = SearchAgent, _params(SearchAgent)
+    elif name == "trained":
+        from agents.policy import load_trained
+
+        allowed, cls = TRAINED_PARAMS, _trained
+        unknown = sorted(set(kw) - allowed)
+        if not unknown:  # load the weights once, not per agent
+            models = load_trained(env_name, kw.get("path"), kw.get("num_players"))
+            kw = {"models": models, "env_name": env_name,
+                  **({"deterministic": kw["deterministic"]} if "deterministic" in kw else {})}
+            allowed = {"models", "env_name", "deterministic"}
     else:
         allowed = _policy_params()
         if "path" in kw and "model" not in kw:
             from agents.policy import load_model
 
             kw = {**{k: v for k, v in kw.items() if k != "path"},
-                  "model": load_model(kw["path"])}  # load the zip once, not per agent
+                  "model": load_model(kw["path"], env_name)}  # load the zip once, not per agent
         cls = _policy
     unknown = sorted(set(kw) - allowed)
     if unknown:
@@ -108,10 +127,11 @@ def parse_value(text: str) -> Any:
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"name"`` or ``"name:key=value,key=value"``; ``"policy:PATH"`` is short for path=PATH."""
+    """``"name"`` or ``"name:key=value,key=value"``; ``"policy:PATH"`` (and ``"trained:PATH"``)
+    is short for path=PATH."""
     name, _, rest = spec.partition(":")
     kw: dict[str, Any] = {}
-    if name == "policy" and rest and "=" not in rest.split(",")[0]:
+    if name in ("policy", "trained") and rest and "=" not in rest.split(",")[0]:
         path, _, rest = rest.partition(",")
         kw["path"] = path
     for item in filter(None, rest.split(",")):

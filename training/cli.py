@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +45,6 @@ def env_options_for(env_name: str, given: dict[str, Any]) -> dict[str, Any]:
 
 def read_run_config(model_path: str | Path) -> dict[str, Any]:
     """The ``config.json`` that ``training.train`` writes next to ``model.zip`` (or ``{}``)."""
-    path = Path(model_path)
-    for candidate in (path.parent / "config.json", path.parent.parent / "config.json"):
-        if candidate.is_file():
-            return json.loads(candidate.read_text())
-    return {}
+    from agents.policy import run_config
+
+    return run_config(model_path)

@@ -1,55 +1,90 @@
-"""Train a MaskablePPO policy for one seat of a tablezoo game against an opponent pool.
+"""Train a MaskablePPO policy for any tablezoo game against a league, on the batched collector.
 
+    python -m training.train --config training/configs/bower.json --out /work/runs/bower
     python -m training.train --env bauer_trick_v0 --timesteps 200000 --out /work/runs/bt
 
-Writes ``OUT/model.zip`` (final model), ``OUT/config.json`` (env, options, hyperparameters),
-``OUT/checkpoints/`` (periodic saves), ``OUT/tb/`` (TensorBoard) and ``OUT/summary.json`` (wall
-time, steps/s). ``--resume`` continues from ``OUT/model.zip`` (or the newest checkpoint) for
-``--timesteps`` more steps. ``--self-play`` adds frozen snapshots of the learner to the pool
-every ``--snapshot-every`` steps (and, on resume, the run's checkpoints). bauer_trick trains on
-single deals by default (``episode=deal``); ``--env-option key=value`` overrides any option.
+``--config FILE`` (JSON, keys = the long option names with ``_``) sets the defaults; flags on the
+command line win. The learner plays one seat of ``--n-envs`` lockstep games
+(``training.collector``); the other seats come from the league (``training.league``):
+``--opponent SPEC`` entries (default ``random`` and ``heuristic``), with ``--self-play`` the
+learner's latest weights and a frozen snapshot every ``--snapshot-every`` steps, sampled
+PFSP-style. In team games the partner is the learner itself (or a snapshot). ``--bc-games N``
+first clones the ``--bc-teacher`` (default ``heuristic``) on N generated games; ``--init
+MODEL.zip`` starts from a saved model instead (e.g. ``training.imitate``'s).
+``--processes 2`` runs the games in two worker processes.
+
+Writes ``OUT/model.zip``, ``OUT/model.npz`` + ``OUT/model.json`` (numpy weights and card, what
+``trained:path=OUT/model.npz`` plays), ``OUT/config.json``, ``OUT/checkpoints/``, ``OUT/tb/``,
+``OUT/eval.csv`` (every ``--eval-every`` steps: ``--eval-games`` fixed seeded games against
+random and against heuristic, win rate and mean reward with 95% CIs), ``OUT/learning_curve.png``
+and ``OUT/summary.json``. ``--resume`` continues ``OUT/model.zip`` (or the newest checkpoint).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+import envs
 from training.cli import check_env_name, env_options_for, parse_env_options
-from training.pool import OpponentPool
-from training.single_agent import SeatEnv
 
 ACTIVATIONS = ("tanh", "relu")
+REQUIRED = ("env", "timesteps", "out")
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--env", required=True, type=check_env_name)
-    p.add_argument("--timesteps", required=True, type=int, help="learner decisions to train")
-    p.add_argument("--out", required=True, type=Path, help="run directory")
-    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=[])
+    p.add_argument("--config", type=Path, help="JSON file of defaults for these options")
+    p.add_argument("--env", type=check_env_name)
+    p.add_argument("--timesteps", type=int, help="learner decisions to train")
+    p.add_argument("--out", type=Path, help="run directory")
+    p.add_argument("--env-option", action="append", metavar="KEY=VALUE", default=None)
     p.add_argument("--opponent", action="append", metavar="SPEC", default=None,
-                   help="agent spec for the opponent pool (repeatable; default: random)")
+                   help="league entry (repeatable; default: random and heuristic)")
     p.add_argument("--self-play", action="store_true",
-                   help="add frozen snapshots of the learner to the opponent pool")
+                   help="the learner's own weights and frozen snapshots join the league")
     p.add_argument("--snapshot-every", type=int, default=50_000)
     p.add_argument("--max-snapshots", type=int, default=5)
+    p.add_argument("--pfsp-power", type=float, default=2.0)
+    p.add_argument("--partner-snapshot-prob", type=float, default=0.2)
+    p.add_argument("--entry-weight", action="append", metavar="NAME=FACTOR", default=None,
+                   help="multiply a league entry's PFSP weight (NAME: a spec, self, snapshots)")
     p.add_argument("--checkpoint-every", type=int, default=50_000)
+    p.add_argument("--eval-every", type=int, default=50_000)
+    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--eval-seed", type=int, default=1_000_000)
+    p.add_argument("--bc-games", type=int, default=0)
+    p.add_argument("--bc-teacher", default="heuristic")
+    p.add_argument("--bc-epochs", type=int, default=10)
+    p.add_argument("--bc-max-samples", type=int, default=200_000)
+    p.add_argument("--init", type=Path, help="start from this model.zip (e.g. a BC model)")
     p.add_argument("--resume", action="store_true")
+    p.add_argument("--processes", type=int, default=1)
+    p.add_argument("--reward-scale", type=float, default=1.0,
+                   help="multiply rewards (e.g. 0.1 for score-margin rewards)")
+    p.add_argument("--max-minutes", type=float, default=None,
+                   help="stop training after this much wall time (the budget guard)")
+    p.add_argument("--no-obs-scale", action="store_true",
+                   help="feed raw observations (default: divided by the spec's upper bounds)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--n-envs", type=int, default=8)
-    p.add_argument("--n-steps", type=int, default=512, help="steps per env per rollout")
+    p.add_argument("--n-envs", type=int, default=16)
+    p.add_argument("--n-steps", type=int, default=256, help="steps per env per rollout")
     p.add_argument("--batch-size", type=int, default=1024)
     p.add_argument("--n-epochs", type=int, default=8)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--clip-range", type=float, default=0.2)
     p.add_argument("--gamma", type=float, default=1.0,
-                   help="1.0: the reward comes at the end of a short episode")
+                   help="1.0: the reward comes at the end of the episode")
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--net-arch", default="128,128", help="hidden layer sizes, comma-separated")
     p.add_argument("--activation", default="relu", choices=ACTIVATIONS)
@@ -58,41 +93,98 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any], pool: OpponentPool):
-    """``n_envs`` seat envs in one process sharing the pool (so snapshots reach all of them)."""
-    from stable_baselines3.common.monitor import Monitor
-    from stable_baselines3.common.vec_env import DummyVecEnv
+def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """Command line over ``--config`` defaults; unknown config keys are an error."""
+    first, _ = parser.parse_known_args(argv)
+    if first.config is not None:
+        if not first.config.is_file():
+            parser.error(f"--config: no file {first.config}")
+        config = json.loads(first.config.read_text())
+        known = {a.dest for a in parser._actions}
+        unknown = sorted(set(config) - known)
+        if unknown:
+            parser.error(f"--config {first.config}: unknown key(s) {', '.join(unknown)}; "
+                         f"allowed: {', '.join(sorted(known - {'help', 'config'}))}")
+        parser.set_defaults(**config)
+    args = parser.parse_args(argv)
+    for name in REQUIRED:
+        if getattr(args, name) is None:
+            parser.error(f"--{name} is required (on the command line or in --config)")
+    if isinstance(args.out, str):
+        args.out = Path(args.out)
+    if args.env_option is None:
+        args.env_option = []
+    if isinstance(args.env_option, dict):
+        args.env_option = [f"{k}={v}" for k, v in args.env_option.items()]
+    return args
 
-    def one() -> Monitor:
-        return Monitor(SeatEnv(args.env, env_options, opponents=pool))
 
-    vec = DummyVecEnv([one] * args.n_envs)
-    vec.seed(args.seed)
-    return vec
+# --- the collector -------------------------------------------------------------------------------
+def league_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    return {"specs": args.opponent or ["random", "heuristic"], "self_play": args.self_play,
+            "max_snapshots": args.max_snapshots, "pfsp_power": args.pfsp_power,
+            "partner_snapshot_prob": args.partner_snapshot_prob,
+            "entry_weights": parse_entry_weights(args.entry_weight)}
 
 
-def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path) -> Any:
+def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str, float]:
+    """``["heuristic=3"]`` (or a config's ``{"heuristic": 3}``) -> ``{"heuristic": 3.0}``."""
+    if isinstance(items, dict):
+        return {k: float(v) for k, v in items.items()}
+    out = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            eq = ""
+        if not eq or not name:
+            raise ValueError(f"--entry-weight expects NAME=FACTOR, got {item!r}")
+    return out
+
+
+def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
+                obs_scale: bool, reward_scale: float, num_envs: int, seed: int) -> Any:
+    """One ``MultiSeatVecEnv`` (module-level so worker processes can build theirs)."""
+    from training.collector import MultiSeatVecEnv, obs_scale_for
+    from training.league import League
+
+    game = envs.make_game(env_name, **env_options)
+    return MultiSeatVecEnv(game, League(game, env_name, **league), num_envs, seed,
+                           obs_scale_for(game) if obs_scale else None, reward_scale)
+
+
+def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
+    make = functools.partial(build_shard, args.env, env_options, league_kwargs(args),
+                             not args.no_obs_scale, args.reward_scale)
+    if args.processes <= 1:
+        return make(args.n_envs, args.seed)
+    from training.parallel import ShardedVecEnv
+
+    probe = make(1, args.seed)
+    return ShardedVecEnv(make, args.n_envs, args.processes, args.seed,
+                         probe.observation_space, probe.action_space)
+
+
+def eval_options(env_options: dict[str, Any]) -> dict[str, Any]:
+    """Evaluation always scores with the game's default reward (rank / win-loss), whatever
+    reward the learner was trained on (e.g. ``margin``)."""
+    return {k: v for k, v in env_options.items() if k != "reward"}
+
+
+def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> Any:
     import torch
     from sb3_contrib import MaskablePPO
 
-    layers = [int(x) for x in args.net_arch.split(",") if x.strip()]
+    layers = [int(x) for x in str(args.net_arch).split(",") if x.strip()]
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[args.activation]
     return MaskablePPO(
-        "MlpPolicy",
-        vec_env,
-        learning_rate=args.lr,
-        n_steps=args.n_steps,
-        batch_size=args.batch_size,
-        n_epochs=args.n_epochs,
-        gamma=args.gamma,
-        gae_lambda=args.gae_lambda,
-        ent_coef=args.ent_coef,
+        "MlpPolicy", vec_env, learning_rate=args.lr, n_steps=args.n_steps,
+        batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
+        gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
         policy_kwargs={"net_arch": {"pi": layers, "vf": layers}, "activation_fn": activation},
-        tensorboard_log=str(tb_dir),
-        seed=args.seed,
-        device="cpu",
-        verbose=args.verbose,
-    )
+        tensorboard_log=None if tb_dir is None else str(tb_dir), seed=args.seed, device="cpu",
+        verbose=args.verbose)
 
 
 def latest_checkpoint(out: Path) -> Path | None:
@@ -110,46 +202,22 @@ def resume_path(out: Path) -> Path:
     return checkpoint
 
 
-def make_callbacks(args: argparse.Namespace, pool: OpponentPool) -> list[Any]:
-    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
-
-    class SnapshotCallback(BaseCallback):
-        """Every ``snapshot_every`` steps, freeze the learner into the opponent pool."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.next_at = 0
-
-        def _on_training_start(self) -> None:
-            self.next_at = self.num_timesteps + args.snapshot_every
-
-        def _on_step(self) -> bool:
-            if self.num_timesteps >= self.next_at:
-                pool.add_policy_snapshot(f"self@{self.num_timesteps}", self.model.policy)
-                self.next_at += args.snapshot_every
-            return True
-
-    callbacks: list[Any] = [
-        CheckpointCallback(save_freq=max(1, args.checkpoint_every // args.n_envs),
-                           save_path=str(args.out / "checkpoints"), name_prefix="model")
-    ]
-    if args.self_play:
-        callbacks.append(SnapshotCallback())
-    return callbacks
-
-
-def write_config(args: argparse.Namespace, env_options: dict[str, Any], pool: OpponentPool,
-                 steps: int) -> None:
-    """``OUT/config.json``; a resumed run keeps the original (its hyperparameters are the saved
-    model's, not this command line's) and appends what was resumed."""
+def write_config(args: argparse.Namespace, env_options: dict[str, Any], game: Any,
+                 obs_scale: np.ndarray | None, steps: int, argv: list[str] | None) -> None:
+    """``OUT/config.json``; a resumed run keeps the original record and appends the resume."""
     path = args.out / "config.json"
-    run = {"opponents": pool.names(), "self_play": args.self_play}
+    command = "python -m training.train " + shlex.join(sys.argv[1:] if argv is None else argv)
+    run = {"opponents": league_kwargs(args)["specs"], "self_play": args.self_play,
+           "command": command}
     if args.resume and path.is_file():
         config = json.loads(path.read_text())
         config.setdefault("resumed", []).append(
             {**run, "at_steps": steps, "timesteps": args.timesteps})
     else:
-        config = {"env": args.env, "env_options": env_options, **run,
+        config = {"env": args.env, "env_options": env_options,
+                  "num_players": game.num_players, "obs_size": game.obs_spec.size,
+                  "num_actions": game.num_actions,
+                  "obs_scale": None if obs_scale is None else obs_scale.tolist(), **run,
                   "hyperparameters": {k: v for k, v in vars(args).items() if k not in
                                       ("env", "env_option", "out", "opponent", "resume")}}
     path.write_text(json.dumps(config, indent=2, default=str))
@@ -157,46 +225,109 @@ def write_config(args: argparse.Namespace, env_options: dict[str, Any], pool: Op
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv)
     try:
         env_options = env_options_for(args.env, parse_env_options(args.env_option))
-        pool = OpponentPool(args.env, args.opponent or ["random"],
-                            max_snapshots=args.max_snapshots)
+        game = envs.make_game(args.env, **env_options)
+        from training.league import League
+
+        League(game, args.env, **league_kwargs(args))  # check the specs before starting
     except ValueError as exc:  # unknown option or bad value: argparse prints it and exits 2
         parser.error(str(exc))
     import torch
     from sb3_contrib import MaskablePPO
 
+    from training.callbacks import (
+        EvalCallback,
+        LeagueCallback,
+        StopAfter,
+        export_policy,
+        make_checkpoint_callback,
+    )
+    from training.collector import obs_scale_for
+
     torch.set_num_threads(1)
+    t_start = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
     tb_dir = args.out / "tb"
-    vec_env = make_vec_env(args, env_options, pool)
+    obs_scale = None if args.no_obs_scale else obs_scale_for(game)
+    vec_env = make_vec_env(args, env_options)
+    bc_info: dict[str, Any] | None = None
     if args.resume:
         path = resume_path(args.out)
         model = MaskablePPO.load(str(path), env=vec_env, device="cpu",
                                  tensorboard_log=str(tb_dir))
-        if args.self_play:
-            checkpoints = sorted((args.out / "checkpoints").glob("model_*_steps.zip"),
-                                 key=lambda f: int(f.stem.split("_")[-2]))
-            for checkpoint in checkpoints[-args.max_snapshots:]:
-                pool.add_checkpoint(checkpoint)
         print(f"resuming from {path} at {model.num_timesteps} steps", file=sys.stderr)
+    elif args.init is not None:
+        model = MaskablePPO.load(str(args.init), env=vec_env, device="cpu",
+                                 tensorboard_log=str(tb_dir), learning_rate=args.lr,
+                                 ent_coef=args.ent_coef, n_steps=args.n_steps,
+                                 batch_size=args.batch_size, n_epochs=args.n_epochs,
+                                 clip_range=args.clip_range)
     else:
         model = new_model(args, vec_env, tb_dir)
-    write_config(args, env_options, pool, model.num_timesteps)
+    if args.bc_games > 0 and not args.resume:
+        from training.imitate import clone, generate
+
+        t0 = time.perf_counter()
+        demos = generate(game, args.env, args.bc_games, args.seed, args.bc_teacher, obs_scale,
+                         args.bc_max_samples, args.reward_scale)
+        bc_info = clone(model.policy, demos, epochs=args.bc_epochs, seed=args.seed,
+                        log=lambda m: print(m, file=sys.stderr))
+        bc_info.update({"games": args.bc_games, "teacher": args.bc_teacher,
+                        "seconds": round(time.perf_counter() - t0, 1)})
+        del demos
+    write_config(args, env_options, game, obs_scale, model.num_timesteps, argv)
+    vec_env.set_self(export_policy(model.policy, obs_scale))
+    league_cb = LeagueCallback(vec_env, obs_scale, args.snapshot_every if args.self_play else 0)
+    if args.resume and args.self_play:
+        for checkpoint in sorted((args.out / "checkpoints").glob("model_*_steps.zip"),
+                                 key=lambda f: int(f.stem.split("_")[-2]))[-args.max_snapshots:]:
+            league_cb.add_saved(checkpoint)
+    eval_game = envs.make_game(args.env, **eval_options(env_options))
+    eval_cb = EvalCallback(args.out, eval_game, args.env, obs_scale, args.eval_every,
+                           args.eval_games, args.eval_seed)
+    callbacks = [make_checkpoint_callback(args), league_cb, eval_cb]
+    if args.max_minutes is not None:
+        callbacks.append(StopAfter(t_start + 60 * args.max_minutes))
     start_steps, t0 = model.num_timesteps, time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, callback=make_callbacks(args, pool),
-                reset_num_timesteps=not args.resume, progress_bar=not args.no_progress,
-                tb_log_name="MaskablePPO")
+    if args.eval_games > 0 and args.timesteps > 0:
+        eval_cb.evaluate_now(model.policy, model.num_timesteps)  # the starting point (BC)
+    if args.timesteps > 0:
+        model.learn(total_timesteps=args.timesteps, callback=callbacks,
+                    reset_num_timesteps=not (args.resume or args.init),
+                    progress_bar=not args.no_progress, tb_log_name="MaskablePPO")
     seconds = time.perf_counter() - t0
     model.save(str(args.out / "model.zip"))
     steps = model.num_timesteps - start_steps
+    if args.eval_games > 0 and args.timesteps > 0 and eval_cb.last_step != model.num_timesteps:
+        eval_cb.evaluate_now(model.policy, model.num_timesteps)
+    wall = time.perf_counter() - t_start
+    config = json.loads((args.out / "config.json").read_text())
+    commands = [config["command"], *(r["command"] for r in config.get("resumed", []))]
+    earlier = 0.0  # a resumed run's card counts the wall time of every session
+    if args.resume and (args.out / "model.json").is_file():
+        earlier = float(json.loads((args.out / "model.json").read_text()).get("wall_seconds", 0))
+    card = {"env": args.env, "env_options": env_options, "num_players": game.num_players,
+            "training_command": " && ".join(commands),
+            "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
+            "budget": {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
+                       "machine": "2-core CPU shared with other jobs, torch 1 thread"},
+            "seed": args.seed, "bc": bc_info, "league": league_kwargs(args)["specs"],
+            "self_play": args.self_play, "eval_during_training": eval_cb.last_row}
+    export_policy(model.policy, obs_scale).save(args.out / "model.npz", card)
+    vec_env.close()
     summary = {"timesteps": steps, "total_timesteps": model.num_timesteps,
-               "seconds": round(seconds, 2), "steps_per_second": round(steps / seconds, 1),
-               "final_pool": pool.names()}
+               "seconds": round(seconds, 2), "wall_seconds": round(wall, 1),
+               "steps_per_second": round(steps / seconds, 1) if seconds > 0 and steps else None,
+               "final_pool": league_cb.names(), "bc": bc_info}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
-    print(f"trained {steps} steps in {seconds:.1f} s ({steps / seconds:.0f} steps/s); "
-          f"saved {args.out / 'model.zip'}")
+    if eval_cb.rows:
+        from training.plot import plot_run
+
+        plot_run(args.out)
+    print(f"trained {steps} steps in {seconds:.1f} s; saved {args.out / 'model.zip'} and "
+          f"{args.out / 'model.npz'}")
     return 0
 
 

@@ -139,7 +139,8 @@ def test_registry_errors_name_the_allowed_values(monkeypatch):
         make_agent("heuristic", env_name="bower_v0")
     with pytest.raises(ValueError, match="expected key=value"):
         agent_from_spec("search:64", env_name=ENV)
-    assert set(AGENTS) == {"random", "heuristic", "ismcts", "flat_search", "search", "policy"}
+    assert set(AGENTS) == {"random", "heuristic", "ismcts", "flat_search", "search", "policy",
+                           "trained"}
 
 
 def test_agent_specs_parse_types():

@@ -1,4 +1,5 @@
-"""A few thousand steps of training, save, resume, load as an agent, evaluate (no strength)."""
+"""A few thousand steps of training (BC warm start, league, periodic evaluation), save, export,
+resume, load as ``policy`` and as ``trained``, evaluate (no strength asserted)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from agents import make_agent
 from training import evaluate, train
 
 ENV = "bauer_trick_v0"
-SMALL = ["--n-envs", "2", "--n-steps", "256", "--batch-size", "128", "--n-epochs", "1",
-         "--net-arch", "32", "--no-progress"]
+SMALL = ["--n-envs", "4", "--n-steps", "128", "--batch-size", "128", "--n-epochs", "1",
+         "--net-arch", "32", "--no-progress", "--eval-games", "24", "--eval-every", "1024"]
 
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     code = train.main(["--env", ENV, "--timesteps", "2048", "--out", str(out), "--self-play",
-                       "--snapshot-every", "1024", "--checkpoint-every", "1024", *SMALL])
+                       "--snapshot-every", "1024", "--checkpoint-every", "1024",
+                       "--bc-games", "30", "--bc-epochs", "1", *SMALL])
     assert code == 0
     return out
 
@@ -36,6 +38,37 @@ def test_training_writes_model_checkpoints_logs_and_config(run_dir):
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["timesteps"] >= 2048
     assert any(name.startswith("self@") for name in summary["final_pool"])
+
+
+def test_training_exports_numpy_weights_with_a_card_and_an_eval_log(run_dir):
+    import csv
+
+    card = json.loads((run_dir / "model.json").read_text())
+    game = envs.make_game(ENV, episode="deal")
+    assert card["env"] == ENV and card["num_players"] == 4
+    assert card["obs_size"] == game.obs_spec.size and card["num_actions"] == game.num_actions
+    assert card["timesteps"] >= 2048 and card["seed"] == 0 and card["bc"]["games"] == 30
+    assert card["training_command"].startswith("python -m training.train")
+    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
+    assert {r["opponent"] for r in rows} == {"random", "heuristic"}
+    assert {int(r["step"]) for r in rows} >= {0, 2048}
+    assert all(float(r["mean_reward_low"]) <= float(r["mean_reward"])
+               <= float(r["mean_reward_high"]) for r in rows)
+    assert (run_dir / "learning_curve.png").stat().st_size > 1000
+    # the numpy export plays what the torch policy prefers
+    torch_agent = make_agent("policy", env_name=ENV, path=str(run_dir / "model.zip"))
+    numpy_agent = make_agent("trained", env_name=ENV, path=str(run_dir / "model.npz"))
+    rng = np.random.default_rng(1)
+    state = game.new_state(3)
+    while not state.is_over():
+        (p,) = state.acting_players()
+        mask, obs = state.legal_mask(p), state.observe(p)
+        np.testing.assert_allclose(numpy_agent.action_probabilities(obs, mask),
+                                   torch_agent.action_probabilities(obs, mask),
+                                   atol=1e-5)
+        state.apply({p: int(rng.choice(np.flatnonzero(mask)))})
+    assert evaluate.main(["--env", ENV, "--agent", f"trained:path={run_dir / 'model.npz'}",
+                          "--games", "8", "--no-progress"]) == 0
 
 
 def test_resume_continues_the_step_count(run_dir):
@@ -120,3 +153,38 @@ def test_bad_command_lines_exit_with_a_clear_message(tool, extra, message, tmp_p
         tool.main(["--env", ENV, *(["--out", str(tmp_path)] if tool is train else []), *extra])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_ship_measures_on_its_own_seeds_and_copies_weights_and_card(run_dir, tmp_path):
+    from training import ship
+
+    assert ship.main([str(run_dir), "--games", "8", "--seed", "77", "--dest",
+                      str(tmp_path)]) == 0
+    card = json.loads((tmp_path / "bauer_trick_4p.json").read_text())
+    strength = card["measured_strength"]
+    assert strength["heuristic"]["games"] == 8 and strength["heuristic"]["seeds"] == "77..84"
+    low, high = strength["random"]["ci95"]
+    assert low <= strength["random"]["mean_reward"] <= high
+    agent = make_agent("trained", env_name=ENV, path=str(tmp_path / "bauer_trick_4p.npz"))
+    assert agent.mlp.card["measured_strength"] == strength
+
+
+def test_imitation_only_then_ppo_from_it(tmp_path):
+    from training import imitate
+
+    bc = tmp_path / "bc"
+    assert imitate.main(["--env", ENV, "--out", str(bc), "--games", "20", "--epochs", "1"]) == 0
+    summary = json.loads((bc / "summary.json").read_text())
+    assert summary["bc"]["games"] == 20 and summary["bc"]["samples"] > 100
+    assert summary["total_timesteps"] == 0 and (bc / "model.npz").is_file()
+    out = tmp_path / "ppo"
+    assert train.main(["--env", ENV, "--timesteps", "256", "--out", str(out), "--init",
+                       str(bc / "model.zip"), *SMALL]) == 0
+    assert json.loads((out / "summary.json").read_text())["total_timesteps"] >= 256
+
+
+def test_benchmark_measures_each_setup():
+    from training import benchmark
+
+    for setup in benchmark.SETUPS:
+        assert benchmark.measure(ENV, setup, 256, 4, 0) > 0

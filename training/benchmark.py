@@ -1,0 +1,106 @@
+"""Training throughput: MaskablePPO learner steps/s on the batched collector, three set-ups
+measured interleaved (round-robin, so machine load hits each alike), with ratios.
+
+    python -m training.benchmark --env bauer_trick_v0 --steps 16384 --rounds 3
+
+- ``random``: every other seat a random agent (the cheapest opponents);
+- ``self-play``: a league of 3 frozen snapshots + the heuristic (PFSP), the partner the learner's
+  own weights (bauer_trick);
+- ``self-play --processes 2``: the same league with the games in two worker processes.
+
+Each measurement is a whole ``learn`` (collection, the learner's forward passes, the PPO update
+and the league callback), on a fresh model; the table gives the median of the rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+from training.cli import DEFAULT_ENV_OPTIONS, check_env_name
+
+SETUPS = ("random", "self-play", "self-play --processes 2")
+
+
+def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespace:
+    from training import train
+
+    argv = ["--env", env, "--timesteps", "1", "--out", "unused", "--n-envs", str(n_envs),
+            "--seed", str(seed), "--n-steps", "128", "--batch-size", "1024", "--n-epochs", "4"]
+    if setup == "random":
+        argv += ["--opponent", "random"]
+    else:
+        argv += ["--opponent", "heuristic"]
+    if setup.endswith("--processes 2"):
+        argv += ["--processes", "2"]
+    return train.parse_args(train.build_parser(), argv)
+
+
+def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
+    """Learner steps/s of one ``learn(steps)`` for ``setup``."""
+    import torch
+
+    from training import train
+    from training.callbacks import LeagueCallback, export_policy
+
+    torch.set_num_threads(1)
+    args = setup_args(env, setup, n_envs, seed)
+    options = DEFAULT_ENV_OPTIONS.get(env, {})
+    vec = train.make_vec_env(args, options)
+    try:
+        model = train.new_model(args, vec, None)
+        scale = None if args.no_obs_scale else vec_scale(env, options)
+        vec.set_self(export_policy(model.policy, scale))
+        if setup != "random":
+            for k in range(3):
+                vec.add_snapshot(f"snapshot{k}", export_policy(model.policy, scale))
+        callback = LeagueCallback(vec, scale, 0)
+        t0 = time.perf_counter()
+        model.learn(total_timesteps=steps, callback=callback)
+        return model.num_timesteps / (time.perf_counter() - t0)
+    finally:
+        vec.close()
+
+
+def vec_scale(env: str, options: dict[str, Any]) -> Any:
+    import envs
+    from training.collector import obs_scale_for
+
+    return obs_scale_for(envs.make_game(env, **options))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training.benchmark", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--env", default="bauer_trick_v0", type=check_env_name)
+    p.add_argument("--steps", type=int, default=16384, help="learner steps per measurement")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--n-envs", type=int, default=32)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    results: dict[str, list[float]] = {s: [] for s in SETUPS}
+    for setup in SETUPS:  # warm-up: imports, worker start-up, first allocations
+        measure(args.env, setup, 1024, args.n_envs, args.seed)
+    for r in range(args.rounds):
+        for setup in SETUPS:
+            rate = measure(args.env, setup, args.steps, args.n_envs, args.seed + r)
+            results[setup].append(rate)
+            print(f"round {r + 1}: {setup}: {rate:.0f} steps/s", flush=True)
+    med = {s: statistics.median(v) for s, v in results.items()}
+    print(f"\n{args.env}, {args.steps} learner steps x {args.rounds} rounds, "
+          f"{args.n_envs} games in lockstep (median steps/s)\n")
+    print("| set-up | steps/s | ratio |")
+    print("|---|---|---|")
+    print(f"| random opponents | {med['random']:.0f} | 1.00 |")
+    print(f"| self-play (3 snapshots + heuristic) | {med['self-play']:.0f} | "
+          f"{med['self-play'] / med['random']:.2f} x random |")
+    two = med["self-play --processes 2"]
+    print(f"| self-play, --processes 2 | {two:.0f} | {two / med['self-play']:.2f} x one "
+          "process |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

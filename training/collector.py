@@ -1,0 +1,265 @@
+"""The batched multi-seat collector: N games stepped in lockstep, as an SB3 ``VecEnv``.
+
+Each of the ``num_envs`` slots is one game (an engine ``State``, stepped directly; no PettingZoo
+on this path) with one learner seat, drawn per episode. The other seats are played as the league
+(``training.league``) plans: network seats (the learner's ``self`` copy as partner or opponent,
+frozen snapshots) and agent seats (heuristic, random, search). Whenever the games wait for
+non-learner decisions, every waiting network seat across all N games is answered by one forward
+pass per network (``NumpyMLP`` on a stacked batch), agents answer in-process, and all decisions
+are applied; simultaneous moves (several acting seats) are answered in the same round, the
+learner's with them. ``step`` returns when every game waits for its learner again.
+
+Sampling for network seats uses one uniform per decision from that seat's own generator (seeded
+by the plan), so a game played here is the same game a sequential loop of ``MLPAgent``s plays
+with the same seeds (tested). The reward is the change of the learner's return (times
+``reward_scale``), so an episode's rewards sum to its final return; ``info["episode"]``
+follows sb3's ``Monitor`` convention and ``info["terminal_observation"]`` its auto-reset one.
+``action_masks()`` gives MaskablePPO the learner's legal actions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from agents.policy import NumpyMLP, choose
+from envs.core.game import Game, State
+from training.league import League, Plan
+
+MAX_RESET_TRIES = 100
+
+
+@dataclass
+class Slot:
+    """One game of the batch and who plays it."""
+
+    state: State
+    seat: int
+    plan: Plan
+    rngs: dict[int, np.random.Generator]
+    seed: int
+    decisions: int = 0
+    last_return: float = 0.0
+    episode_return: float = 0.0
+    episode_length: int = 0
+    started: float = 0.0
+
+
+def obs_scale_for(game: Game) -> np.ndarray:
+    """1 / the spec's upper bound per entry: every input in [0, 1] (ethnos counts reach 3000)."""
+    high = np.asarray(game.obs_spec.high, np.float32)
+    return np.where(high > 0, 1.0 / np.maximum(high, 1e-12), 1.0).astype(np.float32)
+
+
+class LockstepVecEnv(VecEnv):
+    """The VecEnv plumbing both collectors share: ``action_masks`` through ``env_method`` (how
+    MaskablePPO asks for masks), attributes of the whole batch, no gymnasium wrappers."""
+
+    def action_masks(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def env_method(self, method_name: str, *args, indices=None, **kwargs) -> list[Any]:
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in self._get_indices(indices)]
+        raise AttributeError(f"{type(self).__name__} has no per-env method {method_name!r}")
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks" or hasattr(self, attr_name)
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_is_wrapped(self, wrapper_class: type, indices=None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+
+class MultiSeatVecEnv(LockstepVecEnv):
+    """``num_envs`` lockstep games of ``game``; the league fills the non-learner seats."""
+
+    def __init__(self, game: Game, league: League, num_envs: int = 16, seed: int = 0,
+                 obs_scale: np.ndarray | None = None, reward_scale: float = 1.0):
+        if num_envs < 1:
+            raise ValueError(f"num_envs={num_envs}; allowed: >= 1")
+        self.render_mode = None
+        self.reward_scale = reward_scale
+        self.game = game
+        self.league = league
+        self.obs_scale = obs_scale
+        spec = game.obs_spec
+        low, high = spec.low, spec.high
+        if obs_scale is not None:
+            low, high = low * obs_scale, high * obs_scale
+        obs_space = spaces.Box(low, high, (spec.size,), np.float32)
+        super().__init__(num_envs, obs_space, spaces.Discrete(game.num_actions))
+        self.rng = np.random.default_rng(seed)
+        self.slots: list[Slot] = []
+        self._actions: np.ndarray | None = None
+        self.finished: list[tuple[str, float]] = []  # (entry, learner return) since last read
+
+    # --- VecEnv ----------------------------------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        self.slots = [self._new_slot() for _ in range(self.num_envs)]
+        self._run_until_learner(range(self.num_envs))
+        for i in range(self.num_envs):
+            self._ensure_learner_turn(i)
+        return self._observations()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self):
+        actions, self._actions = self._actions, None
+        joints: list[dict[int, int]] = [{s.seat: int(a)} for s, a in zip(self.slots, actions)]
+        requests = [(i, p) for i, s in enumerate(self.slots)
+                    for p in s.state.acting_players() if p != s.seat]
+        self._answer(requests, joints)
+        for slot, joint in zip(self.slots, joints):
+            mask = slot.state.legal_mask(slot.seat)
+            a = joint[slot.seat]
+            if not (0 <= a < self.game.num_actions and mask[a]):
+                raise slot.state.illegal(slot.seat, a)
+            slot.state.apply(joint)
+            slot.decisions += 1
+            slot.episode_length += 1
+        self._run_until_learner(range(self.num_envs))
+        rewards = np.zeros(self.num_envs, np.float32)
+        dones = np.zeros(self.num_envs, bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i, slot in enumerate(self.slots):
+            now = float(slot.state.returns()[slot.seat])
+            delta, slot.last_return = now - slot.last_return, now
+            slot.episode_return += delta
+            rewards[i] = delta * self.reward_scale
+            if self._over(slot):
+                dones[i] = True
+                truncated = not slot.state.is_terminal()
+                infos[i] = {"terminal_observation": self._observe(slot),
+                            "TimeLimit.truncated": truncated,
+                            "episode": {"r": slot.episode_return, "l": slot.episode_length,
+                                        "t": round(time.perf_counter() - slot.started, 6)},
+                            "entry": slot.plan.entry, "seat": slot.seat}
+                self.league.record(slot.plan.entry, slot.episode_return)
+                self.finished.append((slot.plan.entry, slot.episode_return))
+        done_ids = [i for i in range(self.num_envs) if dones[i]]
+        for i in done_ids:
+            self.slots[i] = self._new_slot()
+        self._run_until_learner(done_ids)
+        for i in done_ids:
+            self._ensure_learner_turn(i)
+        return self._observations(), rewards, dones, infos
+
+    def close(self) -> None:
+        self.slots = []
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game, ``(num_envs, num_actions)``."""
+        return np.stack([s.state.legal_mask(s.seat) for s in self.slots]).astype(bool)
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        return [seed] * self.num_envs
+
+    # --- league hooks (the same on the multi-process version) -----------------------------------
+    def set_self(self, mlp: NumpyMLP) -> None:
+        self.league.set_self(mlp)
+
+    def add_snapshot(self, name: str, mlp: NumpyMLP) -> None:
+        self.league.add_snapshot(name, mlp)
+
+    def pop_finished(self) -> list[tuple[str, float]]:
+        out, self.finished = self.finished, []
+        return out
+
+    # --- the lockstep loop -----------------------------------------------------------------------
+    def _new_slot(self) -> Slot:
+        n = self.game.num_players
+        seat = int(self.rng.integers(n))
+        plan = self.league.plan(seat, self.rng)
+        seed = int(self.rng.integers(2**63 - 1))
+        state = self.game.new_state(seed)
+        rngs = {p: np.random.default_rng(plan.seeds[p]) for p in range(n)
+                if isinstance(plan.controllers[p], str)}
+        return Slot(state, seat, plan, rngs, seed, last_return=float(state.returns()[seat]),
+                    started=time.perf_counter())
+
+    def _over(self, slot: Slot) -> bool:
+        return slot.state.is_over() or slot.decisions >= self.game.max_decisions
+
+    def _ensure_learner_turn(self, i: int) -> None:
+        """A game over before the learner decided once is replaced (rare: never in our games)."""
+        for _ in range(MAX_RESET_TRIES):
+            if not self._over(self.slots[i]):
+                return
+            self.slots[i] = self._new_slot()
+            self._run_until_learner([i])
+        raise RuntimeError(f"{self.game.name}: the learner's seat never had a decision in "
+                           f"{MAX_RESET_TRIES} new games")
+
+    def _run_until_learner(self, ids: Sequence[int]) -> None:
+        """Answer and apply non-learner decisions, batched, until each game in ``ids`` waits
+        for its learner or is over."""
+        active = list(ids)
+        while active:
+            waiting, requests = [], []
+            for i in active:
+                slot = self.slots[i]
+                if self._over(slot):
+                    continue
+                acting = slot.state.acting_players()
+                if slot.seat not in acting:
+                    waiting.append(i)
+                    requests.extend((i, p) for p in acting)
+            if not waiting:
+                return
+            joints: dict[int, dict[int, int]] = {i: {} for i in waiting}
+            self._answer(requests, joints)
+            for i in waiting:
+                slot = self.slots[i]
+                slot.state.apply(joints[i])
+                slot.decisions += 1
+            active = waiting
+
+    def _answer(self, requests: Sequence[tuple[int, int]], joints: Any) -> None:
+        """Fill ``joints[i][p]`` for every (game, seat) request: one forward pass per network."""
+        by_net: dict[str, list[tuple[int, int]]] = {}
+        for i, p in requests:
+            slot = self.slots[i]
+            controller = slot.plan.controllers[p]
+            if isinstance(controller, str):
+                by_net.setdefault(controller, []).append((i, p))
+            else:
+                state = slot.state
+                joints[i][p] = controller.act(state.observe(p), state.legal_mask(p),
+                                              state=state, player=p)
+        for key, rows in by_net.items():
+            first_slot = self.slots[rows[0][0]]
+            mlp = self.league.network(key, first_slot.plan)  # one object per key: frozen
+            obs = np.empty((len(rows), self.game.obs_spec.size), np.float32)
+            masks = np.empty((len(rows), self.game.num_actions), bool)
+            for j, (i, p) in enumerate(rows):
+                state = self.slots[i].state
+                state.observe(p, out=obs[j])  # written in place: no per-row array
+                masks[j] = state.legal_mask(p)
+            probs = mlp.masked_probabilities(obs, masks)
+            u = (np.array([self.slots[i].rngs[p].random() for i, p in rows])
+                 if self.league.sample_nets else None)
+            for (i, p), a in zip(rows, choose(probs, u)):
+                joints[i][p] = int(a)
+
+    def _observe(self, slot: Slot) -> np.ndarray:
+        obs = np.asarray(slot.state.observe(slot.seat), np.float32)
+        return obs * self.obs_scale if self.obs_scale is not None else obs.copy()
+
+    def _observations(self) -> np.ndarray:
+        return np.stack([self._observe(s) for s in self.slots])

@@ -1,0 +1,74 @@
+"""Turn a MaskablePPO policy into a ``NumpyMLP`` (``agents.policy``): the shipped-weights format.
+
+Only the actor is exported (features -> policy MLP -> action head); the value head is a training
+aid. The policy must be sb3's ``MlpPolicy`` on a flat ``Box`` observation (the features extractor
+is then a plain flatten), with ``ReLU`` or ``Tanh`` hidden layers.
+
+    python -m training.export RUN/model.zip OUT.npz   # card from RUN/config.json
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.policy import NumpyMLP, run_config
+
+TORCH_ACTIVATIONS = {"ReLU": "relu", "Tanh": "tanh"}
+
+
+def mlp_from_policy(policy: Any, obs_scale: np.ndarray | None = None,
+                    card: dict[str, Any] | None = None) -> NumpyMLP:
+    """The actor of an sb3 ``ActorCriticPolicy`` as numpy float32 arrays (weights copied)."""
+    import torch
+
+    extractor = type(policy.pi_features_extractor).__name__
+    if extractor != "FlattenExtractor":
+        raise ValueError(f"export: only MlpPolicy (FlattenExtractor) is supported, "
+                         f"got {extractor}")
+    weights, biases, activation = [], [], None
+    for module in policy.mlp_extractor.policy_net:
+        if isinstance(module, torch.nn.Linear):
+            weights.append(module.weight.detach().cpu().numpy().T.copy())
+            biases.append(module.bias.detach().cpu().numpy().copy())
+        elif type(module).__name__ in TORCH_ACTIVATIONS:
+            activation = TORCH_ACTIVATIONS[type(module).__name__]
+        else:
+            raise ValueError(f"export: unsupported layer {type(module).__name__}; "
+                             f"allowed: Linear, {', '.join(TORCH_ACTIVATIONS)}")
+    head = policy.action_net
+    weights.append(head.weight.detach().cpu().numpy().T.copy())
+    biases.append(head.bias.detach().cpu().numpy().copy())
+    return NumpyMLP(weights, biases, activation or "relu", obs_scale, card=dict(card or {}))
+
+
+def export_model(model_path: str | Path, out: str | Path,
+                 card: dict[str, Any] | None = None) -> Path:
+    """``model.zip`` -> ``out.npz`` + card; env, options and input scaling from ``config.json``."""
+    from agents.policy import load_model
+
+    config = run_config(model_path)
+    model = load_model(model_path, config.get("env"))
+    scale = config.get("obs_scale")
+    mlp = mlp_from_policy(model.policy, None if scale is None else np.asarray(scale, np.float32))
+    base = {"env": config.get("env"), "env_options": config.get("env_options", {}),
+            "num_players": config.get("num_players"), "source": str(model_path),
+            "timesteps": int(model.num_timesteps)}
+    return mlp.save(out, {**base, **(card or {})})
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training.export", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("model", type=Path, help="a model.zip written by training.train")
+    p.add_argument("out", type=Path, help="the .npz to write (its card goes next to it)")
+    args = p.parse_args(argv)
+    print(f"wrote {export_model(args.model, args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

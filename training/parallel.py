@@ -1,0 +1,117 @@
+"""``--processes K``: the collector split into K shards, each in its own worker process.
+
+The pattern of sb3's ``SubprocVecEnv``, but over whole ``MultiSeatVecEnv`` shards instead of
+single envs, so each worker still batches its network seats. Every worker owns its shard's games
+and its own copy of the league (PFSP statistics from its own games); the learner's weights and
+new snapshots are broadcast to all of them. The main process only runs the learner's forward
+pass and the PPO update.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from agents.policy import NumpyMLP
+from training.collector import LockstepVecEnv
+
+ShardFactory = Callable[[int, int], Any]  # (num_envs, seed) -> MultiSeatVecEnv
+
+
+def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    shard = make_shard(num_envs, seed)
+    while True:
+        command, payload = remote.recv()
+        if command == "step":  # the next masks travel with the step (no extra round trip)
+            shard.step_async(payload)
+            remote.send((*shard.step_wait(), shard.action_masks()))
+        elif command == "reset":
+            remote.send((shard.reset(), shard.action_masks()))
+        elif command == "set_self":
+            shard.set_self(payload)
+        elif command == "add_snapshot":
+            shard.add_snapshot(*payload)
+        elif command == "finished":
+            remote.send(shard.pop_finished())
+        elif command == "close":
+            remote.close()
+            return
+
+
+class ShardedVecEnv(LockstepVecEnv):
+    """``processes`` worker processes with ``num_envs // processes`` games each."""
+
+    def __init__(self, make_shard: ShardFactory, num_envs: int, processes: int, seed: int,
+                 observation_space: Any, action_space: Any):
+        if processes < 2 or num_envs < processes:
+            raise ValueError(f"processes={processes}, num_envs={num_envs}; allowed: "
+                             "2 <= processes <= num_envs")
+        sizes = [num_envs // processes + (k < num_envs % processes) for k in range(processes)]
+        ctx = mp.get_context("forkserver")
+        self.remotes, self.processes, self.sizes = [], [], sizes
+        self._masks = np.zeros((0, 0), bool)
+        for k, size in enumerate(sizes):
+            here, there = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(there, make_shard, size, seed + 1000 * k),
+                               daemon=True)
+            proc.start()
+            there.close()
+            self.remotes.append(here)
+            self.processes.append(proc)
+        self.render_mode = None
+        super().__init__(num_envs, observation_space, action_space)
+
+    def reset(self) -> np.ndarray:
+        for r in self.remotes:
+            r.send(("reset", None))
+        obs, masks = zip(*[r.recv() for r in self.remotes])
+        self._masks = np.concatenate(masks)
+        return np.concatenate(obs)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        start = 0
+        for r, size in zip(self.remotes, self.sizes):
+            r.send(("step", np.asarray(actions)[start:start + size]))
+            start += size
+
+    def step_wait(self):
+        results = [r.recv() for r in self.remotes]
+        obs, rewards, dones, infos, masks = zip(*results)
+        self._masks = np.concatenate(masks)
+        return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),
+                [info for part in infos for info in part])
+
+    def action_masks(self) -> np.ndarray:
+        """The masks that came back with the last ``reset``/``step``."""
+        return self._masks
+
+    def set_self(self, mlp: NumpyMLP) -> None:
+        for r in self.remotes:
+            r.send(("set_self", mlp))
+
+    def add_snapshot(self, name: str, mlp: NumpyMLP) -> None:
+        for r in self.remotes:
+            r.send(("add_snapshot", (name, mlp)))
+
+    def pop_finished(self) -> list[tuple[str, float]]:
+        for r in self.remotes:
+            r.send(("finished", None))
+        return [item for r in self.remotes for item in r.recv()]
+
+    def close(self) -> None:
+        for r in self.remotes:
+            with contextlib.suppress(BrokenPipeError, EOFError):
+                r.send(("close", None))
+        for p in self.processes:
+            p.join(timeout=5)
+        self.remotes, self.processes = [], []
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        return [seed] * self.num_envs

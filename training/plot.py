@@ -1,0 +1,66 @@
+"""Draw a run's learning curve from ``OUT/eval.csv``: mean reward (95% CI band) against random
+and heuristic opponents over training steps, written to ``OUT/learning_curve.png``.
+
+    python -m training.plot /work/runs/bower        # any time, also while the run trains
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+
+def read_eval(run: Path) -> dict[str, list[dict[str, float]]]:
+    """Rows of ``eval.csv`` per opponent, as floats."""
+    path = Path(run) / "eval.csv"
+    if not path.is_file():
+        raise FileNotFoundError(f"no eval.csv in {run} (train with --eval-games > 0)")
+    by_opponent: dict[str, list[dict[str, float]]] = {}
+    with path.open() as f:
+        for row in csv.DictReader(f):
+            opponent = row.pop("opponent")
+            by_opponent.setdefault(opponent, []).append({k: float(v) for k, v in row.items()})
+    return by_opponent
+
+
+def plot_run(run: Path, out: Path | None = None) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = read_eval(run)
+    fig, (ax_r, ax_w) = plt.subplots(1, 2, figsize=(10, 4))
+    for opponent, rows in sorted(data.items()):
+        rows.sort(key=lambda r: r["step"])
+        steps = [r["step"] for r in rows]
+        line, = ax_r.plot(steps, [r["mean_reward"] for r in rows], marker="o", label=opponent)
+        ax_r.fill_between(steps, [r["mean_reward_low"] for r in rows],
+                          [r["mean_reward_high"] for r in rows], alpha=0.2,
+                          color=line.get_color())
+        ax_w.plot(steps, [r["win"] for r in rows], marker="o", label=opponent)
+    ax_r.axhline(0, color="grey", lw=0.8)
+    ax_r.set(xlabel="learner steps", ylabel="mean reward (95% CI)", title="vs opponents")
+    ax_w.set(xlabel="learner steps", ylabel="win rate", title="win rate", ylim=(0, 1))
+    ax_r.legend()
+    fig.suptitle(Path(run).name)
+    fig.tight_layout()
+    out = Path(run) / "learning_curve.png" if out is None else Path(out)
+    fig.savefig(out, dpi=90)
+    plt.close(fig)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training.plot", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("run", type=Path, help="a run directory of training.train")
+    p.add_argument("--out", type=Path, help="default: RUN/learning_curve.png")
+    args = p.parse_args(argv)
+    print(f"wrote {plot_run(args.run, args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

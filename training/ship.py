@@ -1,0 +1,89 @@
+"""Measure a run's numpy model and ship it under ``agents/pretrained/`` with its strength.
+
+    python -m training.ship /work/runs/bower --games 400 --seed 5000000
+
+The model (``RUN/model.npz``) plays one seat (in team games: its whole team, itself as the
+partner) against heuristic seats and against random seats, seats rotated, on seeds
+``--seed .. --seed + games - 1`` (keep them apart from the ``--eval-seed`` range training looked
+at). The game is scored with its default reward (rank / win-loss), whatever reward training
+used. The card gets ``measured_strength`` (mean reward with 95% CI, W/D/L) and the files are
+copied to ``agents/pretrained/<env>_<n>p.npz`` / ``.json``, where ``make_agent("trained", ...)``
+finds them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import envs
+from agents.policy import PRETRAINED_DIR, MLPAgent, load_mlp
+from agents.registry import factory_from_spec
+from training.evaluate import evaluate_seat
+from training.stats import summarize
+from training.train import eval_options
+
+
+def measure(run: Path, games: int, seed: int,
+            opponents: tuple[str, ...] = ("heuristic", "random")) -> dict[str, Any]:
+    mlp = load_mlp(run / "model.npz")
+    env = mlp.card["env"]
+    game = envs.make_game(env, **eval_options(mlp.card.get("env_options", {})))
+    mlp = load_mlp(run / "model.npz", env, game.obs_spec.size)
+
+    def hero(s: int | None) -> MLPAgent:
+        return MLPAgent(mlp, s)
+
+    out: dict[str, Any] = {}
+    for spec in opponents:
+        t0 = time.perf_counter()
+        rewards = evaluate_seat(game, hero, hero, factory_from_spec(spec, env), games, seed)
+        s = summarize(rewards)
+        out[spec] = {"games": games, "seeds": f"{seed}..{seed + games - 1}",
+                     "mean_reward": round(s.mean_reward.value, 4),
+                     "ci95": [round(s.mean_reward.low, 4), round(s.mean_reward.high, 4)],
+                     "win": round(s.win.value, 4), "draw": round(s.draw.value, 4),
+                     "loss": round(s.loss.value, 4),
+                     "seconds": round(time.perf_counter() - t0, 1)}
+        print(f"{env} {game.num_players}p vs {spec}: {s.mean_reward} win {s.win.value:.3f}",
+              flush=True)
+    return out
+
+
+def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR) -> Path:
+    mlp = load_mlp(run / "model.npz")
+    card = json.loads((run / "model.json").read_text())
+    card["measured_strength"] = {
+        "protocol": "model in one seat (team games: both team seats), the other seats the "
+                    "named agent, seats rotated (seat = game mod players), default reward",
+        **strength}
+    target = dest / f"{card['env'].removesuffix('_v0')}_{card['num_players']}p.npz"
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(run / "model.npz", target)
+    (target.with_suffix(".json")).write_text(json.dumps(card, indent=2, default=str) + "\n")
+    load_mlp(target, card["env"], mlp.obs_size)  # the shipped pair reads back
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("run", type=Path, help="a run directory of training.train")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--seed", type=int, default=5_000_000)
+    p.add_argument("--dest", type=Path, default=PRETRAINED_DIR)
+    p.add_argument("--no-ship", action="store_true", help="measure only")
+    args = p.parse_args(argv)
+    strength = measure(args.run, args.games, args.seed)
+    (args.run / "strength.json").write_text(json.dumps(strength, indent=2) + "\n")
+    if not args.no_ship:
+        print(f"shipped {ship(args.run, strength, args.dest)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
