@@ -22,8 +22,11 @@ Each iteration samples a fresh world from what the searching seat has seen
   node, which never sees the others' choices of the same step, and the joint action is applied.
 - The tree stops growing at the first new node of an iteration; a playout (``playout=``: random,
   the game's heuristic, any agent object or a callable ``(state, player) -> action``) continues,
-  cut after ``depth`` joint decisions, where the leaf is valued from the score margins
-  (``tanh(margin / leaf_scale)`` averaged over the opponents).
+  cut after ``depth`` joint decisions, where the leaf is valued by ``evaluator=``: the score
+  margins (``"score"``: ``tanh(margin / leaf_scale)`` averaged over the opponents), a game's
+  heuristic position value (``"heuristic"``, bower; ``agents/ismcts_eval.py``) or a callable
+  ``(state, searcher) -> per-seat values``. ``margin_weight`` adds the score-margin value to
+  finished playouts too (a softer signal than win/loss for small budgets).
 - The node table is kept between the moves of a game (tree reuse); the next move's root is found
   by its key whenever an earlier search reached it. ``reset()`` clears it, and so does a table
   grown past ``max_nodes`` (default: about 100 MB of statistics).
@@ -69,14 +72,23 @@ class GameDefaults:
     prior_weight: float = 1.0
     evaluator: str = "score"
     margin_weight: float = 0.0
+    keys: str = "searcher"
 
 
 # game name -> defaults; measured median CPU per move on the 2-core project machine in the README
 DEFAULTS: dict[str, GameDefaults] = {
-    "bauer_trick": GameDefaults(iterations=150, playout="heuristic"),
-    "bauer_draft": GameDefaults(iterations=150, playout="random", leaf_scale=10.0),
-    "bower": GameDefaults(iterations=150, playout="random"),
-    "ethnos": GameDefaults(iterations=60, playout="random", depth=40, leaf_scale=10.0),
+    # cheap heuristic playouts; the tree covers all four seats (partner and opponents); a deal
+    # is at most 36 decisions, so the cut-off only matters for episode="game" (about one deal,
+    # then the points margin)
+    "bauer_trick": GameDefaults(iterations=200, playout="heuristic", depth=40, leaf_scale=1.0),
+    # heuristic playouts of the remaining rounds; final score margin as a softer signal
+    "bauer_draft": GameDefaults(iterations=48, playout="heuristic", margin_weight=0.5),
+    # huge branching, score 0 until the end: leaf = the heuristic's position value right after
+    # the new node, the opponent modelled by the heuristic inside the tree
+    "bower": GameDefaults(iterations=200, playout="heuristic", depth=0, evaluator="heuristic",
+                          keys="policy"),
+    # long games: heuristic playouts cut after 40 decisions, the others modelled by the heuristic
+    "ethnos": GameDefaults(iterations=16, playout="heuristic", depth=40, keys="policy"),
 }
 FALLBACK = GameDefaults(iterations=100)
 
@@ -97,7 +109,16 @@ class _Node:
 
 class ISMCTSAgent(BaseAgent):
     """Single-observer IS-MCTS with availability-count UCB, decoupled simultaneous moves,
-    playout policies, a depth cut-off with a score-margin leaf value and tree reuse."""
+    playout policies, a depth cut-off with a leaf value and tree reuse.
+
+    Every option left ``None`` takes the game's value from ``DEFAULTS`` at the first move:
+    ``iterations`` / ``seconds`` (budget per move, one of them), ``exploration`` (UCB constant for
+    returns in [-1, 1]), ``playout`` (``"random"``, ``"heuristic"``, an agent or a callable),
+    ``depth`` (playout cut-off in joint decisions; ``None``: to the end), ``leaf_scale``,
+    ``evaluator``, ``margin_weight``, ``keys`` (``"searcher"``, ``"own"``, ``"policy"``),
+    ``prior`` / ``prior_weight`` (root bias; ``prior=None`` turns it off), ``reuse`` (keep the
+    table between moves), ``max_nodes``.
+    """
 
     name = "ismcts"
 
@@ -114,7 +135,7 @@ class ISMCTSAgent(BaseAgent):
         prior_weight: float | None = None,
         evaluator: Any = None,
         margin_weight: float | None = None,
-        keys: str = "searcher",
+        keys: str | None = None,
         reuse: bool = True,
         max_nodes: int | None = None,
     ):
@@ -133,7 +154,7 @@ class ISMCTSAgent(BaseAgent):
                 raise ValueError(f"ismcts agent: {label}={value!r}; expected a number >= 0")
         if leaf_scale is not None and leaf_scale <= 0:
             raise ValueError(f"ismcts agent: leaf_scale={leaf_scale!r}; expected a number > 0")
-        if keys not in KEYS:
+        if keys is not None and keys not in KEYS:
             raise ValueError(f"ismcts agent: keys={keys!r}; allowed: {', '.join(KEYS)}")
         for label, spec in (("playout", playout), ("prior", prior)):
             _check_policy_spec(label, spec, allow_none=True)
@@ -145,7 +166,7 @@ class ISMCTSAgent(BaseAgent):
                       "evaluator": evaluator, "margin_weight": margin_weight}
         self.seconds = seconds
         self.prior_spec = prior
-        self.keys = keys
+        self.keys_given = keys
         self.reuse = bool(reuse)
         if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
             raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
@@ -183,6 +204,7 @@ class ISMCTSAgent(BaseAgent):
         evaluator = given["evaluator"] if given["evaluator"] is not None else base.evaluator
         self.evaluator = leaf_evaluator(evaluator, game.name) if isinstance(evaluator, str) else (
             evaluator)
+        self.keys = self.keys_given if self.keys_given is not None else base.keys
         playout = given["playout"] if given["playout"] is not None else base.playout
         self.playout = [self._policy(playout, game.name) for _ in range(game.num_players)]
         self.prior = None if self.prior_spec is None else self._policy(self.prior_spec, game.name)
@@ -232,7 +254,7 @@ class ISMCTSAgent(BaseAgent):
         bias = np.zeros(num_actions)
         if self.prior is not None and self.prior_weight > 0:
             bias[self.prior(first, me)] = self.prior_weight
-        self._search(state, me, first, root_key, bias)
+        self._search(state, me, first, root_key, bias)  # the truth only via determinize
         node = self.table[root_key]
         visits = np.where(action_mask[:num_actions], node.visits, -1.0)
         best = np.flatnonzero(visits == visits.max())
@@ -243,7 +265,7 @@ class ISMCTSAgent(BaseAgent):
 
     def _search(self, state: State, me: int, first: State, root_key: tuple[int, bytes],
                 bias: np.ndarray) -> None:
-        start_returns = np.asarray(state.returns(), dtype=float)
+        start_returns = np.asarray(first.returns(), dtype=float)  # public: equal in every world
         deadline = None if self.seconds is None else time.process_time() + self.seconds
         limit = self.iterations if self.seconds is None else 1 << 62
         done = 0

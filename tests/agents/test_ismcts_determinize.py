@@ -55,6 +55,8 @@ def positions(name: str, options: dict, games: int, seed: int):
 def test_determinize_of_a_resample_equals_determinize_of_the_truth(case):
     name, options = case
     games = max(1, round(GAMES[name] * SCALE))
+    if name == "bauer_trick_v0" and "episode" not in options:
+        games = max(1, games // 10)  # whole games of many deals: a tenth gives as many positions
     checked = 0
     for i, (state, me) in enumerate(positions(name, options, games, seed=7)):
         if name == "ethnos_v0" and i % 5:
