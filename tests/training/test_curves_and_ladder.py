@@ -1,0 +1,74 @@
+"""training.curves (learning curves pooled over seeds) and training.ladder (head-to-head)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+from training import curves
+from training.ladder import play_pair, run_ladder
+
+# the columns training.callbacks writes (spelled out: importing it needs stable-baselines3)
+FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_reward",
+          "mean_reward_low", "mean_reward_high", "seconds"]
+
+
+def _write_eval(run, rows):
+    run.mkdir(parents=True)
+    with (run / "eval.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        writer.writeheader()
+        for step, opponent, win in rows:
+            writer.writerow({"step": step, "opponent": opponent, "games": 10, "win": win,
+                             "win_low": 0, "win_high": 1, "mean_reward": 2 * win - 1,
+                             "mean_reward_low": -1, "mean_reward_high": 1, "seconds": 0.1})
+
+
+def test_find_runs_and_seed_band_pool_the_seeds(tmp_path):
+    _write_eval(tmp_path / "fixed" / "s0", [(100, "random", 0.5), (200, "random", 0.7),
+                                             (100, "heuristic", 0.1)])
+    _write_eval(tmp_path / "fixed" / "s1", [(200, "random", 0.9), (100, "random", 0.3),
+                                             (300, "random", 1.0), (100, "heuristic", 0.3)])
+    _write_eval(tmp_path / "league" / "s0", [(100, "random", 0.2)])
+    (tmp_path / "notes").mkdir()
+    runs = curves.find_runs(tmp_path)
+    assert {k: len(v) for k, v in runs.items()} == {"fixed": 2, "league": 1}
+    steps, band = curves.seed_band(runs["fixed"], "random")
+    assert steps == [100, 200]  # only steps every seed evaluated
+    assert [iv.value for iv in band] == pytest.approx([0.4, 0.8])
+    assert band[0].low < 0.4 < band[0].high
+    steps, band = curves.seed_band(runs["fixed"], "random", "mean_reward")
+    assert [iv.value for iv in band] == pytest.approx([-0.2, 0.6])
+    with pytest.raises(ValueError, match="missing"):
+        curves.seed_band(runs["league"], "heuristic")
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        curves.find_runs(tmp_path / "nowhere")
+
+
+def test_pair_games_swap_seats_on_the_same_deal_and_score_the_better_side():
+    result = play_pair("bower_v0", {}, "heuristic", "random", games=6, seed=2)
+    assert result.seat_specs[0] == ["heuristic", "random"]
+    assert result.seat_specs[1] == ["random", "heuristic"]
+    for specs, returns, outcome in zip(result.seat_specs, result.returns, result.outcomes):
+        mine = returns[specs.index("heuristic")]
+        theirs = returns[specs.index("random")]
+        assert outcome == (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+    assert result.moves["heuristic"] > 0 and result.seconds["heuristic"] >= 0
+
+
+def test_ladder_matrix_is_complementary_and_ratings_cover_every_agent():
+    ladder = run_ladder("bauer_trick_v0", ["random", "heuristic", "flat_search:rollouts=2"],
+                        games_per_pair=4, seed=1, options={"episode": "deal"})
+    n = len(ladder.specs)
+    off = ~np.eye(n, dtype=bool)
+    assert np.allclose(ladder.win[off] + ladder.win.T[off], 1.0)
+    assert np.isnan(np.diag(ladder.win)).all()
+    assert set(ladder.ratings) == set(ladder.specs)
+    assert all(iv.low >= 0.0 and iv.high <= 1.0 for iv in ladder.win_intervals.values())
+    assert all(ms >= 0 for ms in ladder.ms_per_move.values())
+    with pytest.raises(ValueError, match="even int"):
+        run_ladder("bower_v0", ["random", "heuristic"], games_per_pair=3)
+    with pytest.raises(ValueError, match="distinct"):
+        run_ladder("bower_v0", ["random", "random"], games_per_pair=2)

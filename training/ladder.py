@@ -1,0 +1,139 @@
+"""Head-to-head matches for the baselines notebook: a win-rate matrix, ratings, time per move.
+
+Every pair of agents ``(A, B)`` plays seeded games in which A and B alternate around the table
+(A in the even seats, B in the odd ones; in bauer_trick that is exactly team against team), and
+each deal is played twice with the seats swapped (duplicate format), so neither the cards nor
+the seat favour one side. A game counts 1 for A when A's best-placed seat finishes ahead of B's,
+0.5 when they tie. The same games feed one OpenSkill model (``training.ratings``), and every
+``act`` call is timed with ``time.process_time`` (CPU time of the playing process, so the load of a
+shared machine does not inflate it). Pairs run in worker processes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+import envs
+from agents.base import Agent
+from agents.registry import factory_from_spec
+from training.match import play_game, seeds_for
+from training.ratings import Ratings
+from training.stats import Interval, mean_interval
+from training.teams import teams_of
+
+
+class TimedAgent:
+    """Wraps an agent and adds up the CPU seconds and the number of its ``act`` calls."""
+
+    def __init__(self, agent: Agent):
+        self.agent = agent
+        self.name = agent.name
+        self.seconds = 0.0
+        self.moves = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(seed)
+
+    def act(self, observation, action_mask, state=None, player=None) -> int:
+        start = time.process_time()
+        action = self.agent.act(observation, action_mask, state=state, player=player)
+        self.seconds += time.process_time() - start
+        self.moves += 1
+        return action
+
+
+@dataclass
+class PairResult:
+    """The games of one pair: per game A's result (1 / 0.5 / 0), returns per seat, seat names."""
+
+    a: str
+    b: str
+    outcomes: list[float]
+    seat_specs: list[list[str]]
+    returns: list[list[float]]
+    seconds: dict[str, float]
+    moves: dict[str, int]
+
+
+def play_pair(env_name: str, options: Mapping[str, Any], a: str, b: str, games: int,
+              seed: int) -> PairResult:
+    """``games`` games of ``a`` against ``b`` (an even number: each deal with both seatings)."""
+    game = envs.make_game(env_name, **options)
+    timed = {spec: TimedAgent(factory_from_spec(spec, env_name)(None)) for spec in (a, b)}
+    outcomes, seat_specs, returns = [], [], []
+    deals = seeds_for(seed, (games + 1) // 2)
+    for k in range(games):
+        first, second = (a, b) if k % 2 == 0 else (b, a)
+        specs = [first if p % 2 == 0 else second for p in range(game.num_players)]
+        result = play_game(game, [timed[s] for s in specs], deals[k // 2]).returns
+        best_a = max(r for r, s in zip(result, specs) if s == a)
+        best_b = max(r for r, s in zip(result, specs) if s == b)
+        outcomes.append(1.0 if best_a > best_b else 0.5 if best_a == best_b else 0.0)
+        seat_specs.append(specs)
+        returns.append(result)
+    return PairResult(a, b, outcomes, seat_specs, returns,
+                      {s: t.seconds for s, t in timed.items()},
+                      {s: t.moves for s, t in timed.items()})
+
+
+@dataclass
+class Ladder:
+    """Everything the baselines notebook draws for one game setting."""
+
+    specs: list[str]
+    win: np.ndarray  # win[i, j]: share of games agent i beat agent j (NaN on the diagonal)
+    win_intervals: dict[tuple[int, int], Interval]
+    ratings: dict[str, dict[str, float]]  # training.ratings.Ratings.table()
+    ms_per_move: dict[str, float]
+    games_per_pair: int
+
+
+def run_ladder(env_name: str, specs: Sequence[str], games_per_pair: int, seed: int = 0,
+               options: Mapping[str, Any] | None = None, workers: int = 1) -> Ladder:
+    """Every pair of ``specs`` plays ``games_per_pair`` games; see the module docstring."""
+    specs = list(specs)
+    if len(set(specs)) != len(specs) or len(specs) < 2:
+        raise ValueError(f"need at least two distinct agent specs, got {specs}")
+    if type(games_per_pair) is not int or games_per_pair < 2 or games_per_pair % 2:
+        raise ValueError(f"games_per_pair={games_per_pair!r}; expected an even int >= 2")
+    opts = dict(options or {})
+    game = envs.make_game(env_name, **opts)  # validates env and options here
+    for spec in specs:
+        factory_from_spec(spec, env_name)  # validates the specs before any worker starts
+    pairs = list(combinations(specs, 2))
+    pair_seeds = seeds_for(seed, len(pairs))
+    args = [(env_name, opts, a, b, games_per_pair, s) for (a, b), s in zip(pairs, pair_seeds)]
+    if workers <= 1:
+        results = [play_pair(*x) for x in args]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(play_pair, *zip(*args)))
+    n = len(specs)
+    win = np.full((n, n), np.nan)
+    intervals: dict[tuple[int, int], Interval] = {}
+    ratings = Ratings(specs)
+    units = teams_of(game)
+    seconds = dict.fromkeys(specs, 0.0)
+    moves = dict.fromkeys(specs, 0)
+    for result in results:
+        i, j = specs.index(result.a), specs.index(result.b)
+        iv = mean_interval(result.outcomes)
+        iv = Interval(iv.value, max(0.0, iv.low), min(1.0, iv.high))  # a share stays in [0, 1]
+        win[i, j], win[j, i] = iv.value, 1 - iv.value
+        intervals[(i, j)] = iv
+        intervals[(j, i)] = Interval(1 - iv.value, 1 - iv.high, 1 - iv.low)
+        for seat_specs, returns in zip(result.seat_specs, result.returns):
+            ratings.update([[seat_specs[p] for p in unit] for unit in units],
+                           [returns[unit[0]] for unit in units])
+        for spec in (result.a, result.b):
+            seconds[spec] += result.seconds[spec]
+            moves[spec] += result.moves[spec]
+    ms = {s: 1000 * seconds[s] / moves[s] if moves[s] else float("nan") for s in specs}
+    return Ladder(specs, win, intervals, ratings.table(), ms, games_per_pair)
