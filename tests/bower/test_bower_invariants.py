@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import time
 
 import numpy as np
 import pytest
+from saved_states import deeply_nested, random_positions, refused
 
 from envs.bower.rules import BowerGame
-from envs.core.errors import StateFormatError
 
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
 GAMES = max(1, int(40 * SCALE))
@@ -25,17 +24,6 @@ OPTION_SETS = [
     {"egg_columns": "alternate"}, {"forced_fallback": "none"}, {"bonus_optional": False},
     {"hands_public": False},
 ]
-
-
-def random_positions(game: BowerGame, seed: int):
-    """Every position of one random-play game (the state object itself, advanced in place)."""
-    rng = np.random.default_rng(seed)
-    s = game.new_state(seed)
-    yield s
-    while not s.is_over():
-        legal = np.flatnonzero(s.legal_mask(s.actor))
-        s.apply({s.actor: int(rng.choice(legal))})
-        yield s
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=[str(o) for o in OPTION_SETS])
@@ -54,14 +42,6 @@ def saved(seed: int = 3, steps: int = 60) -> tuple[BowerGame, dict]:
         if step == steps or s.is_over():
             return game, json.loads(json.dumps(s.to_dict()))
     raise AssertionError("unreachable")
-
-
-def refused(game: BowerGame, d: dict, match: str) -> None:
-    start = time.process_time()
-    with pytest.raises(StateFormatError, match=match) as info:
-        game.state_from_dict(d)
-    assert time.process_time() - start < 1.0
-    assert len(str(info.value)) < 500
 
 
 def test_decisions_above_max_decisions_refused():
@@ -150,9 +130,7 @@ def test_huge_lists_refused_fast(key):
 
 def test_deep_nesting_refused_with_a_short_message():
     game, d = saved()
-    deep: list = []
-    for _ in range(20_000):
-        deep = [deep]
+    deep = deeply_nested()
     d["nests"][0] = deep
     refused(game, d, "bower")
 
