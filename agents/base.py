@@ -90,3 +90,20 @@ def acting_seat(state: State, player: int | None) -> int:
             f"{state.game.name}: several seats act now {list(acting)}; pass player= to act()"
         )
     return acting[0]
+
+
+def search_preamble(
+    agent_name: str, action_mask: np.ndarray, state: State | None
+) -> tuple[int | None, np.ndarray]:
+    """What every search agent checks before searching: ``(forced action or None, legal ids)``.
+
+    A search needs the engine state; a waiting seat answers NOOP and a single legal action needs
+    no search, so both come back as the forced action.
+    """
+    if state is None:
+        raise ValueError(f"{agent_name} agent: act() needs the engine state (state=...) to search")
+    num_actions = state.game.num_actions
+    if only_noop(action_mask, num_actions):
+        return num_actions, np.empty(0, dtype=np.int64)
+    ids = legal_ids(action_mask[:num_actions])
+    return (int(ids[0]) if ids.size == 1 else None), ids

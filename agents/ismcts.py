@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import BaseAgent, acting_seat, legal_ids, only_noop
+from agents.base import BaseAgent, acting_seat, search_preamble
 from agents.ismcts_eval import EVALUATOR_NAMES, leaf_evaluator
 from envs.core.game import State
 
@@ -237,14 +237,10 @@ class ISMCTSAgent(BaseAgent):
         state: State | None = None,
         player: int | None = None,
     ) -> int:
-        if state is None:
-            raise ValueError("ismcts agent: act() needs the engine state (state=...) to search")
+        forced, ids = search_preamble("ismcts", action_mask, state)
+        if forced is not None:
+            return forced
         num_actions = state.game.num_actions
-        if only_noop(action_mask, num_actions):
-            return num_actions
-        ids = legal_ids(action_mask[:num_actions])
-        if ids.size == 1:
-            return int(ids[0])
         self._configure(state)
         me = acting_seat(state, player)
         if not self.reuse or len(self.table) > self.max_nodes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import BaseAgent, acting_seat, legal_ids, only_noop
+from agents.base import BaseAgent, acting_seat, search_preamble
 from envs.core.game import State
 
 
@@ -41,14 +41,9 @@ class SearchAgent(BaseAgent):
         state: State | None = None,
         player: int | None = None,
     ) -> int:
-        if state is None:
-            raise ValueError("search agent: act() needs the engine state (state=...) to search")
-        num_actions = state.game.num_actions
-        if only_noop(action_mask, num_actions):
-            return num_actions
-        ids = legal_ids(action_mask[:num_actions])
-        if ids.size == 1:
-            return int(ids[0])
+        forced, ids = search_preamble("search", action_mask, state)
+        if forced is not None:
+            return forced
         me = acting_seat(state, player)
         worlds = max(1, self.rollouts // ids.size)
         samples = [state.determinize(me, self.rng) for _ in range(worlds)]
