@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 
@@ -41,3 +42,13 @@ def deeply_nested(depth: int = 20_000) -> list:
     for _ in range(depth):
         value = [value]
     return value
+
+
+def check_along_random_games(game: Game, games: int, reload_every: int) -> None:
+    """``State.check()`` holds at every position of ``games`` random games, and on a JSON
+    round-trip of every ``reload_every``-th position: the check is never stricter than the rules."""
+    for seed in range(games):
+        for step, state in enumerate(random_positions(game, seed)):
+            state.check()
+            if step % reload_every == 0:
+                game.state_from_dict(json.loads(json.dumps(state.to_dict()))).check()

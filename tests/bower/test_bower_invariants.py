@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 import pytest
-from saved_states import deeply_nested, random_positions, refused
+from saved_states import check_along_random_games, deeply_nested, random_positions, refused
 
 from envs.bower.rules import BowerGame
 
@@ -28,12 +28,7 @@ OPTION_SETS = [
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=[str(o) for o in OPTION_SETS])
 def test_check_never_fires_along_random_games(options):
-    game = BowerGame(**options)
-    for seed in range(GAMES):
-        for step, s in enumerate(random_positions(game, seed)):
-            s.check()
-            if step % 5 == 0:
-                game.state_from_dict(json.loads(json.dumps(s.to_dict()))).check()
+    check_along_random_games(BowerGame(**options), GAMES, reload_every=5)
 
 
 def saved(seed: int = 3, steps: int = 60) -> tuple[BowerGame, dict]:

@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 import pytest
-from saved_states import deeply_nested, random_positions, refused
+from saved_states import check_along_random_games, deeply_nested, random_positions, refused
 
 from envs.ethnos import EthnosGame
 from envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON, TYPE_TRIBE
@@ -27,12 +27,7 @@ GAMES = max(1, int(6 * SCALE))
     {"num_players": 5, "marker_limit": 26}, {"num_players": 6, "auto_single_choice": True},
 ], ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
 def test_check_never_fires_along_random_games(options):
-    game = EthnosGame(**options)
-    for seed in range(GAMES):
-        for step, s in enumerate(random_positions(game, seed)):
-            s.check()
-            if step % 25 == 0:
-                game.state_from_dict(json.loads(json.dumps(s.to_dict()))).check()
+    check_along_random_games(EthnosGame(**options), GAMES, reload_every=25)
 
 
 def saved(n: int = 4, seed: int = 2, steps: int = 120, phase: str | None = None):
