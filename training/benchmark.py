@@ -43,7 +43,7 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
     import torch
 
     from training import train
-    from training.callbacks import LeagueCallback, export_policy
+    from training.callbacks import LeagueCallback, UpdateThreads, export_policy
 
     torch.set_num_threads(1)
     args = setup_args(env, setup, n_envs, seed)
@@ -56,7 +56,9 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
         if setup != "random":
             for k in range(3):
                 vec.add_snapshot(f"snapshot{k}", export_policy(model.policy, scale))
-        callback = LeagueCallback(vec, scale, 0)
+        callback = [LeagueCallback(vec, scale, 0)]
+        if args.processes > 1:
+            callback.append(UpdateThreads(args.processes))
         t0 = time.perf_counter()
         model.learn(total_timesteps=steps, callback=callback)
         return model.num_timesteps / (time.perf_counter() - t0)

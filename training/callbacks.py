@@ -51,6 +51,32 @@ class StopAfter(BaseCallback):
         return time.perf_counter() < self.deadline
 
 
+class UpdateThreads(BaseCallback):
+    """Gives the PPO update ``threads`` torch threads, and collection one.
+
+    With ``--processes K`` the worker processes wait while the learner updates, so the update may
+    use K cores; while the workers play, the learner's single forward pass per step stays on one
+    thread (a second one would only spin against the workers).
+    """
+
+    def __init__(self, threads: int):
+        super().__init__()
+        self.threads = max(1, int(threads))
+
+    def _on_rollout_end(self) -> None:  # the update follows
+        import torch
+
+        torch.set_num_threads(self.threads)
+
+    def _on_rollout_start(self) -> None:  # collection follows
+        import torch
+
+        torch.set_num_threads(1)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 class LeagueCallback(BaseCallback):
     """Keeps the collector's ``self`` network current and freezes snapshots."""
 

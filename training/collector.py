@@ -28,7 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from agents.policy import NumpyMLP, choose
+from agents.policy import NumpyMLP, choose, masked_softmax
 from envs.core.game import Game, State
 from training.league import League, Plan
 
@@ -242,20 +242,29 @@ class MultiSeatVecEnv(LockstepVecEnv):
                 state = slot.state
                 joints[i][p] = controller.act(state.observe(p), state.legal_mask(p),
                                               state=state, player=p)
+        if not by_net:
+            return
+        # logits per network, then one masked softmax and one sampling pass over every row
+        # (row-wise arithmetic, so the same actions as one call per network)
+        size, num_actions = self.game.obs_spec.size, self.game.num_actions
+        all_rows = [row for rows in by_net.values() for row in rows]
+        logits = np.empty((len(all_rows), num_actions), np.float32)
+        masks = np.empty((len(all_rows), num_actions), bool)
+        start = 0
         for key, rows in by_net.items():
-            first_slot = self.slots[rows[0][0]]
-            mlp = self.league.network(key, first_slot.plan)  # one object per key: frozen
-            obs = np.empty((len(rows), self.game.obs_spec.size), np.float32)
-            masks = np.empty((len(rows), self.game.num_actions), bool)
+            mlp = self.league.network(key, self.slots[rows[0][0]].plan)  # frozen per key
+            obs = np.empty((len(rows), size), np.float32)
             for j, (i, p) in enumerate(rows):
                 state = self.slots[i].state
                 state.observe(p, out=obs[j])  # written in place: no per-row array
-                masks[j] = state.legal_mask(p)
-            probs = mlp.masked_probabilities(obs, masks)
-            u = (np.array([self.slots[i].rngs[p].random() for i, p in rows])
-                 if self.league.sample_nets else None)
-            for (i, p), a in zip(rows, choose(probs, u)):
-                joints[i][p] = int(a)
+                masks[start + j] = state.legal_mask(p)
+            logits[start:start + len(rows)] = mlp.logits(obs)
+            start += len(rows)
+        probs = masked_softmax(logits, masks)
+        u = (np.array([self.slots[i].rngs[p].random() for i, p in all_rows])
+             if self.league.sample_nets else None)
+        for (i, p), a in zip(all_rows, choose(probs, u)):
+            joints[i][p] = int(a)
 
     def _observe(self, slot: Slot) -> np.ndarray:
         obs = np.asarray(slot.state.observe(slot.seat), np.float32)

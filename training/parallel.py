@@ -26,7 +26,13 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
     import torch
 
     torch.set_num_threads(1)
-    shard = make_shard(num_envs, seed)
+    try:
+        shard = make_shard(num_envs, seed)
+    except Exception as error:  # reported by the constructor, not as a broken pipe later
+        remote.send(("error", f"{type(error).__name__}: {error}"))
+        remote.close()
+        return
+    remote.send(("ready", None))
     while True:
         command, payload = remote.recv()
         if command == "step":  # the next masks travel with the step (no extra round trip)
@@ -65,6 +71,16 @@ class ShardedVecEnv(LockstepVecEnv):
             there.close()
             self.remotes.append(here)
             self.processes.append(proc)
+        # wait until every shard is built (imports included), so a failure surfaces here and
+        # a timed run measures playing, not start-up
+        for k, r in enumerate(self.remotes):
+            try:
+                status, message = r.recv()
+            except EOFError:
+                status, message = "error", "the process ended before it was ready"
+            if status != "ready":
+                self.close()
+                raise RuntimeError(f"--processes: worker {k} could not build its games: {message}")
         self.render_mode = None
         super().__init__(num_envs, observation_space, action_space)
 

@@ -275,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         EvalCallback,
         LeagueCallback,
         StopAfter,
+        UpdateThreads,
         export_policy,
         make_checkpoint_callback,
     )
@@ -322,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     eval_cb = EvalCallback(args.out, eval_game, args.env, obs_scale, args.eval_every,
                            args.eval_games, args.eval_seed)
     callbacks = [make_checkpoint_callback(args), league_cb, eval_cb]
+    if args.processes > 1:
+        callbacks.append(UpdateThreads(args.processes))
     if args.max_minutes is not None:
         callbacks.append(StopAfter(t_start + 60 * args.max_minutes))
     start_steps, t0 = model.num_timesteps, time.perf_counter()

@@ -13,6 +13,8 @@ observation are relative: 0 me, 1 left, 2 partner, 3 right.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
@@ -21,6 +23,7 @@ from envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     JACK,
     NO_TRUMP,
+    NUM_CARDS,
     NUM_SEATS,
     STRENGTH,
     rank_of,
@@ -89,17 +92,18 @@ class HeuristicAgent(BaseAgent):
             return CALL_BASE + best
         return PASS
 
-    def _play(self, obs: dict[str, np.ndarray], legal: list[int]) -> int:
-        trump = int(np.argmax(obs["trump"])) if obs["trump"].any() else NO_TRUMP
+    def _play(self, obs: Mapping[str, np.ndarray], legal: list[int]) -> int:
+        trump_row = np.flatnonzero(obs["trump"])
+        trump = int(trump_row[0]) if trump_row.size else NO_TRUMP
         cheapest = min(legal, key=lambda c: (own_value(c, trump), c))
-        trick = obs["trick"]
-        if not trick.any():
+        # one nonzero per seat that has played to this trick: index = seat * 32 + card
+        on_table = np.flatnonzero(obs["trick"]).tolist()
+        if not on_table:
             return self._lead(obs, legal, trump, cheapest)
+        played = [divmod(i, NUM_CARDS) for i in on_table]  # (seat, card), seats ascending
         leader = int(np.argmax(obs["leader"]))
-        led_card = int(np.argmax(trick[leader]))
+        led_card = next(card for seat, card in played if seat == leader)
         strength = STRENGTH[trump][EFFECTIVE_SUIT[trump][led_card]]
-        played = [(seat, int(np.argmax(trick[seat]))) for seat in range(NUM_SEATS)
-                  if trick[seat].any()]
         best_seat, best_card = max(played, key=lambda sc: strength[sc[1]])
         last_to_play = len(played) == NUM_SEATS - 1
         if best_seat == PARTNER and (last_to_play or strength[best_card] >= ACE):
@@ -109,7 +113,7 @@ class HeuristicAgent(BaseAgent):
             return min(winners, key=lambda c: (strength[c], c))
         return cheapest
 
-    def _lead(self, obs: dict[str, np.ndarray], legal: list[int], trump: int,
+    def _lead(self, obs: Mapping[str, np.ndarray], legal: list[int], trump: int,
               cheapest: int) -> int:
         my_team_called = bool(obs["caller"][0] or obs["caller"][PARTNER])
         trumps = [c for c in legal if trump != NO_TRUMP and EFFECTIVE_SUIT[trump][c] == trump]

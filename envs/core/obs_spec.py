@@ -7,7 +7,7 @@ what the encoder writes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -48,18 +48,22 @@ class ObsSpec:
         self.low = np.concatenate([np.full(p.size, p.low, OBS_DTYPE) for p in self.pieces])
         self.high = np.concatenate([np.full(p.size, p.high, OBS_DTYPE) for p in self.pieces])
         self._by_name = {p.name: p for p in self.pieces}
+        # name -> (slice, shape), computed once: heuristics read pieces on every decision
+        self._layout = {p.name: (slice(self.offsets[p.name], self.offsets[p.name] + p.size),
+                                 p.shape) for p in self.pieces}
 
     def slice(self, name: str) -> slice:
-        start = self.offsets[name]
-        return slice(start, start + self._by_name[name].size)
+        return self._layout[name][0]
 
     def view(self, buffer: np.ndarray, name: str) -> np.ndarray:
         """A writable view of piece ``name`` inside the flat ``buffer``, in the piece's shape."""
-        return buffer[self.slice(name)].reshape(self._by_name[name].shape)
+        where, shape = self._layout[name]
+        return buffer[where].reshape(shape)
 
-    def split(self, buffer: np.ndarray) -> dict[str, np.ndarray]:
-        """Every piece of ``buffer`` by name (views), for tests, notebooks and debugging."""
-        return {p.name: self.view(buffer, p.name) for p in self.pieces}
+    def split(self, buffer: np.ndarray) -> PieceViews:
+        """Every piece of ``buffer`` by name (views, made on first access: a heuristic that
+        reads three of twenty pieces per decision pays for three)."""
+        return PieceViews(self, buffer)
 
     def zeros(self) -> np.ndarray:
         return np.zeros(self.size, OBS_DTYPE)
@@ -72,3 +76,29 @@ class ObsSpec:
             rows.append(f"| `{p.name}` | {shape} | {self.offsets[p.name]} | {rng} | {p.doc} |")
         rows.append(f"| total | {self.size} | | | |")
         return "\n".join(rows)
+
+
+class PieceViews(Mapping):
+    """The pieces of one flat buffer by name, as writable views created when first read."""
+
+    __slots__ = ("_buffer", "_spec", "_views")
+
+    def __init__(self, spec: ObsSpec, buffer: np.ndarray):
+        self._spec = spec
+        self._buffer = buffer
+        self._views: dict[str, np.ndarray] = {}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        view = self._views.get(name)
+        if view is None:
+            if name not in self._spec._layout:
+                raise KeyError(f"no observation piece {name!r}; pieces: "
+                               f"{', '.join(self._spec._layout)}")
+            view = self._views[name] = self._spec.view(self._buffer, name)
+        return view
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spec._layout)
+
+    def __len__(self) -> int:
+        return len(self._spec._layout)

@@ -165,3 +165,18 @@ def test_two_worker_processes_play_the_games_of_their_shards():
         assert len(sharded.pop_finished()) == sum(len(v.pop_finished()) for v in local) > 0
     finally:
         sharded.close()
+
+
+def test_a_worker_that_cannot_build_its_games_fails_the_constructor_with_its_reason():
+    import functools
+
+    from training.parallel import ShardedVecEnv
+    from training.train import build_shard
+
+    good = functools.partial(build_shard, "bauer_draft_v0", {"num_players": 2},
+                             {"specs": ["random"]}, True, 1.0)
+    probe = good(2, 0)
+    bad = functools.partial(build_shard, "bauer_draft_v0", {"num_players": 2},
+                            {"specs": ["no_such_agent"]}, True, 1.0)
+    with pytest.raises(RuntimeError, match="worker 0 could not build its games.*no_such_agent"):
+        ShardedVecEnv(bad, 4, 2, 0, probe.observation_space, probe.action_space)
