@@ -6,7 +6,10 @@ measured interleaved (round-robin, so machine load hits each alike), with ratios
 - ``random``: every other seat a random agent (the cheapest opponents);
 - ``self-play``: a league of 3 frozen snapshots + the heuristic (PFSP), the partner the learner's
   own weights (bauer_trick);
-- ``self-play --processes 2``: the same league with the games in two worker processes.
+- ``snapshots``: self-play against frozen snapshots (and the latest weights) only: what the
+  collector costs without the heuristic, whose own cost per decision differs a lot by game;
+- ``self-play --processes 2``: the league of ``self-play`` with the games in two worker
+  processes (and two torch threads for the PPO update, while the workers wait).
 
 Each measurement is a whole ``learn`` (collection, the learner's forward passes, the PPO update
 and the league callback), on a fresh model; the table gives the median of the rounds.
@@ -21,7 +24,7 @@ from typing import Any
 
 from training.cli import DEFAULT_ENV_OPTIONS, add_env, add_seed, make_parser
 
-SETUPS = ("random", "self-play", "self-play --processes 2")
+SETUPS = ("random", "self-play", "snapshots", "self-play --processes 2")
 
 
 def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespace:
@@ -31,11 +34,16 @@ def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespa
             "--seed", str(seed), "--n-steps", "128", "--batch-size", "1024", "--n-epochs", "4"]
     if setup == "random":
         argv += ["--opponent", "random"]
+    elif setup == "snapshots":
+        argv += ["--self-play"]
     else:
         argv += ["--opponent", "heuristic"]
     if setup.endswith("--processes 2"):
         argv += ["--processes", "2"]
-    return train.parse_args(train.build_parser(), argv)
+    args = train.parse_args(train.build_parser(), argv)
+    if setup == "snapshots":
+        args.opponent = []  # no agent entry: the snapshots and the latest weights
+    return args
 
 
 def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
@@ -98,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| random opponents | {med['random']:.0f} | 1.00 |")
     print(f"| self-play (3 snapshots + heuristic) | {med['self-play']:.0f} | "
           f"{med['self-play'] / med['random']:.2f} x random |")
+    print(f"| self-play (3 snapshots + latest weights) | {med['snapshots']:.0f} | "
+          f"{med['snapshots'] / med['random']:.2f} x random |")
     two = med["self-play --processes 2"]
     print(f"| self-play, --processes 2 | {two:.0f} | {two / med['self-play']:.2f} x one "
           "process |")

@@ -102,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, metavar="FILE",
                    help="also write the results to this file (default: print only)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--timing", action="store_true",
+                   help="also report the evaluated agent's CPU time per decision (median, p90) "
+                        "and, for search agents, iterations per second")
     return p
 
 
@@ -132,6 +135,15 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as exc:  # argparse prints it and exits with 2
         parser.error(str(exc))
     game = envs.make_game(args.env, **options)
+    cpu_seconds: list[float] = []
+    iterations: list[int] = []
+    if args.timing:
+        from training.timing import TimedAgent
+
+        make_untimed = make_hero
+
+        def make_hero(seed: int | None) -> Any:
+            return TimedAgent(make_untimed(seed), cpu_seconds, iterations)
 
     bar = None
     if not args.no_progress:
@@ -153,6 +165,17 @@ def main(argv: list[str] | None = None) -> int:
     payload = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
                "partner": args.partner, "opponent": args.opponent, "seed": args.seed,
                **summary.as_dict()}
+    if args.timing:
+        from training.timing import timing_summary
+
+        timing = timing_summary(cpu_seconds, iterations)
+        payload["timing"] = timing
+        if timing:
+            line = (f"CPU per decision (real choices only, {timing['decisions']}): median "
+                    f"{timing['cpu_ms_median']:.0f} ms, p90 {timing['cpu_ms_p90']:.0f} ms")
+            if "iterations_per_s" in timing:
+                line += f"; {timing['iterations_per_s']:.0f} iterations/s"
+            print(line)
     targets = [args.json] if args.json else []
     targets += [args.out / "eval.json"] if args.out else []
     for path in targets:

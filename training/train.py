@@ -147,7 +147,8 @@ def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argpa
 
 # --- the collector -------------------------------------------------------------------------------
 def league_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    return {"specs": args.opponent or ["random", "heuristic"], "self_play": args.self_play,
+    specs = ["random", "heuristic"] if args.opponent is None else args.opponent
+    return {"specs": specs, "self_play": args.self_play,
             "max_snapshots": args.max_snapshots, "pfsp_power": args.pfsp_power,
             "partner_snapshot_prob": args.partner_snapshot_prob,
             "entry_weights": parse_entry_weights(args.entry_weight)}
