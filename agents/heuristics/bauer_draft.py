@@ -159,6 +159,8 @@ class Evaluator:
         self.my_noise = rem * w.sword_rate + sd * _SAMPLES[:, 0]
         self.visible_cards = set(int(c) for c in np.flatnonzero(tableau.sum(axis=0)))
         self._cache: dict[tuple[int, ...], float] = {}
+        # the Danger value depends on my sword total only: many holdings share one
+        self._danger_cache: dict[int, float] = {}
 
     # -- the estimate --------------------------------------------------------------------------
     def __call__(self, cards: list[int]) -> float:
@@ -249,6 +251,12 @@ class Evaluator:
 
     def _danger(self, swords: int) -> float:
         """My mean Danger points over the fixed samples of everyone's final swords."""
+        value = self._danger_cache.get(swords)
+        if value is None:
+            value = self._danger_cache[swords] = self._danger_points(swords)
+        return value
+
+    def _danger_points(self, swords: int) -> float:
         if swords == 0 and self.rem == 0:
             return 0.0
         mine = swords + self.my_noise
