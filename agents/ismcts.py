@@ -65,6 +65,9 @@ class GameDefaults:
     """The documented default budget and playout set-up of one game (tuned, see the README)."""
 
     iterations: int
+    # when set, the iterations are ``seat_budget // num_players`` instead: a playout costs about
+    # one heuristic call per seat and round, so more players get fewer iterations per move
+    seat_budget: int | None = None
     playout: str = "random"
     depth: int | None = None
     leaf_scale: float = 10.0
@@ -80,9 +83,11 @@ DEFAULTS: dict[str, GameDefaults] = {
     # cheap heuristic playouts; the tree covers all four seats (partner and opponents); a deal
     # is at most 36 decisions, so the cut-off only matters for episode="game" (about one deal,
     # then the points margin)
-    "bauer_trick": GameDefaults(iterations=200, playout="heuristic", depth=40, leaf_scale=1.0),
-    # heuristic playouts of the remaining rounds; final score margin as a softer signal
-    "bauer_draft": GameDefaults(iterations=48, playout="heuristic", margin_weight=0.5),
+    "bauer_trick": GameDefaults(iterations=800, playout="heuristic", depth=40, leaf_scale=1.0),
+    # heuristic playouts of the remaining rounds; final score margin as a softer signal;
+    # 300 // players iterations (150 for 2 players, 75 for 4)
+    "bauer_draft": GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
+                                margin_weight=0.5),
     # huge branching, score 0 until the end: leaf = the heuristic's position value right after
     # the new node, the opponent modelled by the heuristic inside the tree
     "bower": GameDefaults(iterations=200, playout="heuristic", depth=0, evaluator="heuristic",
@@ -190,8 +195,10 @@ class ISMCTSAgent(BaseAgent):
         self.table = {}
         base = DEFAULTS.get(game.name, FALLBACK)
         given = self.given
+        default_iterations = (base.iterations if base.seat_budget is None
+                              else max(1, base.seat_budget // game.num_players))
         self.iterations = given["iterations"] if given["iterations"] is not None else (
-            base.iterations)
+            default_iterations)
         self.c = float(given["exploration"] if given["exploration"] is not None
                        else base.exploration)
         self.depth = given["depth"] if given["depth"] is not None else base.depth
