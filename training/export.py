@@ -9,13 +9,13 @@ is then a plain flatten), with ``ReLU`` or ``Tanh`` hidden layers.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.policy import NumpyMLP, run_config
+from training.cli import make_parser
 
 TORCH_ACTIVATIONS = {"ReLU": "relu", "Tanh": "tanh"}
 
@@ -61,8 +61,7 @@ def export_model(model_path: str | Path, out: str | Path,
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.export", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = make_parser("training.export", __doc__)
     p.add_argument("model", type=Path, help="a model.zip written by training.train")
     p.add_argument("out", type=Path, help="the .npz to write (its card goes next to it)")
     args = p.parse_args(argv)

@@ -15,7 +15,6 @@ writes ``OUT/model.zip`` (a MaskablePPO model ``training.train --init`` continue
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ import numpy as np
 
 from agents.registry import factory_from_spec
 from envs.core.game import Game
+from training.cli import make_parser
 from training.match import seeds_for
 
 
@@ -133,8 +133,7 @@ def agreement(policy: Any, demos: Demonstrations, idx: np.ndarray) -> float:
 def main(argv: list[str] | None = None) -> int:
     from training import train
 
-    p = argparse.ArgumentParser(prog="python -m training.imitate", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = make_parser("training.imitate", __doc__)
     p.add_argument("--config", help="a training/configs/*.json (network, env, options)")
     p.add_argument("--env")
     p.add_argument("--out", required=True)

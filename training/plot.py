@@ -6,9 +6,10 @@ and heuristic opponents over training steps, written to ``OUT/learning_curve.png
 
 from __future__ import annotations
 
-import argparse
 import csv
 from pathlib import Path
+
+from training.cli import make_parser
 
 
 def read_eval(run: Path) -> dict[str, list[dict[str, float]]]:
@@ -53,8 +54,7 @@ def plot_run(run: Path, out: Path | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.plot", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = make_parser("training.plot", __doc__)
     p.add_argument("run", type=Path, help="a run directory of training.train")
     p.add_argument("--out", type=Path, help="default: RUN/learning_curve.png")
     args = p.parse_args(argv)

@@ -13,7 +13,6 @@ finds them.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import time
@@ -23,6 +22,7 @@ from typing import Any
 import envs
 from agents.policy import PRETRAINED_DIR, MLPAgent, load_mlp
 from agents.registry import factory_from_spec
+from training.cli import make_parser
 from training.evaluate import evaluate_seat
 from training.stats import summarize
 from training.train import eval_options
@@ -70,8 +70,7 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR) -> Pa
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = make_parser("training.ship", __doc__)
     p.add_argument("run", type=Path, help="a run directory of training.train")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--seed", type=int, default=5_000_000)
