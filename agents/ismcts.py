@@ -11,7 +11,10 @@ Each iteration samples a fresh world from what the searching seat has seen
   multiple-observer reading, sounder but slower to learn). With ``keys="policy"`` only the
   searcher has nodes and every other seat plays the playout policy inside the tree too (an
   opponent model: with the heuristic as playout policy, small budgets are spent on the
-  searcher's own choices). Observations are the seat-relative vectors the envs hand out, so a
+  searcher's own choices). With ``keys="root"`` only the root is a node: every later decision,
+  the searcher's too, is the playout policy's, so the search is UCB over the root actions with
+  policy rollouts (the right tool when the policy is strong and the branching huge).
+  Observations are the seat-relative vectors the envs hand out, so a
   key never holds information the keyed seat lacks.
 - Selection is UCB1 with *availability counts*: an action's exploration term uses how often it
   was legal when its node was visited, not the node's visit count, because in a sampled world
@@ -30,9 +33,16 @@ Each iteration samples a fresh world from what the searching seat has seen
 - The node table is kept between the moves of a game (tree reuse); the next move's root is found
   by its key whenever an earlier search reached it. ``reset()`` clears it, and so does a table
   grown past ``max_nodes`` (default: about 100 MB of statistics).
-- ``prior=`` (default: the game's heuristic) adds a progressive bias ``prior_weight / (1 + n)``
-  to the action the prior agent picks at the root, so a small budget starts from the heuristic's
-  choice and leaves it only when the samples say so.
+- ``prior=`` (default: the game's heuristic, or its shipped trained model where ``DEFAULTS``
+  says so; ``None`` turns it off) adds a progressive bias ``prior_weight / (1 + n)`` to the
+  action the prior agent picks at the root, so a small budget starts from the prior's choice and
+  leaves it only when the samples say so. With ``candidates=k`` only the prior's k best root
+  actions are searched, ranked by the prior agent's ``action_values`` (the heuristic's own
+  values for bower, the policy's probabilities for a trained model): progressive widening cut
+  to a fixed width, for branching factors the budget cannot cover.
+- ``playout="trained"`` / ``prior="trained"`` play the shipped numpy model of the game and
+  player count (``agents/pretrained``); as a game default they fall back to the heuristic for
+  player counts without a shipped model.
 
 The budget is ``iterations=`` or ``seconds=`` (CPU time of this process) per move; the defaults
 per game (``DEFAULTS``) take well under 0.5 s per move on the project machine. Everything random
@@ -57,7 +67,8 @@ PlayoutPolicy = Callable[[State, int], int]
 # a playout/prior policy spec: "random", "heuristic", an agent object or a callable
 PolicySpec = Any
 
-KEYS = ("searcher", "own", "policy")
+KEYS = ("searcher", "own", "policy", "root")
+POLICY_NAMES = ("random", "heuristic", "trained")
 
 
 @dataclass(frozen=True)
@@ -76,6 +87,17 @@ class GameDefaults:
     evaluator: str = "score"
     margin_weight: float = 0.0
     keys: str = "searcher"
+    # search only the prior's ``candidates`` best root actions (by its ``action_values``)
+    candidates: int | None = None
+    # keys="root" only: each sampled world is played from every candidate (common random numbers)
+    paired: bool = False
+    prior: str = "heuristic"
+    # the defaults to use instead where these name a ``"trained"`` policy and no model is shipped
+    # for the game's player count (an explicit ``playout="trained"`` is refused there instead)
+    untrained: GameDefaults | None = None
+
+    def needs_model(self) -> bool:
+        return "trained" in (self.playout, self.prior)
 
 
 # game name -> defaults; measured median CPU per move on the 2-core project machine in the README
@@ -84,10 +106,17 @@ DEFAULTS: dict[str, GameDefaults] = {
     # is at most 36 decisions, so the cut-off only matters for episode="game" (about one deal,
     # then the points margin)
     "bauer_trick": GameDefaults(iterations=800, playout="heuristic", depth=40, leaf_scale=1.0),
-    # heuristic playouts of the remaining rounds; final score margin as a softer signal;
-    # 300 // players iterations (150 for 2 players, 75 for 4)
-    "bauer_draft": GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
-                                margin_weight=0.5),
+    # the shipped trained model (stronger than the heuristic and 3.5x cheaper per call) ranks
+    # the root actions and plays every rollout to the end; each sampled world is played from
+    # each of its 4 best actions (paired); 800 // players rollouts (400 for 2 players, 200 for
+    # 4). Without a shipped model for the player count: the heuristic tree search below
+    "bauer_draft": GameDefaults(
+        iterations=400, seat_budget=800, playout="trained", prior="trained", keys="root",
+        candidates=4, paired=True, margin_weight=0.5,
+        # heuristic playouts of the remaining rounds, final score margin as a softer signal,
+        # 300 // players iterations
+        untrained=GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
+                               margin_weight=0.5)),
     # huge branching, score 0 until the end: leaf = the heuristic's position value right after
     # the new node, the opponent modelled by the heuristic inside the tree
     "bower": GameDefaults(iterations=200, playout="heuristic", depth=0, evaluator="heuristic",
@@ -120,7 +149,10 @@ class ISMCTSAgent(BaseAgent):
     ``iterations`` / ``seconds`` (budget per move, one of them), ``exploration`` (UCB constant for
     returns in [-1, 1]), ``playout`` (``"random"``, ``"heuristic"``, an agent or a callable),
     ``depth`` (playout cut-off in joint decisions; ``None``: to the end), ``leaf_scale``,
-    ``evaluator``, ``margin_weight``, ``keys`` (``"searcher"``, ``"own"``, ``"policy"``),
+    ``evaluator``, ``margin_weight``, ``keys`` (``"searcher"``, ``"own"``, ``"policy"``,
+    ``"root"``),
+    ``candidates`` (search only the prior's k best root actions, ranked by the prior agent's
+    ``action_values(observation, mask, state, player) -> {action: value}`` where it has one),
     ``prior`` / ``prior_weight`` (root bias; ``prior=None`` turns it off), ``reuse`` (keep the
     table between moves), ``max_nodes``.
     """
@@ -136,11 +168,13 @@ class ISMCTSAgent(BaseAgent):
         playout: PolicySpec = None,
         depth: int | None = None,
         leaf_scale: float | None = None,
-        prior: PolicySpec = "heuristic",
+        prior: PolicySpec = "default",
         prior_weight: float | None = None,
         evaluator: Any = None,
         margin_weight: float | None = None,
         keys: str | None = None,
+        candidates: int | None = None,
+        paired: bool | None = None,
         reuse: bool = True,
         max_nodes: int | None = None,
     ):
@@ -162,7 +196,8 @@ class ISMCTSAgent(BaseAgent):
         if keys is not None and keys not in KEYS:
             raise ValueError(f"ismcts agent: keys={keys!r}; allowed: {', '.join(KEYS)}")
         for label, spec in (("playout", playout), ("prior", prior)):
-            _check_policy_spec(label, spec, allow_none=True)
+            _check_policy_spec(label, spec, allow_none=True,
+                               allow_default=label == "prior")
         if evaluator is not None and evaluator not in EVALUATOR_NAMES and not callable(evaluator):
             raise ValueError(f"ismcts agent: evaluator={evaluator!r}; expected 'score', "
                              "'heuristic' or a callable (state, player) -> per-seat values")
@@ -172,6 +207,15 @@ class ISMCTSAgent(BaseAgent):
         self.seconds = seconds
         self.prior_spec = prior
         self.keys_given = keys
+        if candidates is not None and (type(candidates) is not int or candidates < 1):
+            raise ValueError(
+                f"ismcts agent: candidates={candidates!r}; expected None or an int >= 1")
+        self.candidates_given = candidates
+        if paired is not None and not isinstance(paired, bool):
+            raise ValueError(f"ismcts agent: paired={paired!r}; expected true or false")
+        if paired and keys not in (None, "root"):
+            raise ValueError(_paired_needs_root(keys))
+        self.paired_given = paired
         self.reuse = bool(reuse)
         if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
             raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
@@ -193,7 +237,7 @@ class ISMCTSAgent(BaseAgent):
             return
         self._game_name = game.name
         self.table = {}
-        base = DEFAULTS.get(game.name, FALLBACK)
+        base = _defaults_for(game)
         given = self.given
         default_iterations = (base.iterations if base.seat_budget is None
                               else max(1, base.seat_budget // game.num_players))
@@ -212,16 +256,25 @@ class ISMCTSAgent(BaseAgent):
         self.evaluator = leaf_evaluator(evaluator, game.name) if isinstance(evaluator, str) else (
             evaluator)
         self.keys = self.keys_given if self.keys_given is not None else base.keys
+        self.candidates = (self.candidates_given if self.candidates_given is not None
+                           else base.candidates)
+        self.paired = self.paired_given if self.paired_given is not None else base.paired
+        if self.paired and self.keys != "root":
+            raise ValueError(_paired_needs_root(self.keys))
         playout = given["playout"] if given["playout"] is not None else base.playout
-        self.playout = [self._policy(playout, game.name) for _ in range(game.num_players)]
-        self.prior = None if self.prior_spec is None else self._policy(self.prior_spec, game.name)
+        self.playout = [self._policy(playout, game.name, game.num_players)
+                        for _ in range(game.num_players)]
+        prior = base.prior if self.prior_spec == "default" else self.prior_spec
+        self.prior = None if prior is None else self._policy(prior, game.name, game.num_players)
         self.opponents = _opponents(game)
         # a node holds 3 float arrays of num_actions: cap the table near 100 MB by default
         self.max_nodes = self.max_nodes_given or max(1000, 4_000_000 // game.num_actions)
 
-    def _policy(self, spec: PolicySpec, game_name: str) -> PlayoutPolicy | None:
+    def _policy(self, spec: PolicySpec, game_name: str,
+                num_players: int | None = None) -> PlayoutPolicy | None:
         """A ``(state, player) -> action`` function from a spec; ``None`` means uniform random
-        (inlined in the playout loop, the cheapest case)."""
+        (inlined in the playout loop, the cheapest case). ``"trained"`` is the shipped numpy
+        model for the game and player count."""
         if spec == "random":
             return None
         if spec == "heuristic":
@@ -231,6 +284,14 @@ class ISMCTSAgent(BaseAgent):
                 raise ValueError(f"ismcts agent: no heuristic known for game {game_name!r}")
             agent = heuristic_class(_ENV_NAMES[game_name])(
                 seed=int(self.rng.integers(2**63)))
+            return _agent_policy(agent)
+        if spec == "trained":
+            from agents.registry import make_agent
+
+            if game_name not in _ENV_NAMES:
+                raise ValueError(f"ismcts agent: no trained model known for game {game_name!r}")
+            agent = make_agent("trained", env_name=_ENV_NAMES[game_name],
+                               num_players=num_players, seed=int(self.rng.integers(2**63)))
             return _agent_policy(agent)
         if hasattr(spec, "act"):
             return _agent_policy(spec)
@@ -255,16 +316,43 @@ class ISMCTSAgent(BaseAgent):
         first = state.determinize(me, self.rng)
         root_key = (me, first.observe(me).tobytes())
         bias = np.zeros(num_actions)
-        if self.prior is not None and self.prior_weight > 0:
+        self.root_allowed = np.asarray(action_mask[:num_actions], dtype=bool)
+        ranked = self._ranked_candidates(first, me)
+        if ranked is not None:
+            if len(ranked) == 1:  # nothing to compare: the prior's choice, no search
+                self.last_iterations = 0
+                return ranked[0]
+            self.root_allowed = np.zeros(num_actions, dtype=bool)
+            self.root_allowed[ranked] = True
+            bias[ranked[0]] = self.prior_weight
+        elif self.prior is not None and self.prior_weight > 0:
             bias[self.prior(first, me)] = self.prior_weight
         self._search(state, me, first, root_key, bias)  # the truth only via determinize
         node = self.table[root_key]
-        visits = np.where(action_mask[:num_actions], node.visits, -1.0)
+        if self.paired:  # equal visits: the best mean, the prior's choice given a head start
+            n = np.maximum(node.visits, 1.0)
+            score = np.where(self.root_allowed, node.total / n + bias / (1.0 + node.visits),
+                             -np.inf)
+            best = np.flatnonzero(score == score.max())
+            return int(best[self.rng.integers(best.size)])
+        visits = np.where(self.root_allowed, node.visits, -1.0)
         best = np.flatnonzero(visits == visits.max())
         if best.size > 1:  # equal visits: the better mean, then the prior, then the generator
             means = node.total[best] / np.maximum(node.visits[best], 1) + 1e-9 * bias[best]
             best = best[means == means.max()]
         return int(best[self.rng.integers(best.size)])
+
+    def _ranked_candidates(self, first: State, me: int) -> list[int] | None:
+        """The prior's ``candidates`` best actions, best first, when the prior agent can value
+        its actions (``action_values``); ``None`` when not asked for or not possible. Computed
+        on a determinization, so it too depends only on what ``me`` has seen."""
+        agent = getattr(self.prior, "agent", None)
+        values_of = getattr(agent, "action_values", None)
+        if not self.candidates or values_of is None:
+            return None
+        values = values_of(first.observe(me), first.legal_mask(me), state=first, player=me)
+        ranked = sorted(values, key=lambda a: (-values[a], a))
+        return [int(a) for a in ranked[: self.candidates]]
 
     def _search(self, state: State, me: int, first: State, root_key: tuple[int, bytes],
                 bias: np.ndarray) -> None:
@@ -278,9 +366,32 @@ class ISMCTSAgent(BaseAgent):
                 if deadline is not None and time.process_time() >= deadline:
                     break
                 world = state.determinize(me, self.rng)
-            self._iterate(world, me, root_key, bias, start_returns)
-            done += 1
+            if self.paired:
+                done += self._iterate_paired(world, me, root_key, start_returns)
+            else:
+                self._iterate(world, me, root_key, bias, start_returns)
+                done += 1
         self.last_iterations = done
+
+    def _iterate_paired(self, world: State, me: int, root_key: tuple[int, bytes],
+                        start_returns: np.ndarray) -> int:
+        """One sampled world played on from every root candidate, the others' choices of this
+        step and the world's own chance (a clone shares the generator's state) the same for
+        each: common random numbers, so candidates are compared on equal luck. Returns the
+        playouts spent."""
+        node = self.table.get(root_key)
+        if node is None:
+            node = self.table[root_key] = _Node(world.game.num_actions)
+        candidates = np.flatnonzero(self.root_allowed & world.legal_mask(me)[: node.visits.size])
+        others = {p: self._policy_action(world, p) for p in world.acting_players() if p != me}
+        node.avail[candidates] += 1.0
+        for a in candidates:
+            branch = world.clone()
+            branch.apply({**others, me: int(a)})
+            value = self._playout(branch, me) - start_returns
+            node.visits[a] += 1.0
+            node.total[a] += value[me]
+        return int(candidates.size)
 
     def _iterate(self, world: State, me: int, root_key: tuple[int, bytes], bias: np.ndarray,
                  start_returns: np.ndarray) -> None:
@@ -292,7 +403,7 @@ class ISMCTSAgent(BaseAgent):
             key_obs = None if self.keys == "own" else world.observe(me).tobytes()
             joint: dict[int, int] = {}
             for p in world.acting_players():
-                if p != me and self.keys == "policy":
+                if p != me and self.keys in ("policy", "root"):
                     joint[p] = self._policy_action(world, p)
                     continue
                 if at_root and p == me:
@@ -304,12 +415,16 @@ class ISMCTSAgent(BaseAgent):
                     node = self.table[key] = _Node(world.game.num_actions)
                     grow = False
                 mask = world.legal_mask(p)
+                if key is root_key:
+                    mask = mask & self.root_allowed
                 action, fresh = self._select(node, mask, bias if key is root_key else None)
                 grow = grow and not fresh
                 path.append((node, p, action))
                 joint[p] = action
             at_root = False
             world.apply(joint)
+            if self.keys == "root":
+                break
         value = self._playout(world, me) - start_returns
         for node, p, action in path:
             node.visits[action] += 1.0
@@ -369,6 +484,24 @@ class ISMCTSAgent(BaseAgent):
         return out
 
 
+def _defaults_for(game: Any) -> GameDefaults:
+    """``DEFAULTS`` of the game; their ``untrained`` set where they play a shipped model that
+    this player count lacks."""
+    base = DEFAULTS.get(game.name, FALLBACK)
+    if base.needs_model() and base.untrained is not None:
+        from agents.policy import shipped_models
+
+        env_name = _ENV_NAMES.get(game.name)
+        if not (env_name and shipped_models(env_name, game.num_players)):
+            return base.untrained
+    return base
+
+
+def _paired_needs_root(keys: str) -> str:
+    return (f"ismcts agent: paired=True needs keys='root' (got keys={keys!r}): only a root-only "
+            "search can play one sampled world on from every root action")
+
+
 def _opponents(game: Any) -> list[tuple[int, ...]]:
     """Per seat, the seats outside its team."""
     teams = getattr(game, "teams", None) or tuple((p,) for p in range(game.num_players))
@@ -384,15 +517,17 @@ def _agent_policy(agent: Any) -> PlayoutPolicy:
         return agent.act(state.observe(player), state.legal_mask(player), state=state,
                          player=player)
 
+    policy.agent = agent  # type: ignore[attr-defined]  # for action_values (candidates=)
     return policy
 
 
-def _check_policy_spec(label: str, spec: PolicySpec, allow_none: bool) -> None:
-    if spec is None and allow_none:
+def _check_policy_spec(label: str, spec: PolicySpec, allow_none: bool,
+                       allow_default: bool = False) -> None:
+    if (spec is None and allow_none) or (spec == "default" and allow_default):
         return
-    if spec in ("random", "heuristic") or hasattr(spec, "act") or callable(spec):
+    if spec in POLICY_NAMES or hasattr(spec, "act") or callable(spec):
         return
     raise ValueError(
-        f"ismcts agent: {label}={spec!r}; expected 'random', 'heuristic', an agent object "
-        "or a callable (state, player) -> action"
+        f"ismcts agent: {label}={spec!r}; expected 'random', 'heuristic', 'trained', an agent "
+        "object or a callable (state, player) -> action"
     )

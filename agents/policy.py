@@ -237,6 +237,12 @@ class MLPAgent(BaseAgent):
         u = None if self.deterministic else np.array([self.rng.random()])
         return int(choose(probs, u)[0])
 
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None, player: int | None = None) -> dict[int, float]:
+        """The policy's probability of every legal action (a search ranks candidates by it)."""
+        probs = self.action_probabilities(observation, action_mask)
+        return {int(a): float(probs[a]) for a in legal_ids(action_mask[: self.num_actions])}
+
 
 class TrainedAgent(MLPAgent):
     """A shipped (or given) ``.npz`` model for ``env_name``.
@@ -257,7 +263,16 @@ class TrainedAgent(MLPAgent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray,
             state: State | None = None, player: int | None = None) -> int:
-        size = len(observation)
+        self._fit(len(observation))
+        return super().act(observation, action_mask, state, player)
+
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None, player: int | None = None) -> dict[int, float]:
+        self._fit(len(observation))
+        return super().action_values(observation, action_mask, state, player)
+
+    def _fit(self, size: int) -> None:
+        """Play the model made for observations of ``size`` (refuse when none is)."""
         if size != self.mlp.obs_size:
             fitting = [m for m in self.models if m.obs_size == size]
             if not fitting:
@@ -265,7 +280,6 @@ class TrainedAgent(MLPAgent):
                 raise ModelMismatchError(
                     f"trained agent: no model for observations of size {size} (models: {sizes})")
             self.mlp = fitting[0]
-        return super().act(observation, action_mask, state, player)
 
 
 def load_trained(env_name: str | None, path: str | Path | None,

@@ -292,3 +292,18 @@ def test_request_beliefs_follow_the_opponents_columns():
     blind = HeuristicAgent(read_opponent=0.0)
     blind._read(s.observe(0), s)
     assert np.isclose(blind.ctx.probs[3, 3], 0.2)
+
+
+def test_action_values_rank_its_own_choice_first():
+    """``action_values`` (what a search ranks candidates by) gives a value to every action the
+    agent weighs, and the action it plays holds the top value; the same seed plays the same."""
+    weighed = 0
+    for state in random_positions(GAME, games=5, seed=31):
+        seat = state.actor
+        mask = state.legal_mask(seat)
+        values = heuristic(7).action_values(state.observe(seat), mask, state=state, player=seat)
+        choice = heuristic(7).act(state.observe(seat), mask, state=state, player=seat)
+        assert all(mask[a] for a in values) and choice in values
+        assert values[choice] >= max(values.values()) - 1e-9
+        weighed += len(values) > 1
+    assert weighed >= 100

@@ -176,3 +176,111 @@ def test_tree_reuse_finds_the_next_root_in_the_table():
                 action = others.act(state.observe(p), mask)
             state.apply({p: action})
     assert asked >= 12 and found >= 3  # 5 of 23 when written; 0 if reuse were broken
+
+
+class _RankingPrior(RandomAgent):
+    """A prior that values every legal action by a fixed random score (so the ranking is known
+    to the test) and plays the best one."""
+
+    def __init__(self, num_actions: int, seed: int = 0):
+        super().__init__(seed=seed)
+        self.scores = np.random.default_rng(seed).random(num_actions)
+
+    def action_values(self, observation, action_mask, state=None, player=None):
+        return {int(a): float(self.scores[a]) for a in np.flatnonzero(action_mask)}
+
+    def act(self, observation, action_mask, state=None, player=None):
+        values = self.action_values(observation, action_mask)
+        return max(values, key=values.get)
+
+
+def test_candidates_restrict_the_root_to_the_priors_best_actions():
+    """``candidates=k`` spends every root visit on the prior's k best actions and picks one of
+    them; with k=1 it plays the prior's choice without searching."""
+    game = envs.make_game("bower_v0")
+    checked = 0
+    for i, (state, me) in enumerate(positions("bower_v0", {}, 24, seed=21)):
+        mask = state.legal_mask(me).copy()
+        prior = _RankingPrior(game.num_actions, seed=i)
+        legal = np.flatnonzero(mask[: game.num_actions])
+        if legal.size < 4:
+            continue
+        top3 = set(sorted(legal, key=lambda a: -prior.scores[a])[:3])
+        agent = ISMCTSAgent(seed=i, iterations=24, prior=prior, candidates=3, keys="root",
+                            depth=2, playout="random")
+        action = agent.act(state.observe(me), mask, state=state, player=me)
+        assert action in top3
+        (root,) = agent.table.values()  # keys="root": the root is the only node
+        assert set(np.flatnonzero(root.visits)) == top3 and root.visits.sum() == 24
+        single = ISMCTSAgent(seed=i, iterations=24, prior=prior, candidates=1)
+        assert single.act(state.observe(me), mask, state=state, player=me) == max(
+            top3, key=lambda a: prior.scores[a])
+        assert single.last_iterations == 0 and not single.table
+        checked += 1
+    assert checked >= 8
+
+
+def test_keys_root_plays_every_later_decision_by_the_playout_policy():
+    """keys="root": one node per searched move, so the table grows by at most one per move."""
+    game = envs.make_game("bauer_draft_v0", num_players=2)
+    state = game.new_state(3)
+    agent = small(0, iterations=20, keys="root")
+    moves = 0
+    while not state.is_over():
+        joint = {}
+        for p in state.acting_players():
+            mask = state.legal_mask(p)
+            joint[p] = (agent.act(state.observe(p), mask, state=state, player=p) if p == 0
+                        else int(np.flatnonzero(mask)[0]))
+            moves += p == 0 and mask.sum() > 1
+        state.apply(joint)
+    assert 0 < len(agent.table) <= moves
+
+
+def test_trained_model_as_playout_and_prior():
+    """``playout="trained"`` / ``prior="trained"`` play the shipped numpy model of the game and
+    player count; a game without one is refused with the shipped list."""
+    state, me = next(positions("bauer_draft_v0", {"num_players": 4}, 1, seed=8))
+    mask = state.legal_mask(me)
+    agent = agent_from_spec("ismcts:playout=trained,prior=trained,iterations=12",
+                            env_name="bauer_draft_v0", seed=0)
+    assert mask[agent.act(state.observe(me), mask, state=state, player=me)]
+    state3, me3 = next(positions("bauer_draft_v0", {"num_players": 3}, 1, seed=8))
+    with pytest.raises(FileNotFoundError, match="shipped"):
+        small(0, playout="trained").act(state3.observe(me3), state3.legal_mask(me3),
+                                        state=state3, player=me3)
+
+
+def test_paired_plays_each_sampled_world_from_every_candidate():
+    """paired=True: the candidates get equal visits (one per sampled world each) and the budget
+    counts playouts; asking for it without keys="root" is refused, naming both."""
+    game = envs.make_game("bower_v0")
+    for i, (state, me) in enumerate(positions("bower_v0", {}, 10, seed=23)):
+        mask = state.legal_mask(me)
+        if mask[: game.num_actions].sum() < 3:
+            continue
+        agent = ISMCTSAgent(seed=i, iterations=12, prior=_RankingPrior(game.num_actions, i),
+                            candidates=3, keys="root", paired=True, depth=1, playout="random")
+        action = agent.act(state.observe(me), mask, state=state, player=me)
+        (root,) = agent.table.values()
+        visited = root.visits[root.visits > 0]
+        assert mask[action] and root.visits[action] > 0
+        assert visited.size == 3 and set(visited) == {4.0} and agent.last_iterations == 12
+    with pytest.raises(ValueError, match="paired=True needs keys='root'.*'policy'"):
+        ISMCTSAgent(paired=True, keys="policy")
+
+
+def test_bauer_draft_defaults_fall_back_to_the_heuristic_without_a_shipped_model():
+    """The bauer_draft defaults rank and roll out with the shipped model where one exists for
+    the player count (2 and 4) and fall back to the heuristic tree search elsewhere (3, 5)."""
+    from agents.policy import shipped_models
+
+    for players in (2, 3, 4, 5):
+        state, me = next(positions("bauer_draft_v0", {"num_players": players}, 1, seed=9))
+        agent = ISMCTSAgent(seed=0, iterations=8)
+        mask = state.legal_mask(me)
+        assert mask[agent.act(state.observe(me), mask, state=state, player=me)]
+        shipped = bool(shipped_models("bauer_draft_v0", players))
+        assert shipped == (players in (2, 4))
+        assert agent.keys == ("root" if shipped else "searcher")
+        assert agent.paired is shipped

@@ -82,6 +82,7 @@ class HeuristicAgent(BaseAgent):
         self.deny_weight = float(deny_weight)
         self._kept_effect = -1  # the bonus tile I kept last (its effect may be asked next)
         self._position_key: tuple | None = None
+        self._weighed: tuple[np.ndarray, np.ndarray] | None = None  # the last _pick's input
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -205,8 +206,21 @@ class HeuristicAgent(BaseAgent):
         rows = self.obs["display"]
         return [decode_tile(rows[d, 1:]) if rows[d, 0] > 0 else None for d in range(3)]
 
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None, player: int | None = None) -> dict[int, float]:
+        """The value this agent gives every action it weighs at this decision (a search uses
+        them to rank candidates); a decision settled by a fixed rule (always take the bonus,
+        decline the double turn, a single legal id) gives only the action chosen."""
+        self._weighed = None
+        choice = self.act(observation, action_mask, state, player)
+        if self._weighed is None:
+            return {choice: 0.0}
+        ids, values = self._weighed
+        return {int(a): float(v) for a, v in zip(ids, values)}
+
     def _pick(self, ids: np.ndarray, values: np.ndarray) -> int:
         """The id with the best value; ties (within 1e-9) broken by the agent's generator."""
+        self._weighed = (ids, values)
         best = np.flatnonzero(values >= values.max() - 1e-9)
         return int(ids[best[self.rng.integers(best.size)]])
 
