@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -13,6 +14,19 @@ from envs.bower.scoring import COLUMN_BITS, components
 
 
 # ---------------------------------------------------------------------- nest statistics
+@lru_cache(maxsize=1 << 16)
+def _groups(bits: int, link: tuple[int, int] | None) -> tuple[int, ...]:
+    """``components`` of one material's cells, cached: a what-if placement changes two cells,
+    so most of a nest's material bitboards recur from one evaluation to the next."""
+    return tuple(components(bits, link))
+
+
+@lru_cache(maxsize=1 << 16)
+def _odd_regions(empty: int) -> int:
+    """Empty regions of odd size (a domino can never fill their last cell)."""
+    return sum(1 for comp in components(empty) if comp.bit_count() & 1)
+
+
 class Stats:
     """What the position value needs from one nest."""
 
@@ -42,7 +56,7 @@ def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
     new_condition = False
     potential = 0.0
     for m in range(3):
-        for comp in components(matbits[m], link):
+        for comp in _groups(matbits[m], link):
             size = comp.bit_count()
             if size > sizes[m]:
                 sizes[m] = size
@@ -73,7 +87,7 @@ def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
     )
     st.new_condition = new_condition
     st.gem_potential = potential
-    st.odd_regions = sum(1 for comp in components(empty) if comp.bit_count() & 1)
+    st.odd_regions = _odd_regions(empty)
     return st
 
 
