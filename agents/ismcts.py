@@ -117,10 +117,12 @@ DEFAULTS: dict[str, GameDefaults] = {
         # 300 // players iterations
         untrained=GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
                                margin_weight=0.5)),
-    # huge branching, score 0 until the end: leaf = the heuristic's position value right after
-    # the new node, the opponent modelled by the heuristic inside the tree
-    "bower": GameDefaults(iterations=200, playout="heuristic", depth=0, evaluator="heuristic",
-                          keys="policy"),
+    # huge branching, score 0 until the end: only the heuristic's 4 best root actions (by its
+    # own values), each played on in the same 15 sampled worlds (paired) for 3 heuristic
+    # decisions (my placement after a take, the opponent's turn), then the heuristic's position
+    # value; 60 rollouts
+    "bower": GameDefaults(iterations=60, playout="heuristic", depth=3, evaluator="heuristic",
+                          keys="root", candidates=4, paired=True),
     # long games: heuristic playouts cut after 40 decisions, the others modelled by the heuristic
     "ethnos": GameDefaults(iterations=16, playout="heuristic", depth=40, keys="policy"),
 }
