@@ -55,6 +55,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -286,17 +287,14 @@ class ISMCTSAgent(BaseAgent):
                 raise ValueError(f"ismcts agent: no heuristic known for game {game_name!r}")
             agent = heuristic_class(_ENV_NAMES[game_name])(
                 seed=int(self.rng.integers(2**63)))
-            return _agent_policy(agent)
+            return _AgentPolicy(agent)
         if spec == "trained":
-            from agents.registry import make_agent
-
             if game_name not in _ENV_NAMES:
                 raise ValueError(f"ismcts agent: no trained model known for game {game_name!r}")
-            agent = make_agent("trained", env_name=_ENV_NAMES[game_name],
-                               num_players=num_players, seed=int(self.rng.integers(2**63)))
-            return _agent_policy(agent)
+            make = _trained_factory(_ENV_NAMES[game_name], num_players)
+            return _AgentPolicy(make(int(self.rng.integers(2**63))))
         if hasattr(spec, "act"):
-            return _agent_policy(spec)
+            return _AgentPolicy(spec)
         return spec  # a callable (state, player) -> action
 
     # ----------------------------------------------------------------------------- acting
@@ -512,15 +510,29 @@ def _opponents(game: Any) -> list[tuple[int, ...]]:
             for p in range(game.num_players)]
 
 
-def _agent_policy(agent: Any) -> PlayoutPolicy:
-    """An agent object as a ``(state, player) -> action`` playout policy."""
+@cache
+def _trained_factory(env_name: str, num_players: int | None) -> Callable[[int], BaseAgent]:
+    """``seed -> TrainedAgent`` for the shipped model, its weights loaded once per process (each
+    search builds one per seat and the prior at every game's first move)."""
+    from agents.registry import agent_factory
 
-    def policy(state: State, player: int) -> int:
-        return agent.act(state.observe(player), state.legal_mask(player), state=state,
-                         player=player)
+    return agent_factory("trained", env_name, num_players=num_players)
 
-    policy.agent = agent  # type: ignore[attr-defined]  # for action_values (candidates=)
-    return policy
+
+class _AgentPolicy:
+    """An agent object as a ``(state, player) -> action`` playout policy; ``agent`` stays
+    reachable for its ``action_values`` (``candidates=``)."""
+
+    __slots__ = ("agent",)
+
+    def __init__(self, agent: Any):
+        self.agent = agent
+
+    def __call__(self, state: State, player: int) -> int:
+        return self.agent.act(state.observe(player), state.legal_mask(player), state=state,
+                              player=player)
+
+
 
 
 def _check_policy_spec(label: str, spec: PolicySpec, allow_none: bool,
