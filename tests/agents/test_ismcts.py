@@ -245,6 +245,10 @@ def test_trained_model_as_playout_and_prior():
     agent = agent_from_spec("ismcts:playout=trained,prior=trained,iterations=12",
                             env_name="bauer_draft_v0", seed=0)
     assert mask[agent.act(state.observe(me), mask, state=state, player=me)]
+    from agents.policy import TrainedAgent
+
+    assert all(isinstance(policy.agent, TrainedAgent) for policy in agent.playout)
+    assert isinstance(agent.prior.agent, TrainedAgent)
     state3, me3 = next(positions("bauer_draft_v0", {"num_players": 3}, 1, seed=8))
     with pytest.raises(FileNotFoundError, match="shipped"):
         small(0, playout="trained").act(state3.observe(me3), state3.legal_mask(me3),
@@ -255,10 +259,12 @@ def test_paired_plays_each_sampled_world_from_every_candidate():
     """paired=True: the candidates get equal visits (one per sampled world each) and the budget
     counts playouts; asking for it without keys="root" is refused, naming both."""
     game = envs.make_game("bower_v0")
+    checked = 0
     for i, (state, me) in enumerate(positions("bower_v0", {}, 10, seed=23)):
         mask = state.legal_mask(me)
         if mask[: game.num_actions].sum() < 3:
             continue
+        checked += 1
         agent = ISMCTSAgent(seed=i, iterations=12, prior=_RankingPrior(game.num_actions, i),
                             candidates=3, keys="root", paired=True, depth=1, playout="random")
         action = agent.act(state.observe(me), mask, state=state, player=me)
@@ -266,6 +272,7 @@ def test_paired_plays_each_sampled_world_from_every_candidate():
         visited = root.visits[root.visits > 0]
         assert mask[action] and root.visits[action] > 0
         assert visited.size == 3 and set(visited) == {4.0} and agent.last_iterations == 12
+    assert checked >= 4
     with pytest.raises(ValueError, match="paired=True needs keys='root'.*'policy'"):
         ISMCTSAgent(paired=True, keys="policy")
 
