@@ -27,9 +27,13 @@ Each iteration samples a fresh world from what the searching seat has seen
   the game's heuristic, any agent object or a callable ``(state, player) -> action``) continues,
   cut after ``depth`` joint decisions, where the leaf is valued by ``evaluator=``: the score
   margins (``"score"``: ``tanh(margin / leaf_scale)`` averaged over the opponents), a game's
-  heuristic position value (``"heuristic"``, bower; ``agents/ismcts_eval.py``) or a callable
-  ``(state, searcher) -> per-seat values``. ``margin_weight`` adds the score-margin value to
-  finished playouts too (a softer signal than win/loss for small budgets).
+  heuristic position value (``"heuristic"``, bower; ``agents/ismcts_eval.py``), an exact
+  perfect-information solve of the sampled world (``"solver"``, bauer_trick's trick play,
+  ``agents/double_dummy.py``: with ``depth=0`` and ``keys="root"`` this is perfect-information
+  Monte Carlo) or a callable ``(state, searcher) -> per-seat values``; an evaluator that
+  returns ``None`` cannot value that position yet, and the playout goes on until it can.
+  ``margin_weight`` adds the score-margin value to finished playouts too (a softer signal than
+  win/loss for small budgets).
 - The node table is kept between the moves of a game (tree reuse); the next move's root is found
   by its key whenever an earlier search reached it. ``reset()`` clears it, and so does a table
   grown past ``max_nodes`` (default: about 100 MB of statistics).
@@ -40,6 +44,9 @@ Each iteration samples a fresh world from what the searching seat has seen
   actions are searched, ranked by the prior agent's ``action_values`` (the heuristic's own
   values for bower, the policy's probabilities for a trained model): progressive widening cut
   to a fixed width, for branching factors the budget cannot cover.
+- ``belief="policy"`` keeps a sampled world only if the playout policy (the search's model of
+  every player) would have made the other seats' earlier public choices in it, re-sampling up
+  to ``belief_tries`` times (``agents/ismcts_belief.py``; bauer_trick's trump call).
 - ``playout="trained"`` / ``prior="trained"`` play the shipped numpy model of the game and
   player count (``agents/pretrained``); as a game default they fall back to the heuristic for
   player counts without a shipped model.
@@ -61,6 +68,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent, acting_seat, search_preamble
+from agents.ismcts_belief import BELIEFS, consistent, rebuild_for
 from agents.ismcts_eval import EVALUATOR_NAMES, leaf_evaluator
 from envs.core.game import State
 
@@ -93,6 +101,9 @@ class GameDefaults:
     # keys="root" only: each sampled world is played from every candidate (common random numbers)
     paired: bool = False
     prior: str = "heuristic"
+    # "policy": keep only sampled worlds in which the playout policy would have made the others'
+    # earlier public choices (``agents/ismcts_belief.py``); "uniform": every consistent world
+    belief: str = "uniform"
     # the defaults to use instead where these name a ``"trained"`` policy and no model is shipped
     # for the game's player count (an explicit ``playout="trained"`` is refused there instead)
     untrained: GameDefaults | None = None
@@ -156,8 +167,9 @@ class ISMCTSAgent(BaseAgent):
     ``"root"``),
     ``candidates`` (search only the prior's k best root actions, ranked by the prior agent's
     ``action_values(observation, mask, state, player) -> {action: value}`` where it has one),
-    ``prior`` / ``prior_weight`` (root bias; ``prior=None`` turns it off), ``reuse`` (keep the
-    table between moves), ``max_nodes``.
+    ``prior`` / ``prior_weight`` (root bias; ``prior=None`` turns it off), ``paired``,
+    ``belief`` (``"uniform"`` or ``"policy"``) / ``belief_tries``, ``reuse`` (keep the table
+    between moves), ``max_nodes``.
     """
 
     name = "ismcts"
@@ -178,6 +190,8 @@ class ISMCTSAgent(BaseAgent):
         keys: str | None = None,
         candidates: int | None = None,
         paired: bool | None = None,
+        belief: str | None = None,
+        belief_tries: int = 20,
         reuse: bool = True,
         max_nodes: int | None = None,
     ):
@@ -203,7 +217,8 @@ class ISMCTSAgent(BaseAgent):
                                allow_default=label == "prior")
         if evaluator is not None and evaluator not in EVALUATOR_NAMES and not callable(evaluator):
             raise ValueError(f"ismcts agent: evaluator={evaluator!r}; expected 'score', "
-                             "'heuristic' or a callable (state, player) -> per-seat values")
+                             "'heuristic', 'solver' or a callable (state, player) -> per-seat "
+                             "values (or None: play on)")
         self.given = {"iterations": iterations, "exploration": exploration, "playout": playout,
                       "depth": depth, "leaf_scale": leaf_scale, "prior_weight": prior_weight,
                       "evaluator": evaluator, "margin_weight": margin_weight}
@@ -219,6 +234,12 @@ class ISMCTSAgent(BaseAgent):
         if paired and keys not in (None, "root"):
             raise ValueError(_paired_needs_root(keys))
         self.paired_given = paired
+        if belief is not None and belief not in BELIEFS:
+            raise ValueError(f"ismcts agent: belief={belief!r}; allowed: {', '.join(BELIEFS)}")
+        if type(belief_tries) is not int or belief_tries < 1:
+            raise ValueError(f"ismcts agent: belief_tries={belief_tries!r}; expected an int >= 1")
+        self.belief_given = belief
+        self.belief_tries = belief_tries
         self.reuse = bool(reuse)
         if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
             raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
@@ -270,6 +291,8 @@ class ISMCTSAgent(BaseAgent):
         prior = base.prior if self.prior_spec == "default" else self.prior_spec
         self.prior = None if prior is None else self._policy(prior, game.name, game.num_players)
         self.opponents = _opponents(game)
+        belief = self.belief_given if self.belief_given is not None else base.belief
+        self.rebuild = rebuild_for(game.name) if belief == "policy" else None
         # a node holds 3 float arrays of num_actions: cap the table near 100 MB by default
         self.max_nodes = self.max_nodes_given or max(1000, 4_000_000 // game.num_actions)
 
@@ -313,7 +336,7 @@ class ISMCTSAgent(BaseAgent):
         me = acting_seat(state, player)
         if not self.reuse or len(self.table) > self.max_nodes:
             self.table = {}
-        first = state.determinize(me, self.rng)
+        first = self._sample_world(state, me)
         root_key = (me, first.observe(me).tobytes())
         bias = np.zeros(num_actions)
         self.root_allowed = np.asarray(action_mask[:num_actions], dtype=bool)
@@ -365,13 +388,26 @@ class ISMCTSAgent(BaseAgent):
             if done > 0:
                 if deadline is not None and time.process_time() >= deadline:
                     break
-                world = state.determinize(me, self.rng)
+                world = self._sample_world(state, me)
             if self.paired:
                 done += self._iterate_paired(world, me, root_key, start_returns)
             else:
                 self._iterate(world, me, root_key, bias, start_returns)
                 done += 1
         self.last_iterations = done
+
+    def _sample_world(self, state: State, me: int) -> State:
+        """A determinization; with ``belief="policy"`` re-sampled (up to ``belief_tries``
+        times, then the last one is kept) until the playout policy would have made the other
+        seats' earlier choices."""
+        world = state.determinize(me, self.rng)
+        if self.rebuild is None:
+            return world
+        for _ in range(self.belief_tries - 1):
+            if consistent(world, me, self.rebuild, self.playout):
+                return world
+            world = state.determinize(me, self.rng)
+        return world
 
     def _iterate_paired(self, world: State, me: int, root_key: tuple[int, bytes],
                         start_returns: np.ndarray) -> int:
@@ -454,17 +490,24 @@ class ISMCTSAgent(BaseAgent):
         score-margin value at the end (a softer signal than win/loss for small budgets)."""
         limit = world.game.max_decisions if self.depth is None else self.depth
         steps = 0
-        while steps < limit and not world.is_over():
+        while not world.is_over():
+            if steps >= limit:
+                leaf = self._leaf_value(world, me)
+                if leaf is not None:  # else the evaluator cannot value it yet: play on
+                    return np.asarray(world.returns(), dtype=float) + leaf
             world.apply({p: self._policy_action(world, p) for p in world.acting_players()})
             steps += 1
         value = np.asarray(world.returns(), dtype=float)
-        if not world.is_over():
-            if self.evaluator is None:
-                return value + self._leaf(world.scores())
-            return value + np.asarray(self.evaluator(world, me), dtype=float)
         if self.margin_weight:
             value = value + self.margin_weight * self._leaf(world.scores())
         return value
+
+    def _leaf_value(self, world: State, me: int) -> np.ndarray | None:
+        """The evaluator's per-seat values at a cut-off (the score margin without one)."""
+        if self.evaluator is None:
+            return self._leaf(world.scores())
+        leaf = self.evaluator(world, me)
+        return None if leaf is None else np.asarray(leaf, dtype=float)
 
     def _policy_action(self, world: State, p: int) -> int:
         policy = self.playout[p]

@@ -6,6 +6,10 @@ scores a pair of nests in "egg tokens I expect to gain over the opponent" from o
 observation (materials, columns with the request probabilities it believes, egg tiles, gems,
 holes). Its scores stay 0 until the end of the game, so the score margin says nothing there. Games
 without such a value fall back to the score margin.
+``"solver"`` solves the sampled world exactly where a game has a perfect-information solver
+(bauer_trick's trick play, ``agents/double_dummy.py``): with a cut-off right after the root this
+is perfect-information Monte Carlo. It cannot value a deal whose trump is not called yet, so
+there the playout policy plays on until the trick play starts.
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ from collections.abc import Callable, Sequence
 
 from envs.core.game import State
 
-Evaluator = Callable[[State, int], Sequence[float]]
-EVALUATOR_NAMES = ("score", "heuristic")
+# per-seat values, or None where the evaluator cannot value the position (the playout goes on)
+Evaluator = Callable[[State, int], Sequence[float] | None]
+EVALUATOR_NAMES = ("score", "heuristic", "solver")
+SOLVER_GAMES = ("bauer_trick",)
 
 
 def leaf_evaluator(name: str, game_name: str, scale: float = 2.0) -> Evaluator | None:
@@ -25,6 +31,11 @@ def leaf_evaluator(name: str, game_name: str, scale: float = 2.0) -> Evaluator |
         raise ValueError(f"ismcts agent: evaluator={name!r}; allowed: {', '.join(EVALUATOR_NAMES)}")
     if name == "heuristic" and game_name == "bower":
         return BowerValue(scale)
+    if name == "solver":
+        if game_name not in SOLVER_GAMES:
+            raise ValueError(f"ismcts agent: evaluator='solver' has no solver for game "
+                             f"{game_name!r}; games with one: {', '.join(SOLVER_GAMES)}")
+        return DoubleDummyValue()
     return None
 
 
@@ -46,3 +57,42 @@ class BowerValue:
         out = [-v, -v]
         out[player] = v
         return out
+
+
+class DoubleDummyValue:
+    """The deal's outcome under perfect play by all four seats of the sampled world (bauer_trick,
+    play phase; ``None`` in the trump call). One transposition table per trump suit is kept
+    across calls: its entries are exact positions (all four hands and the leader), true in every
+    world, so later worlds, candidates and moves reuse what earlier ones proved. Cleared past
+    ``max_entries``.
+
+    In ``episode="deal"`` (and with ``reward="points"``) the value is the deal's reward itself.
+    In a game episode with ``reward="game"`` a point brings its team nearer the win: it is worth
+    ``1 / points`` of the team that subtracts it (the full win when it reaches 0).
+    """
+
+    def __init__(self, max_entries: int = 400_000):
+        from agents.double_dummy import TrickSolver
+
+        self.make_solver = TrickSolver
+        self.max_entries = max_entries
+        self.solvers: dict[int, object] = {}
+
+    def __call__(self, state: State, player: int) -> list[float] | None:
+        from agents.double_dummy import solve_deal
+        from envs.bauer_trick.components import PHASE_PLAY
+
+        if state.phase != PHASE_PLAY:
+            return None
+        solver = self.solvers.get(state.trump)
+        if solver is None or len(solver.bounds) > self.max_entries:
+            solver = self.solvers[state.trump] = self.make_solver(state.trump)
+        values = solve_deal(state, solver)
+        game = state.game
+        if game.deal_mode or game.options["reward"] == "points":
+            return values
+        scorer = next((seat % 2 for seat, v in enumerate(values) if v > 0), None)
+        if scorer is None:
+            return values
+        weight = 1.0 / max(1, state.points[scorer])
+        return [v * weight for v in values]

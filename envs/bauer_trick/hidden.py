@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Iterator
+from functools import lru_cache
 from math import factorial
 from typing import TYPE_CHECKING
 
@@ -39,6 +40,30 @@ def _multinomial(split: tuple[int, ...]) -> int:
     for k in split:
         out //= factorial(k)
     return out
+
+
+# The count tables of the exact sampler depend only on the suit sizes, who may hold each suit and
+# the room left per place, so they are shared by every determinization (a search asks for
+# hundreds of the same position per move).
+@lru_cache(maxsize=1 << 16)
+def _ways(sizes: tuple[int, ...], open_to: tuple[tuple[bool, ...], ...], g: int,
+          room: tuple[int, ...]) -> int:
+    """Deals of the suit groups ``g``.. that fill ``room`` exactly."""
+    if g == NUM_SUITS:
+        return int(not any(room))
+    return sum(weight for _, _, weight in _options(sizes, open_to, g, room))
+
+
+@lru_cache(maxsize=1 << 16)
+def _options(sizes: tuple[int, ...], open_to: tuple[tuple[bool, ...], ...], g: int,
+             room: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
+    """Each split of suit group ``g`` among the places, the room it leaves and its number of
+    completed deals, in ``_splits`` order."""
+    out = []
+    for split in _splits(sizes[g], room, open_to[g]):
+        after = tuple(r - k for r, k in zip(room, split))
+        out.append((split, after, _multinomial(split) * _ways(sizes, open_to, g + 1, after)))
+    return tuple(out)
 
 
 REJECTION_TRIES = 20  # plain shuffles tried before the exact count-based sampler
@@ -81,29 +106,16 @@ def determinize(state: BauerTrickState, player: int, rng: np.random.Generator) -
             return _install(new, others, share)
 
     groups = [[c for c in hidden if EFFECTIVE_SUIT[trump][c] == g] for g in range(NUM_SUITS)]
-    open_to = [
+    sizes = tuple(len(group) for group in groups)
+    open_to = tuple(
         tuple(not state.voids[s] >> g & 1 for s in others) + (True,) for g in range(NUM_SUITS)
-    ]
-
-    @cache
-    def ways(g: int, room: tuple[int, ...]) -> int:
-        """Deals of the groups ``g``.. that fill ``room`` exactly."""
-        if g == NUM_SUITS:
-            return int(not any(room))
-        return sum(
-            _multinomial(split) * ways(g + 1, tuple(r - k for r, k in zip(room, split)))
-            for split in _splits(len(groups[g]), room, open_to[g])
-        )
-
-    if ways(0, need) == 0:  # cannot happen for a reachable state (the true deal exists)
+    )
+    if _ways(sizes, open_to, 0, need) == 0:  # cannot happen for a reachable state
         return new
     room = need
     share: list[list[int]] = [[] for _ in need]
     for g in range(NUM_SUITS):
-        options = []
-        for split in _splits(len(groups[g]), room, open_to[g]):
-            after = tuple(r - k for r, k in zip(room, split))
-            options.append((split, after, _multinomial(split) * ways(g + 1, after)))
+        options = _options(sizes, open_to, g, room)
         pick = int(rng.integers(sum(w for _, _, w in options)))
         chosen = 0
         while pick >= options[chosen][2]:
@@ -127,3 +139,38 @@ def _install(new: BauerTrickState, others: list[int], share: list[list[int]]) ->
     new.undealt = list(share[-1])
     new.encode()
     return new
+
+
+def call_positions(world: BauerTrickState) -> Iterator[tuple[BauerTrickState, int, int]]:
+    """The deal's trump call rebuilt from a full-information world (a determinization): for
+    every seat that has spoken, in speaking order, the position in which it spoke and the action
+    it took. A search uses these to keep only the worlds in which its model of the other players
+    would have called as they did (``agents/ismcts_belief.py``).
+
+    One position object is rebuilt once and advanced call by call: read each one before asking
+    for the next. ``forehand_on_four`` yields nothing: its call is made on the first 4 cards,
+    and which of a seat's 8 cards those were is not in the state.
+    """
+    from envs.bauer_trick.actions import CALL_BASE, PASS
+    from envs.bauer_trick.components import SPOKE_PASS
+    from envs.bauer_trick.observation import ABS
+
+    if world.game.forehand_mode or world.calls[(world.dealer + 1) % NUM_SEATS] < 0:
+        return
+    dealt = [world.hands[s] | world.played[s] for s in range(NUM_SEATS)]
+    for seat, card in zip(world.trick_seats, world.trick_cards):
+        dealt[seat] |= 1 << card
+    position = world.clone()
+    position._reset_deal_fields()
+    position.hands = dealt
+    position.encode()
+    for i in range(NUM_SEATS):
+        seat = (world.dealer + 1 + i) % NUM_SEATS
+        spoken = world.calls[seat]
+        if spoken < 0:
+            return
+        position.to_act = seat
+        position.decisions += 1  # a new decision: the legal-mask cache must not answer
+        yield position, seat, PASS if spoken == SPOKE_PASS else CALL_BASE + spoken
+        position.calls[seat] = spoken
+        position.buf[ABS["calls"] + seat * 5 + spoken] = 1.0
