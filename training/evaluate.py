@@ -158,12 +158,15 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(rewards)
     last_seed = args.seed + args.games - 1
     hero_name = args.agent or f"model {args.model}"
-    print(f"{args.env} {options}: {hero_name} vs partner={args.partner}, "
+    has_partners = any(partners_of(game, seat) for seat in range(game.num_players))
+    partner = f"partner={args.partner}, " if has_partners else ""  # only team games have one
+    print(f"{args.env} {options}: {hero_name} vs {partner}"
           f"opponents={args.opponent}, seats rotated, seeds {args.seed}..{last_seed}")
     print(format_summary(summary))
     print(f"({time.perf_counter() - t0:.1f} s)")
     payload = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
-               "partner": args.partner, "opponent": args.opponent, "seed": args.seed,
+               "partner": args.partner if has_partners else None, "opponent": args.opponent,
+               "seed": args.seed,
                **summary.as_dict()}
     if args.timing:
         from training.timing import timing_summary

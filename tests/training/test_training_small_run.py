@@ -125,6 +125,15 @@ def test_evaluate_any_agent_as_the_hero(tmp_path, capsys):
     result = json.loads(out.read_text())
     assert result["hero"] == "heuristic" and result["games"] == 200
     assert result["mean_reward"] > 0  # measured +0.19 over 2,000 deals with a random partner
+    assert "vs partner=random, opponents=random" in capsys.readouterr().out
+    assert result["partner"] == "random"
+
+
+def test_evaluate_names_no_partner_in_a_game_without_teams(capsys):
+    assert evaluate.main(["--env", "bauer_draft_v0", "--agent", "heuristic", "--games", "4",
+                          "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "heuristic vs opponents=random" in printed and "partner" not in printed
 
 
 def test_policy_agent_and_cli_errors(tmp_path):
