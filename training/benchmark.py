@@ -9,7 +9,10 @@ measured interleaved (round-robin, so machine load hits each alike), with ratios
 - ``snapshots``: self-play against frozen snapshots (and the latest weights) only: what the
   collector costs without the heuristic, whose own cost per decision differs a lot by game;
 - ``self-play --processes 2``: the league of ``self-play`` with the games in two worker
-  processes (and two torch threads for the PPO update, while the workers wait).
+  processes (and two torch threads for the PPO update, while the workers wait);
+- ``self-play --learner-forward torch``: ``self-play`` with sb3's own rollout loop (one torch
+  forward pass of the learner per step in the main process) instead of the collector answering
+  the learner's seats too (``training/ppo.py``, the default of every other set-up).
 
 Each measurement is a whole ``learn`` (collection, the learner's forward passes, the PPO update
 and the league callback), on a fresh model; the table gives the median of the rounds.
@@ -24,7 +27,8 @@ from typing import Any
 
 from training.cli import DEFAULT_ENV_OPTIONS, add_env, add_seed, make_parser
 
-SETUPS = ("random", "self-play", "snapshots", "self-play --processes 2")
+SETUPS = ("random", "self-play", "snapshots", "self-play --processes 2",
+          "self-play --learner-forward torch")
 
 
 def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespace:
@@ -40,6 +44,8 @@ def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespa
         argv += ["--opponent", "heuristic"]
     if setup.endswith("--processes 2"):
         argv += ["--processes", "2"]
+    if setup.endswith("--learner-forward torch"):
+        argv += ["--learner-forward", "torch"]
     args = train.parse_args(train.build_parser(), argv)
     if setup == "snapshots":
         args.opponent = []  # no agent entry: the snapshots and the latest weights
@@ -59,6 +65,7 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
     vec = train.make_vec_env(args, options)
     try:
         model = train.new_model(args, vec, None)
+        model.collector_forward = args.learner_forward == "collector"
         scale = None if args.no_obs_scale else vec_scale(env, options)
         vec.set_self(export_policy(model.policy, scale))
         if setup != "random":
@@ -111,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     two = med["self-play --processes 2"]
     print(f"| self-play, --processes 2 | {two:.0f} | {two / med['self-play']:.2f} x one "
           "process |")
+    sb3_loop = med["self-play --learner-forward torch"]
+    print(f"| self-play, sb3's own rollout loop (torch forward per step) | {sb3_loop:.0f} | "
+          f"{sb3_loop / med['self-play']:.2f} x the collector's loop |")
     return 0
 
 

@@ -102,6 +102,10 @@ class MultiSeatVecEnv(LockstepVecEnv):
         obs_space = spaces.Box(low, high, (spec.size,), np.float32)
         super().__init__(num_envs, obs_space, spaces.Discrete(game.num_actions))
         self.rng = np.random.default_rng(seed)
+        # the learner's own choices when the collector answers them too (``learner_step``)
+        self.learner_rng = np.random.default_rng([seed, 1])
+        self.learner: tuple[NumpyMLP, NumpyMLP] | None = None
+        self._last_obs: np.ndarray | None = None
         self.slots: list[Slot] = []
         self._actions: np.ndarray | None = None
         self.finished: list[tuple[str, float]] = []  # (entry, learner return) since last read
@@ -112,7 +116,8 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self._run_until_learner(range(self.num_envs))
         for i in range(self.num_envs):
             self._ensure_learner_turn(i)
-        return self._observations()
+        self._last_obs = self._observations()
+        return self._last_obs
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions).reshape(self.num_envs)
@@ -156,7 +161,32 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self._run_until_learner(done_ids)
         for i in done_ids:
             self._ensure_learner_turn(i)
-        return self._observations(), rewards, dones, infos
+        self._last_obs = self._observations()
+        return self._last_obs, rewards, dones, infos
+
+    # --- the learner answered here too (``training.ppo.CollectorPPO``) --------------------------
+    def set_learner(self, actor: NumpyMLP, critic: NumpyMLP) -> None:
+        """The learner's current actor and critic (taking the observations this env returns):
+        PPO's weights are fixed during a rollout, so a numpy copy answers exactly as the torch
+        policy would, without a torch call per step."""
+        self.learner = (actor, critic)
+
+    def learner_step(self) -> tuple[Any, ...]:
+        """One step in which the learner's choices are made here as well: in every game one
+        sample from its masked softmax (one uniform each from ``learner_rng``), then ``step``.
+        Returns ``step``'s four results, the masks the choices were made under, the actions,
+        the critic's values and the log-probabilities of the actions (what PPO's rollout
+        buffer stores)."""
+        if self.learner is None or self._last_obs is None:
+            raise RuntimeError("learner_step needs set_learner(...) and reset() first")
+        actor, critic = self.learner
+        obs, masks = self._last_obs, self.action_masks()
+        probs = masked_softmax(actor.logits(obs), masks)
+        actions = choose(probs, self.learner_rng.random(self.num_envs))
+        log_probs = np.log(probs[np.arange(self.num_envs), actions])
+        values = critic.logits(obs)[:, 0]
+        self.step_async(actions)
+        return (*self.step_wait(), masks, actions, values, log_probs)
 
     def close(self) -> None:
         self.slots = []

@@ -23,14 +23,30 @@ TORCH_ACTIVATIONS = {"ReLU": "relu", "Tanh": "tanh"}
 def mlp_from_policy(policy: Any, obs_scale: np.ndarray | None = None,
                     card: dict[str, Any] | None = None) -> NumpyMLP:
     """The actor of an sb3 ``ActorCriticPolicy`` as numpy float32 arrays (weights copied)."""
-    import torch
+    _check_extractor(policy)
+    return _mlp_of(policy.mlp_extractor.policy_net, policy.action_net, obs_scale, card)
 
+
+def value_mlp_from_policy(policy: Any, obs_scale: np.ndarray | None = None) -> NumpyMLP:
+    """The critic (features -> value MLP -> value head, one output) as numpy float32 arrays: a
+    collector that answers the learner's own seats needs its values for the rollout buffer."""
+    _check_extractor(policy)
+    return _mlp_of(policy.mlp_extractor.value_net, policy.value_net, obs_scale, None)
+
+
+def _check_extractor(policy: Any) -> None:
     extractor = type(policy.pi_features_extractor).__name__
     if extractor != "FlattenExtractor":
         raise ValueError(f"export: only MlpPolicy (FlattenExtractor) is supported, "
                          f"got {extractor}")
+
+
+def _mlp_of(body: Any, head: Any, obs_scale: np.ndarray | None,
+            card: dict[str, Any] | None) -> NumpyMLP:
+    import torch
+
     weights, biases, activation = [], [], None
-    for module in policy.mlp_extractor.policy_net:
+    for module in body:
         if isinstance(module, torch.nn.Linear):
             weights.append(module.weight.detach().cpu().numpy().T.copy())
             biases.append(module.bias.detach().cpu().numpy().copy())
@@ -39,7 +55,6 @@ def mlp_from_policy(policy: Any, obs_scale: np.ndarray | None = None,
         else:
             raise ValueError(f"export: unsupported layer {type(module).__name__}; "
                              f"allowed: Linear, {', '.join(TORCH_ACTIVATIONS)}")
-    head = policy.action_net
     weights.append(head.weight.detach().cpu().numpy().T.copy())
     biases.append(head.bias.detach().cpu().numpy().copy())
     return NumpyMLP(weights, biases, activation or "relu", obs_scale, card=dict(card or {}))

@@ -38,6 +38,11 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
         if command == "step":  # the next masks travel with the step (no extra round trip)
             shard.step_async(payload)
             remote.send((*shard.step_wait(), shard.action_masks()))
+        elif command == "learner_step":  # masks for the next step travel with it
+            results = shard.learner_step()
+            remote.send((*results, shard.action_masks()))
+        elif command == "set_learner":
+            shard.set_learner(*payload)
         elif command == "reset":
             remote.send((shard.reset(), shard.action_masks()))
         elif command == "set_self":
@@ -103,6 +108,22 @@ class ShardedVecEnv(LockstepVecEnv):
         self._masks = np.concatenate(masks)
         return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),
                 [info for part in infos for info in part])
+
+    def set_learner(self, actor: NumpyMLP, critic: NumpyMLP) -> None:
+        for r in self.remotes:
+            r.send(("set_learner", (actor, critic)))
+
+    def learner_step(self) -> tuple[Any, ...]:
+        """``MultiSeatVecEnv.learner_step`` in every worker at once: the learner's forward
+        pass runs in the workers too, so the main process only gathers and trains."""
+        for r in self.remotes:
+            r.send(("learner_step", None))
+        parts = list(zip(*[r.recv() for r in self.remotes]))
+        obs, rewards, dones, infos, masks, actions, values, log_probs, next_masks = parts
+        self._masks = np.concatenate(next_masks)
+        return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),
+                [info for part in infos for info in part], np.concatenate(masks),
+                np.concatenate(actions), np.concatenate(values), np.concatenate(log_probs))
 
     def action_masks(self) -> np.ndarray:
         """The masks that came back with the last ``reset``/``step``."""

@@ -114,6 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--net-arch", default="128,128", help="hidden layer sizes, comma-separated")
     p.add_argument("--activation", default="relu", choices=ACTIVATIONS,
                    help="hidden layer activation")
+    p.add_argument("--learner-forward", default="collector", choices=("collector", "torch"),
+                   help="collector: the collector answers the learner's seats with a numpy copy "
+                        "of the rollout's weights (in the workers with --processes; "
+                        "training/ppo.py); torch: sb3's own loop, one torch call per step")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--verbose", type=int, default=0, help="MaskablePPO verbosity (0, 1, 2)")
     return p
@@ -201,11 +205,12 @@ def eval_options(env_options: dict[str, Any]) -> dict[str, Any]:
 
 def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> Any:
     import torch
-    from sb3_contrib import MaskablePPO
+
+    from training.ppo import CollectorPPO
 
     layers = [int(x) for x in str(args.net_arch).split(",") if x.strip()]
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[args.activation]
-    return MaskablePPO(
+    return CollectorPPO(
         "MlpPolicy", vec_env, learning_rate=args.lr, n_steps=args.n_steps,
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
         gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
@@ -270,7 +275,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.force:
         clear_run(args.out)
     import torch
-    from sb3_contrib import MaskablePPO
 
     from training.callbacks import (
         EvalCallback,
@@ -281,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         make_checkpoint_callback,
     )
     from training.collector import obs_scale_for
+    from training.ppo import CollectorPPO
 
     torch.set_num_threads(1)
     t_start = time.perf_counter()
@@ -291,17 +296,18 @@ def main(argv: list[str] | None = None) -> int:
     bc_info: dict[str, Any] | None = None
     if args.resume:
         path = resume_path(args.out)
-        model = MaskablePPO.load(str(path), env=vec_env, device="cpu",
-                                 tensorboard_log=str(tb_dir))
+        model = CollectorPPO.load(str(path), env=vec_env, device="cpu",
+                                  tensorboard_log=str(tb_dir))
         print(f"resuming from {path} at {model.num_timesteps} steps", file=sys.stderr)
     elif args.init is not None:
-        model = MaskablePPO.load(str(args.init), env=vec_env, device="cpu",
-                                 tensorboard_log=str(tb_dir), learning_rate=args.lr,
-                                 ent_coef=args.ent_coef, n_steps=args.n_steps,
-                                 batch_size=args.batch_size, n_epochs=args.n_epochs,
-                                 clip_range=args.clip_range)
+        model = CollectorPPO.load(str(args.init), env=vec_env, device="cpu",
+                                  tensorboard_log=str(tb_dir), learning_rate=args.lr,
+                                  ent_coef=args.ent_coef, n_steps=args.n_steps,
+                                  batch_size=args.batch_size, n_epochs=args.n_epochs,
+                                  clip_range=args.clip_range)
     else:
         model = new_model(args, vec_env, tb_dir)
+    model.collector_forward = args.learner_forward == "collector"
     if args.bc_games > 0 and not args.resume:
         from training.imitate import clone, generate
 
