@@ -31,6 +31,7 @@ from envs.bauer_trick.components import (
     PHASE_PLAY,
     STRENGTH,
     SUIT_BITS,
+    cards_of,
 )
 
 if TYPE_CHECKING:
@@ -255,21 +256,22 @@ def solve_deal(state: BauerTrickState, solver: TrickSolver | None = None) -> lis
     elif solver.trump != state.trump:
         raise ValueError(f"double-dummy solver: a solver for trump {solver.trump} was given a "
                          f"deal with trump {state.trump}")
-    trick = list(zip(state.trick_seats, state.trick_cards))
-    hands = list(state.hands)
     have = state.tricks[0]
+
+    def at_least(need: int) -> bool:
+        return _team0_at_least(solver, state, need - have)
+
     # team 0 must reach WIN tricks in all; team 1 reaches WIN when team 0 stays at or below 3
     if state.trump == NO_TRUMP:
-        if solver.team0_tricks_at_least(hands, state.leader, trick, WIN - have):
+        if at_least(WIN):
             team = 0
-        elif not solver.team0_tricks_at_least(hands, state.leader, trick, TRICKS - WIN + 1 - have):
+        elif not at_least(TRICKS - WIN + 1):
             team = 1
         else:
             return [0.0] * NUM_SEATS
     else:
         calling = state.caller % 2
-        need = WIN - have if calling == 0 else TRICKS - WIN + 1 - have
-        made = solver.team0_tricks_at_least(hands, state.leader, trick, need)
+        made = at_least(WIN if calling == 0 else TRICKS - WIN + 1)
         made_by_caller = made if calling == 0 else not made
         if not made_by_caller:
             if state.game.options["defenders_score_on_fail"]:
@@ -279,3 +281,22 @@ def solve_deal(state: BauerTrickState, solver: TrickSolver | None = None) -> lis
         else:
             team = calling
     return [1.0 if seat % 2 == team else -1.0 for seat in range(NUM_SEATS)]
+
+
+def _team0_at_least(solver: TrickSolver, state: BauerTrickState, need: int) -> bool:
+    """``team0_tricks_at_least`` from ``state``. ``forehand_on_four``'s first lead must be a
+    trump when the leader holds one: that lead is tried here, card by card, so the search below
+    (and its table, shared with other worlds) never carries the rule."""
+    trick = list(zip(state.trick_seats, state.trick_cards))
+    hands = list(state.hands)
+    leader = state.leader
+    if not (state.game.forehand_mode and state.trick_no == 0 and not trick):
+        return solver.team0_tricks_at_least(hands, leader, trick, need)
+
+    def after_lead(card: int) -> bool:
+        rest = list(hands)
+        rest[leader] ^= 1 << card
+        return solver.team0_tricks_at_least(rest, leader, [(leader, card)], need)
+
+    leads = (after_lead(card) for card in cards_of(state.legal_play_bits()))
+    return any(leads) if leader % 2 == 0 else all(leads)

@@ -66,9 +66,10 @@ class DoubleDummyValue:
     world, so later worlds, candidates and moves reuse what earlier ones proved. Cleared past
     ``max_entries``.
 
-    In ``episode="deal"`` (and with ``reward="points"``) the value is the deal's reward itself.
-    In a game episode with ``reward="game"`` a point brings its team nearer the win: it is worth
-    ``1 / points`` of the team that subtracts it (the full win when it reaches 0).
+    In ``episode="deal"`` the value is the deal's reward itself. In a game episode the deal's
+    point is valued as the rewards value it: with ``reward="points"`` +-1 per point plus the
+    win's +-1 when it brings its team to 0; with ``reward="game"`` only the win pays, so a point
+    is worth ``1 / points`` of the team that subtracts it (the full win when it reaches 0).
     """
 
     def __init__(self, max_entries: int = 400_000):
@@ -89,10 +90,12 @@ class DoubleDummyValue:
             solver = self.solvers[state.trump] = self.make_solver(state.trump)
         values = solve_deal(state, solver)
         game = state.game
-        if game.deal_mode or game.options["reward"] == "points":
-            return values
         scorer = next((seat % 2 for seat, v in enumerate(values) if v > 0), None)
-        if scorer is None:
+        if game.deal_mode or scorer is None:
             return values
-        weight = 1.0 / max(1, state.points[scorer])
+        wins = state.points[scorer] == 1
+        if game.options["reward"] == "points":
+            weight = 2.0 if wins else 1.0
+        else:
+            weight = 1.0 / max(1, state.points[scorer])
         return [v * weight for v in values]

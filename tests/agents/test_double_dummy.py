@@ -8,15 +8,16 @@ import numpy as np
 import pytest
 
 import envs
-from agents.double_dummy import TrickSolver, solve_deal, team0_tricks
+from agents.double_dummy import TrickSolver, _team0_at_least, solve_deal, team0_tricks
 from agents.ismcts import ISMCTSAgent
-from envs.bauer_trick.actions import PASS
+from envs.bauer_trick.actions import CALL_BASE, PASS
 from envs.bauer_trick.components import EFFECTIVE_SUIT, NO_TRUMP, STRENGTH, SUIT_BITS, cards_of
 
 
 def minimax_team0_tricks(trump: int, hands: list[int], leader: int,
-                         trick: list[tuple[int, int]]) -> int:
-    """Tricks team 0 takes from here, every legal card of every seat tried."""
+                         trick: list[tuple[int, int]], trump_lead: bool = False) -> int:
+    """Tricks team 0 takes from here, every legal card of every seat tried; ``trump_lead``:
+    this trick's lead must be a trump if the leader holds one (forehand_on_four's first)."""
     seat = (leader + len(trick)) % 4
     if not any(hands) and not trick:
         return 0
@@ -24,6 +25,8 @@ def minimax_team0_tricks(trump: int, hands: list[int], leader: int,
     legal = hand
     if trick:
         legal = hand & SUIT_BITS[trump][EFFECTIVE_SUIT[trump][trick[0][1]]] or hand
+    elif trump_lead:
+        legal = hand & SUIT_BITS[trump][trump] or hand
     values = []
     for card in cards_of(legal):
         hands[seat] ^= 1 << card
@@ -104,6 +107,71 @@ def test_deal_reward_is_the_rules_scoring_of_the_minimax_outcome():
         assert solve_deal(state) == expected
         checked["nobody" if scorer is None else
                 "no_trump" if state.trump == NO_TRUMP else "trump"] += 1
+    assert min(checked.values()) >= 5, checked
+
+
+def test_forehand_first_lead_is_a_trump_when_the_leader_holds_one():
+    """forehand_on_four: right after the forced call, hands cut down to 1-3 cards each so that
+    minimax can enumerate them; the solver must follow the first-lead rule, and on some of these
+    positions the rule changes the answer."""
+    game = envs.make_game("bauer_trick_v0", episode="deal", trump_selection="forehand_on_four")
+    rng = np.random.default_rng(9)
+    changed = 0
+    for g in range(300):
+        state = game.new_state(g)
+        state.apply({state.to_act: CALL_BASE + int(rng.integers(4))})
+        per_hand = int(rng.integers(1, 4))
+        order = rng.permutation(32)
+        state.hands = [sum(1 << int(c) for c in order[i * per_hand:(i + 1) * per_hand])
+                       for i in range(4)]
+        args = (state.trump, list(state.hands), state.leader, [])
+        expected = minimax_team0_tricks(*args, trump_lead=True)
+        changed += expected != minimax_team0_tricks(*args)
+        solver = TrickSolver(state.trump)
+        for need in range(per_hand + 2):
+            assert _team0_at_least(solver, state, need) == (expected >= need), (g, need)
+    assert changed >= 5, changed
+
+
+@pytest.mark.parametrize("reward", ["points", "game"])
+def test_game_episode_values_follow_the_rewards(reward):
+    """In a game episode the solver's leaf is what the rewards pay for the solved deal: with
+    reward=points the engine's own return change (the point, plus the win at 0); with
+    reward=game the win where the point ends the game, else the scorer's 1 / points share."""
+    from agents.ismcts_eval import DoubleDummyValue
+
+    value = DoubleDummyValue()
+    game = envs.make_game("bauer_trick_v0", reward=reward, start_score=2)
+    rng = np.random.default_rng(11)
+    checked = {"wins the game": 0, "one point": 0}
+    for g in range(120):
+        state = game.new_state(g)
+        state.points = [int(rng.integers(1, 3)), int(rng.integers(1, 3))]
+        while state.phase == 0 or (state.trick_no < 5 and not state.is_over()):
+            p = state.to_act
+            state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p))))})
+        if state.is_over() or state.phase != 1:
+            continue
+        trick = list(zip(state.trick_seats, state.trick_cards))
+        team0 = state.tricks[0] + minimax_team0_tricks(state.trump, list(state.hands),
+                                                        state.leader, trick)
+        finished = state.clone()
+        finished.tricks = [team0, 8 - team0]
+        scorer = finished.deal_scorer()
+        if scorer is None:
+            continue
+        before = list(finished.total_returns)
+        finished._finish_deal()
+        paid = [a - b for a, b in zip(finished.total_returns, before)]
+        got = value(state, 0)
+        wins = state.points[scorer[0]] == 1
+        if reward == "points" or wins:
+            assert got == pytest.approx(paid)
+        else:
+            share = 1.0 / state.points[scorer[0]]
+            assert got == pytest.approx([share if s % 2 == scorer[0] else -share
+                                         for s in range(4)])
+        checked["wins the game" if wins else "one point"] += 1
     assert min(checked.values()) >= 5, checked
 
 
