@@ -92,15 +92,22 @@ def late_deal_states(count: int, min_trick: int):
                 yield state
 
 
+def finished_by_minimax(state):
+    """A copy of ``state`` holding the deal's final trick count under minimax play (the rest of
+    the copy is left as it was: only the count is what the scoring reads)."""
+    trick = list(zip(state.trick_seats, state.trick_cards))
+    team0 = state.tricks[0] + minimax_team0_tricks(state.trump, list(state.hands), state.leader,
+                                                    trick)
+    finished = state.clone()
+    finished.tricks = [team0, 8 - team0]
+    return finished
+
+
 def test_deal_reward_is_the_rules_scoring_of_the_minimax_outcome():
     """Minimax's trick count, put into the real engine's scoring, gives solve_deal's reward."""
     checked = {"trump": 0, "no_trump": 0, "nobody": 0}
     for state in late_deal_states(150, min_trick=5):
-        trick = list(zip(state.trick_seats, state.trick_cards))
-        team0 = state.tricks[0] + minimax_team0_tricks(state.trump, list(state.hands),
-                                                        state.leader, trick)
-        finished = state.clone()
-        finished.tricks = [team0, 8 - team0]
+        finished = finished_by_minimax(state)
         scorer = finished.deal_scorer()
         expected = [0.0] * 4 if scorer is None else [
             1.0 if seat % 2 == scorer[0] else -1.0 for seat in range(4)]
@@ -152,11 +159,7 @@ def test_game_episode_values_follow_the_rewards(reward):
             state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p))))})
         if state.is_over() or state.phase != 1:
             continue
-        trick = list(zip(state.trick_seats, state.trick_cards))
-        team0 = state.tricks[0] + minimax_team0_tricks(state.trump, list(state.hands),
-                                                        state.leader, trick)
-        finished = state.clone()
-        finished.tricks = [team0, 8 - team0]
+        finished = finished_by_minimax(state)
         scorer = finished.deal_scorer()
         if scorer is None:
             continue
