@@ -576,8 +576,6 @@ class _AgentPolicy:
                               player=player)
 
 
-
-
 def _check_policy_spec(label: str, spec: PolicySpec, allow_none: bool,
                        allow_default: bool = False) -> None:
     if (spec is None and allow_none) or (spec == "default" and allow_default):

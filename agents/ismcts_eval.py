@@ -73,22 +73,21 @@ class DoubleDummyValue:
     """
 
     def __init__(self, max_entries: int = 400_000):
-        from agents.double_dummy import TrickSolver
+        # imported here, not at the top: only bauer_trick searches need the solver
+        from agents.double_dummy import TrickSolver, solve_deal
+        from envs.bauer_trick.components import PHASE_PLAY
 
-        self.make_solver = TrickSolver
+        self.make_solver, self.solve, self.play_phase = TrickSolver, solve_deal, PHASE_PLAY
         self.max_entries = max_entries
         self.solvers: dict[int, object] = {}
 
     def __call__(self, state: State, player: int) -> list[float] | None:
-        from agents.double_dummy import solve_deal
-        from envs.bauer_trick.components import PHASE_PLAY
-
-        if state.phase != PHASE_PLAY:
+        if state.phase != self.play_phase:
             return None
         solver = self.solvers.get(state.trump)
         if solver is None or len(solver.bounds) > self.max_entries:
             solver = self.solvers[state.trump] = self.make_solver(state.trump)
-        values = solve_deal(state, solver)
+        values = self.solve(state, solver)
         game = state.game
         scorer = next((seat % 2 for seat, v in enumerate(values) if v > 0), None)
         if game.deal_mode or scorer is None:

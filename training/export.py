@@ -1,8 +1,10 @@
 """Turn a MaskablePPO policy into a ``NumpyMLP`` (``agents.policy``): the shipped-weights format.
 
-Only the actor is exported (features -> policy MLP -> action head); the value head is a training
-aid. The policy must be sb3's ``MlpPolicy`` on a flat ``Box`` observation (the features extractor
-is then a plain flatten), with ``ReLU`` or ``Tanh`` hidden layers.
+The shipped format holds only the actor (features -> policy MLP -> action head).
+``value_mlp_from_policy`` exports the critic the same way, for the collector that answers the
+learner's seats during training (``training/ppo.py``); it is never shipped. The policy must be
+sb3's ``MlpPolicy`` on a flat ``Box`` observation (the features extractor is then a plain
+flatten), with ``ReLU`` or ``Tanh`` hidden layers.
 
     python -m training.export RUN/model.zip OUT.npz   # card from RUN/config.json
 """

@@ -107,7 +107,7 @@ def test_rollout_buffer_holds_what_the_policy_says_of_it(processes):
         vec.close()
 
 
-def test_other_vec_envs_and_the_torch_switch_use_sb3s_own_loop():
+def test_the_torch_switch_uses_sb3s_own_loop():
     game = envs.make_game("bauer_trick_v0", episode="deal")
     league = League(game, "bauer_trick_v0", ["random"])
     vec = MultiSeatVecEnv(game, league, num_envs=4, seed=0, obs_scale=obs_scale_for(game))
