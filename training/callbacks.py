@@ -107,14 +107,17 @@ class LeagueCallback(BaseCallback):
         self.vec_env.set_self(export_policy(self.model.policy, self.obs_scale))
 
     def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        # Snapshots join at rollout ends, not mid-rollout: the weights are the same all rollout
+        # long, and with --processes the workers are playing ahead, not listening.
         if self.snapshot_every and self.num_timesteps >= self.next_at:
             name = f"self@{self.num_timesteps}"
             self.vec_env.add_snapshot(name, export_policy(self.model.policy, self.obs_scale))
             self.snapshot_names.append(name)
-            self.next_at += self.snapshot_every
-        return True
-
-    def _on_rollout_end(self) -> None:
+            while self.next_at <= self.num_timesteps:
+                self.next_at += self.snapshot_every
         for entry, ret in self.vec_env.pop_finished():
             self.counts.setdefault(entry, []).append(ret)
         for entry, rets in self.counts.items():

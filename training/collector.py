@@ -171,6 +171,13 @@ class MultiSeatVecEnv(LockstepVecEnv):
         policy would, without a torch call per step."""
         self.learner = (actor, critic)
 
+    def start_rollout(self, n_steps: int) -> None:
+        """Nothing to start in one process (``ShardedVecEnv`` streams the rollout)."""
+
+    def cancel_rollout(self) -> tuple[Any, ...] | None:
+        """Nothing streams in one process."""
+        return None
+
     def learner_step(self) -> tuple[Any, ...]:
         """One step in which the learner's choices are made here as well: in every game one
         sample from its masked softmax (one uniform each from ``learner_rng``), then ``step``.

@@ -3,8 +3,14 @@
 The pattern of sb3's ``SubprocVecEnv``, but over whole ``MultiSeatVecEnv`` shards instead of
 single envs, so each worker still batches its network seats. Every worker owns its shard's games
 and its own copy of the league (PFSP statistics from its own games); the learner's weights and
-new snapshots are broadcast to all of them. The main process only runs the learner's forward
-pass and the PPO update.
+new snapshots are broadcast to all of them. The main process only runs the PPO update (and, with
+sb3's own rollout loop, the learner's forward pass).
+
+With ``training.ppo.CollectorPPO`` the workers answer the learner's seats themselves, so nothing
+they need comes from the main process during a rollout: ``start_rollout(n)`` lets each worker play
+its ``n`` steps straight through and stream them back, while the main process fills the rollout
+buffer. The workers then never wait for the main process or for each other step by step, and
+the games are exactly those of step-by-step ``learner_step`` calls.
 """
 
 from __future__ import annotations
@@ -41,6 +47,10 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
         elif command == "learner_step":  # masks for the next step travel with it
             results = shard.learner_step()
             remote.send((*results, shard.action_masks()))
+        elif command == "learner_steps":  # a whole rollout, streamed without waiting
+            for _ in range(payload):
+                results = shard.learner_step()
+                remote.send((*results, shard.action_masks()))
         elif command == "set_learner":
             shard.set_learner(*payload)
         elif command == "reset":
@@ -68,6 +78,7 @@ class ShardedVecEnv(LockstepVecEnv):
         ctx = mp.get_context("forkserver")
         self.remotes, self.processes, self.sizes = [], [], sizes
         self._masks = np.zeros((0, 0), bool)
+        self._streamed = 0  # steps of the current rollout still to come from the workers
         for k, size in enumerate(sizes):
             here, there = ctx.Pipe()
             proc = ctx.Process(target=_worker, args=(there, make_shard, size, seed + 1000 * k),
@@ -113,11 +124,32 @@ class ShardedVecEnv(LockstepVecEnv):
         for r in self.remotes:
             r.send(("set_learner", (actor, critic)))
 
+    def start_rollout(self, n_steps: int) -> None:
+        """Let every worker play the next ``n_steps`` learner steps on its own; the next
+        ``n_steps`` calls of ``learner_step`` collect them in order."""
+        if self._streamed:
+            raise RuntimeError(f"start_rollout: {self._streamed} steps of the last rollout "
+                               "were never collected; call cancel_rollout() first")
+        for r in self.remotes:
+            r.send(("learner_steps", int(n_steps)))
+        self._streamed = int(n_steps)
+
+    def cancel_rollout(self) -> tuple[Any, ...] | None:
+        """Collect and drop the steps still streaming (a rollout stopped early); returns the
+        last of them (its observations and dones are where the games now stand), or None."""
+        last = None
+        while self._streamed:
+            last = self.learner_step()
+        return last
+
     def learner_step(self) -> tuple[Any, ...]:
         """``MultiSeatVecEnv.learner_step`` in every worker at once: the learner's forward
         pass runs in the workers too, so the main process only gathers and trains."""
-        for r in self.remotes:
-            r.send(("learner_step", None))
+        if self._streamed:
+            self._streamed -= 1
+        else:
+            for r in self.remotes:
+                r.send(("learner_step", None))
         parts = list(zip(*[r.recv() for r in self.remotes]))
         obs, rewards, dones, infos, masks, actions, values, log_probs, next_masks = parts
         self._masks = np.concatenate(next_masks)

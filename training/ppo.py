@@ -12,6 +12,10 @@ critic), and the PPO update (``train``) is sb3's own, unchanged. The actions are
 collector's generator instead of torch's (the same distribution; tested against the torch policy's
 probabilities and values).
 
+With ``--processes K`` the workers play the whole rollout straight through (``start_rollout``)
+and stream it back while this loop fills the buffer. Callbacks therefore must not send the env
+commands in ``on_step``; the league adds its snapshots at rollout ends.
+
 An environment without ``learner_step`` (any other VecEnv) gets sb3's own loop.
 """
 
@@ -44,6 +48,7 @@ class CollectorPPO(MaskablePPO):
         rollout_buffer.reset()
         env.set_learner(mlp_from_policy(self.policy), value_mlp_from_policy(self.policy))
         callback.on_rollout_start()
+        env.start_rollout(n_rollout_steps)
         n_steps = 0
         new_obs, dones = self._last_obs, self._last_episode_starts
         while n_steps < n_rollout_steps:
@@ -52,6 +57,7 @@ class CollectorPPO(MaskablePPO):
             self.num_timesteps += env.num_envs
             callback.update_locals(locals())
             if not callback.on_step():
+                self._cancel_rollout(env, new_obs, dones)
                 return False
             self._update_info_buffer(infos, dones)
             n_steps += 1
@@ -67,6 +73,14 @@ class CollectorPPO(MaskablePPO):
         rollout_buffer.compute_returns_and_advantage(last_values=last_values, dones=dones)
         callback.on_rollout_end()
         return True
+
+    def _cancel_rollout(self, env: Any, obs: np.ndarray, dones: np.ndarray) -> None:
+        """A callback stopped the rollout: the steps the workers already played beyond it are
+        dropped, and the next rollout starts from where the games really stand."""
+        last = env.cancel_rollout()
+        if last is not None:
+            obs, dones = last[0], last[2]
+        self._last_obs, self._last_episode_starts = obs, dones
 
     def _bootstrap_timeouts(self, rewards: np.ndarray, dones: np.ndarray,
                             infos: list[dict[str, Any]]) -> None:
