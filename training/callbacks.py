@@ -1,8 +1,9 @@
 """sb3 callbacks of a training run: the league's networks, periodic evaluation, checkpoints.
 
 - ``LeagueCallback``: at every rollout start the learner's current actor goes to the collector as
-  the ``self`` network (its partner and self-play seats); every ``snapshot_every`` steps a frozen
-  copy joins the league. League statistics (PFSP score per entry) go to TensorBoard.
+  the ``self`` network (its partner and self-play seats); at the first rollout end at or after
+  every ``snapshot_every`` steps a frozen copy joins the league (the weights of that rollout).
+  League statistics (PFSP score per entry) go to TensorBoard.
 - ``EvalCallback``: every ``eval_every`` steps the greedy learner plays the same seeded games
   against random and against heuristic seats (its team-mates: itself), seats rotated; win rate
   and mean reward with 95% CIs go to TensorBoard and ``OUT/eval.csv``.
@@ -55,8 +56,9 @@ class UpdateThreads(BaseCallback):
     """Gives the PPO update ``threads`` torch threads, and collection one.
 
     With ``--processes K`` the worker processes wait while the learner updates, so the update may
-    use K cores; while the workers play, the learner's single forward pass per step stays on one
-    thread (a second one would only spin against the workers).
+    use K cores; while the workers play, the main process's own work per step (gathering the
+    streamed steps; with sb3's loop, the learner's forward pass) stays on one thread (a second
+    one would only spin against the workers).
     """
 
     def __init__(self, threads: int):

@@ -174,9 +174,9 @@ class MultiSeatVecEnv(LockstepVecEnv):
     def start_rollout(self, n_steps: int) -> None:
         """Nothing to start in one process (``ShardedVecEnv`` streams the rollout)."""
 
-    def cancel_rollout(self) -> tuple[Any, ...] | None:
-        """Nothing streams in one process."""
-        return None
+    def cancel_rollout(self, obs: np.ndarray, dones: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Nothing streams in one process: the games stand where the last step left them."""
+        return obs, dones
 
     def learner_step(self) -> tuple[Any, ...]:
         """One step in which the learner's choices are made here as well: in every game one

@@ -9,8 +9,10 @@ sb3's own rollout loop, the learner's forward pass).
 With ``training.ppo.CollectorPPO`` the workers answer the learner's seats themselves, so nothing
 they need comes from the main process during a rollout: ``start_rollout(n)`` lets each worker play
 its ``n`` steps straight through and stream them back, while the main process fills the rollout
-buffer. The workers then never wait for the main process or for each other step by step, and
-the games are exactly those of step-by-step ``learner_step`` calls.
+buffer. The workers then wait for neither the main process nor each other step by step (only
+when the pipe is full, e.g. while the main process evaluates), and the games are exactly those
+of step-by-step ``learner_step`` calls. No other command may be sent while a rollout streams;
+``cancel_rollout`` stops it early (each worker at its next step) and says where the games stand.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from agents.policy import NumpyMLP
 from training.collector import LockstepVecEnv
 
 ShardFactory = Callable[[int, int], Any]  # (num_envs, seed) -> MultiSeatVecEnv
+CANCELLED = "cancelled"  # a worker's last message of a cancelled stream
 
 
 def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> None:
@@ -51,6 +54,10 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
             for _ in range(payload):
                 results = shard.learner_step()
                 remote.send((*results, shard.action_masks()))
+                if remote.poll():  # only "cancel" may come during a stream
+                    break
+        elif command == "cancel":  # a stream stopped early (or already over): mark its end
+            remote.send(CANCELLED)
         elif command == "set_learner":
             shard.set_learner(*payload)
         elif command == "reset":
@@ -101,6 +108,7 @@ class ShardedVecEnv(LockstepVecEnv):
         super().__init__(num_envs, observation_space, action_space)
 
     def reset(self) -> np.ndarray:
+        self._idle("reset")
         for r in self.remotes:
             r.send(("reset", None))
         obs, masks = zip(*[r.recv() for r in self.remotes])
@@ -108,6 +116,7 @@ class ShardedVecEnv(LockstepVecEnv):
         return np.concatenate(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
+        self._idle("step_async")
         start = 0
         for r, size in zip(self.remotes, self.sizes):
             r.send(("step", np.asarray(actions)[start:start + size]))
@@ -121,26 +130,52 @@ class ShardedVecEnv(LockstepVecEnv):
                 [info for part in infos for info in part])
 
     def set_learner(self, actor: NumpyMLP, critic: NumpyMLP) -> None:
+        self._idle("set_learner")
         for r in self.remotes:
             r.send(("set_learner", (actor, critic)))
 
     def start_rollout(self, n_steps: int) -> None:
         """Let every worker play the next ``n_steps`` learner steps on its own; the next
         ``n_steps`` calls of ``learner_step`` collect them in order."""
-        if self._streamed:
-            raise RuntimeError(f"start_rollout: {self._streamed} steps of the last rollout "
-                               "were never collected; call cancel_rollout() first")
+        self._idle("start_rollout")
         for r in self.remotes:
             r.send(("learner_steps", int(n_steps)))
         self._streamed = int(n_steps)
 
-    def cancel_rollout(self) -> tuple[Any, ...] | None:
-        """Collect and drop the steps still streaming (a rollout stopped early); returns the
-        last of them (its observations and dones are where the games now stand), or None."""
-        last = None
-        while self._streamed:
-            last = self.learner_step()
-        return last
+    def cancel_rollout(self, obs: np.ndarray, dones: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Stop a streaming rollout early. ``obs`` and ``dones`` are those of the last step
+        collected; the steps the workers played beyond it are dropped (each worker stops at
+        its next step), and the observations and dones of where the games now stand are
+        returned (the masks follow them)."""
+        obs, dones = np.array(obs, copy=True), np.array(dones, copy=True)
+        start = 0
+        for size, last in zip(self.sizes, self._drain()):
+            if last is not None:
+                obs[start:start + size], dones[start:start + size] = last[0], last[2]
+                self._masks[start:start + size] = last[8]
+            start += size
+        return obs, dones
+
+    def _drain(self) -> list[tuple[Any, ...] | None]:
+        """Each worker's last streamed step not yet collected (None: nothing beyond it)."""
+        if not self._streamed:
+            return [None] * len(self.remotes)
+        for r in self.remotes:
+            r.send(("cancel", None))
+        lasts: list[tuple[Any, ...] | None] = []
+        for r in self.remotes:
+            last = None
+            while not isinstance(message := r.recv(), str):
+                last = message
+            lasts.append(last)
+        self._streamed = 0
+        return lasts
+
+    def _idle(self, what: str) -> None:
+        if self._streamed:
+            raise RuntimeError(f"{what}: the workers are streaming a rollout ({self._streamed} "
+                               "steps to come); collect them with learner_step() or call "
+                               "cancel_rollout() first")
 
     def learner_step(self) -> tuple[Any, ...]:
         """``MultiSeatVecEnv.learner_step`` in every worker at once: the learner's forward
@@ -162,24 +197,31 @@ class ShardedVecEnv(LockstepVecEnv):
         return self._masks
 
     def set_self(self, mlp: NumpyMLP) -> None:
+        self._idle("set_self")
         for r in self.remotes:
             r.send(("set_self", mlp))
 
     def add_snapshot(self, name: str, mlp: NumpyMLP) -> None:
+        self._idle("add_snapshot")
         for r in self.remotes:
             r.send(("add_snapshot", (name, mlp)))
 
     def pop_finished(self) -> list[tuple[str, float]]:
+        self._idle("pop_finished")
         for r in self.remotes:
             r.send(("finished", None))
         return [item for r in self.remotes for item in r.recv()]
 
     def close(self) -> None:
+        with contextlib.suppress(BrokenPipeError, EOFError, OSError):
+            self._drain()  # a rollout broken off by an exception: workers listen again
         for r in self.remotes:
-            with contextlib.suppress(BrokenPipeError, EOFError):
+            with contextlib.suppress(BrokenPipeError, EOFError, OSError):
                 r.send(("close", None))
         for p in self.processes:
             p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
         self.remotes, self.processes = [], []
 
     def seed(self, seed: int | None = None) -> list[int | None]:

@@ -21,6 +21,7 @@ An environment without ``learner_step`` (any other VecEnv) gets sb3's own loop.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,8 @@ class CollectorPPO(MaskablePPO):
 
     def collect_rollouts(self, env: Any, callback: BaseCallback, rollout_buffer: Any,
                          n_rollout_steps: int, use_masking: bool = True) -> bool:
-        if not (self.collector_forward and use_masking and hasattr(env, "learner_step")):
+        if not (self.collector_forward and use_masking and hasattr(env, "learner_step")
+                and hasattr(env, "start_rollout")):
             return super().collect_rollouts(env, callback, rollout_buffer, n_rollout_steps,
                                             use_masking)
         import torch
@@ -51,23 +53,28 @@ class CollectorPPO(MaskablePPO):
         env.start_rollout(n_rollout_steps)
         n_steps = 0
         new_obs, dones = self._last_obs, self._last_episode_starts
-        while n_steps < n_rollout_steps:
-            (new_obs, rewards, dones, infos, action_masks, actions, values,
-             log_probs) = env.learner_step()
-            self.num_timesteps += env.num_envs
-            callback.update_locals(locals())
-            if not callback.on_step():
+        try:
+            while n_steps < n_rollout_steps:
+                (new_obs, rewards, dones, infos, action_masks, actions, values,
+                 log_probs) = env.learner_step()
+                self.num_timesteps += env.num_envs
+                callback.update_locals(locals())
+                if not callback.on_step():
+                    self._cancel_rollout(env, new_obs, dones)
+                    return False
+                self._update_info_buffer(infos, dones)
+                n_steps += 1
+                self._bootstrap_timeouts(rewards, dones, infos)
+                rollout_buffer.add(self._last_obs, actions.reshape(-1, 1), rewards,
+                                   self._last_episode_starts, torch.as_tensor(values),
+                                   torch.as_tensor(log_probs, dtype=torch.float32),
+                                   action_masks=action_masks)
+                self._last_obs = new_obs
+                self._last_episode_starts = dones
+        except BaseException:  # e.g. Ctrl-C: leave the workers listening, then re-raise
+            with contextlib.suppress(Exception):  # a dead worker: the first error is the news
                 self._cancel_rollout(env, new_obs, dones)
-                return False
-            self._update_info_buffer(infos, dones)
-            n_steps += 1
-            self._bootstrap_timeouts(rewards, dones, infos)
-            rollout_buffer.add(self._last_obs, actions.reshape(-1, 1), rewards,
-                               self._last_episode_starts, torch.as_tensor(values),
-                               torch.as_tensor(log_probs, dtype=torch.float32),
-                               action_masks=action_masks)
-            self._last_obs = new_obs
-            self._last_episode_starts = dones
+            raise
         with torch.no_grad():
             last_values = self.policy.predict_values(obs_as_tensor(new_obs, self.device))
         rollout_buffer.compute_returns_and_advantage(last_values=last_values, dones=dones)
@@ -75,12 +82,10 @@ class CollectorPPO(MaskablePPO):
         return True
 
     def _cancel_rollout(self, env: Any, obs: np.ndarray, dones: np.ndarray) -> None:
-        """A callback stopped the rollout: the steps the workers already played beyond it are
-        dropped, and the next rollout starts from where the games really stand."""
-        last = env.cancel_rollout()
-        if last is not None:
-            obs, dones = last[0], last[2]
-        self._last_obs, self._last_episode_starts = obs, dones
+        """A callback stopped the rollout (e.g. ``--max-minutes``): the steps the workers
+        already played beyond it are dropped (each stops at its next step), and the next
+        rollout starts from where the games really stand."""
+        self._last_obs, self._last_episode_starts = env.cancel_rollout(obs, dones)
 
     def _bootstrap_timeouts(self, rewards: np.ndarray, dones: np.ndarray,
                             infos: list[dict[str, Any]]) -> None:

@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--self-play", action="store_true",
                    help="the learner's own weights and frozen snapshots join the league")
     p.add_argument("--snapshot-every", type=int, default=50_000,
-                   help="learner steps between frozen self-play snapshots")
+                   help="learner steps between frozen self-play snapshots (taken at the "
+                        "first rollout end at or after each multiple)")
     p.add_argument("--max-snapshots", type=int, default=5, help="snapshots kept in the league")
     p.add_argument("--pfsp-power", type=float, default=2.0,
                    help="PFSP weighting: opponents the learner loses to are drawn more often")
