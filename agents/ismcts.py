@@ -27,7 +27,8 @@ Each iteration samples a fresh world from what the searching seat has seen
   the game's heuristic, any agent object or a callable ``(state, player) -> action``) continues,
   cut after ``depth`` joint decisions, where the leaf is valued by ``evaluator=``: the score
   margins (``"score"``: ``tanh(margin / leaf_scale)`` averaged over the opponents), a game's
-  heuristic position value (``"heuristic"``, bower; ``agents/ismcts_eval.py``), an exact
+  heuristic position value (``"heuristic"``, bower; ``agents/ismcts_eval.py``), the glory
+  margins if the current Age ended now (``"age_end"``, ethnos, scale ``leaf_scale``), an exact
   perfect-information solve of the sampled world (``"solver"``, bauer_trick's trick play,
   ``agents/double_dummy.py``: with ``depth=0`` and ``keys="root"`` this is perfect-information
   Monte Carlo) or a callable ``(state, searcher) -> per-seat values``; an evaluator that
@@ -277,8 +278,8 @@ class ISMCTSAgent(BaseAgent):
         self.margin_weight = float(given["margin_weight"] if given["margin_weight"] is not None
                                    else base.margin_weight)
         evaluator = given["evaluator"] if given["evaluator"] is not None else base.evaluator
-        self.evaluator = leaf_evaluator(evaluator, game.name) if isinstance(evaluator, str) else (
-            evaluator)
+        self.evaluator = (leaf_evaluator(evaluator, game.name, self.leaf_scale)
+                          if isinstance(evaluator, str) else evaluator)
         self.keys = self.keys_given if self.keys_given is not None else base.keys
         self.candidates = (self.candidates_given if self.candidates_given is not None
                            else base.candidates)

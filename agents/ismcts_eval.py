@@ -6,6 +6,10 @@ scores a pair of nests in "egg tokens I expect to gain over the opponent" from o
 observation (materials, columns with the request probabilities it believes, egg tiles, gems,
 holes). Its scores stay 0 until the end of the game, so the score margin says nothing there. Games
 without such a value fall back to the score margin.
+``"age_end"`` (ethnos) scores the current Age as if it ended now (kingdoms, Merfolk track,
+Giant bonus and bands, the rules' own end-of-Age scoring on a copy) and values the glory margins
+that would result: glory only changes at Age ends, so without it a cut-off in mid-Age sees only
+the Ages already over.
 ``"solver"`` solves the sampled world exactly where a game has a perfect-information solver
 (bauer_trick's trick play, ``agents/double_dummy.py``): with a cut-off right after the root this
 is perfect-information Monte Carlo. It cannot value a deal whose trump is not called yet, so
@@ -21,21 +25,28 @@ from envs.core.game import State
 
 # per-seat values, or None where the evaluator cannot value the position (the playout goes on)
 Evaluator = Callable[[State, int], Sequence[float] | None]
-EVALUATOR_NAMES = ("score", "heuristic", "solver")
+EVALUATOR_NAMES = ("score", "heuristic", "solver", "age_end")
 SOLVER_GAMES = ("bauer_trick",)
+AGE_END_GAMES = ("ethnos",)
 
 
-def leaf_evaluator(name: str, game_name: str, scale: float = 2.0) -> Evaluator | None:
-    """The evaluator ``name`` for ``game_name``; ``None`` means the score margin."""
+def leaf_evaluator(name: str, game_name: str, leaf_scale: float = 10.0) -> Evaluator | None:
+    """The evaluator ``name`` for ``game_name``; ``None`` means the score margin. ``leaf_scale``
+    is the glory margin's scale of ``"age_end"`` (bower's value has its own egg units)."""
     if name not in EVALUATOR_NAMES:
         raise ValueError(f"ismcts agent: evaluator={name!r}; allowed: {', '.join(EVALUATOR_NAMES)}")
     if name == "heuristic" and game_name == "bower":
-        return BowerValue(scale)
+        return BowerValue()
     if name == "solver":
         if game_name not in SOLVER_GAMES:
             raise ValueError(f"ismcts agent: evaluator='solver' has no solver for game "
                              f"{game_name!r}; games with one: {', '.join(SOLVER_GAMES)}")
         return DoubleDummyValue()
+    if name == "age_end":
+        if game_name not in AGE_END_GAMES:
+            raise ValueError(f"ismcts agent: evaluator='age_end' scores Ethnos Ages; games: "
+                             f"{', '.join(AGE_END_GAMES)}, not {game_name!r}")
+        return EthnosAgeEndValue(leaf_scale)
     return None
 
 
@@ -44,7 +55,7 @@ class BowerValue:
     opponent (bower has two seats). Read from the searcher's observation of the sampled world,
     so it values the position with the searcher's beliefs, as the heuristic itself does."""
 
-    def __init__(self, scale: float):
+    def __init__(self, scale: float = 2.0):
         from agents.heuristics.bower import HeuristicAgent
 
         self.scale = scale
@@ -98,3 +109,28 @@ class DoubleDummyValue:
         else:
             weight = 1.0 / max(1, state.points[scorer])
         return [v * weight for v in values]
+
+
+class EthnosAgeEndValue:
+    """Per seat, the mean over the others of ``tanh(glory margin / scale)`` after scoring the
+    current Age on a copy of the sampled world as if it ended now: the kingdoms with the markers
+    on the board, the Merfolk track, the Giant bonus and every band of this Age (the rules' own
+    ``score_age`` and ``score_bands``). The hands, which an Age end would discard, count
+    nothing; Orc hordes are not emptied (their holders would choose)."""
+
+    def __init__(self, scale: float):
+        from envs.ethnos.scoring import score_age, score_bands
+
+        self.scale = scale
+        self.score_age, self.score_bands = score_age, score_bands
+
+    def __call__(self, state: State, player: int) -> list[float] | None:
+        if state.is_over():
+            return None
+        world = state.clone()
+        self.score_age(world)
+        self.score_bands(world)
+        glory = [float(g) for g in world.glory]
+        n = len(glory)
+        return [sum(math.tanh((glory[p] - glory[q]) / self.scale) for q in range(n) if q != p)
+                / (n - 1) for p in range(n)]

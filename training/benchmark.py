@@ -15,7 +15,8 @@ measured interleaved (round-robin, so machine load hits each alike), with ratios
   the learner's seats too (``training/ppo.py``, the default of every other set-up).
 
 Each measurement is a whole ``learn`` (collection, the learner's forward passes, the PPO update
-and the league callback), on a fresh model; the table gives the median of the rounds.
+and the league callback), on a fresh model; the table gives the median of the rounds, and the
+per-round ratios follow it (on a shared machine they spread by +-0.1 or more).
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ from training.cli import DEFAULT_ENV_OPTIONS, add_env, add_seed, make_parser
 
 SETUPS = ("random", "self-play", "snapshots", "self-play --processes 2",
           "self-play --learner-forward torch")
+PAIRED = (("self-play / random", "self-play", "random"),
+          ("snapshots / random", "snapshots", "random"),
+          ("--processes 2 / one process", "self-play --processes 2", "self-play"),
+          ("sb3's loop / the collector's", "self-play --learner-forward torch", "self-play"))
 
 
 def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespace:
@@ -121,6 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     sb3_loop = med["self-play --learner-forward torch"]
     print(f"| self-play, sb3's own rollout loop (torch forward per step) | {sb3_loop:.0f} | "
           f"{sb3_loop / med['self-play']:.2f} x the collector's loop |")
+    print("\nPer round (each ratio from set-ups measured back to back: the spread shows the "
+          "machine's noise):")
+    for label, top, bottom in PAIRED:
+        ratios = [a / b for a, b in zip(results[top], results[bottom])]
+        print(f"- {label}: " + ", ".join(f"{r:.2f}" for r in ratios)
+              + f" (median {statistics.median(ratios):.2f})")
     return 0
 
 
