@@ -136,8 +136,10 @@ DEFAULTS: dict[str, GameDefaults] = {
     # value; 60 rollouts
     "bower": GameDefaults(iterations=60, playout="heuristic", depth=3, evaluator="heuristic",
                           keys="root", candidates=4, paired=True),
-    # long games: heuristic playouts cut after 40 decisions, the others modelled by the heuristic
-    "ethnos": GameDefaults(iterations=16, playout="heuristic", depth=40, keys="policy"),
+    # long games, glory only at Age ends: heuristic playouts cut after 10 decisions, valued by
+    # the glory margins if the Age ended there; the others modelled by the heuristic
+    "ethnos": GameDefaults(iterations=160, playout="heuristic", depth=10, evaluator="age_end",
+                           keys="policy"),
 }
 FALLBACK = GameDefaults(iterations=100)
 
