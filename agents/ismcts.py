@@ -70,7 +70,7 @@ import numpy as np
 
 from agents.base import BaseAgent, acting_seat, search_preamble
 from agents.ismcts_belief import BELIEFS, consistent, rebuild_for
-from agents.ismcts_eval import EVALUATOR_NAMES, leaf_evaluator
+from agents.ismcts_eval import EVALUATOR_NAMES, leaf_evaluator, margin_values
 from envs.core.game import State
 
 PlayoutPolicy = Callable[[State, int], int]
@@ -524,12 +524,7 @@ class ISMCTSAgent(BaseAgent):
     def _leaf(self, scores: list[float]) -> np.ndarray:
         """Mean over each seat's opponents of ``tanh(margin / leaf_scale)``: in [-1, 1] like the
         terminal rewards, 0 for equal scores, and a team's seats share it."""
-        s = np.asarray(scores, dtype=float)
-        out = np.zeros(s.size)
-        for p, others in enumerate(self.opponents):
-            if others:
-                out[p] = float(np.mean(np.tanh((s[p] - s[list(others)]) / self.leaf_scale)))
-        return out
+        return margin_values(scores, self.opponents, self.leaf_scale)
 
 
 def _defaults_for(game: Any) -> GameDefaults:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from envs.core.game import State
 
 # per-seat values, or None where the evaluator cannot value the position (the playout goes on)
@@ -28,6 +30,18 @@ Evaluator = Callable[[State, int], Sequence[float] | None]
 EVALUATOR_NAMES = ("score", "heuristic", "solver", "age_end")
 SOLVER_GAMES = ("bauer_trick",)
 AGE_END_GAMES = ("ethnos",)
+
+
+def margin_values(scores: Sequence[float], opponents: Sequence[Sequence[int]],
+                  scale: float) -> np.ndarray:
+    """Per seat, the mean over its opponents of ``tanh(score margin / scale)``: in [-1, 1] like
+    the terminal rewards, 0 for equal scores, and a team's seats share it."""
+    s = np.asarray(scores, dtype=float)
+    out = np.zeros(s.size)
+    for p, others in enumerate(opponents):
+        if others:
+            out[p] = float(np.mean(np.tanh((s[p] - s[list(others)]) / scale)))
+    return out
 
 
 def leaf_evaluator(name: str, game_name: str, leaf_scale: float = 10.0) -> Evaluator | None:
@@ -124,13 +138,10 @@ class EthnosAgeEndValue:
         self.scale = scale
         self.score_age, self.score_bands = score_age, score_bands
 
-    def __call__(self, state: State, player: int) -> list[float] | None:
-        if state.is_over():
-            return None
+    def __call__(self, state: State, player: int) -> np.ndarray:
         world = state.clone()
         self.score_age(world)
         self.score_bands(world)
-        glory = [float(g) for g in world.glory]
-        n = len(glory)
-        return [sum(math.tanh((glory[p] - glory[q]) / self.scale) for q in range(n) if q != p)
-                / (n - 1) for p in range(n)]
+        n = len(world.glory)
+        others = [tuple(q for q in range(n) if q != p) for p in range(n)]
+        return margin_values(world.glory, others, self.scale)
