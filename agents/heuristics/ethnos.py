@@ -81,6 +81,14 @@ for _t in range(ALLY_TRIBES):
     GROUPS[_t, 6 * _t:6 * _t + 6] = True
 for _c in range(NUM_KINGDOMS):
     GROUPS[ALLY_TRIBES + _c, _c:SKELETON:6] = True
+GROUP_COUNTS = GROUPS.astype(np.int64)  # the same masks as integers, for exact group sizes
+GROUP_TYPES = [np.flatnonzero(group).tolist() for group in GROUPS]  # ascending, as leaders are
+IS_SKELETON = (_TYPES == SKELETON).astype(np.int64)
+
+# The heuristic's marker values depend only on a kingdom's public markers and tokens, so the
+# boards a search's playouts revisit share them: memoised across observations and agents.
+_MARKER_VALUES: dict[tuple, float] = {}
+_MARKER_CACHE_LIMIT = 200_000
 
 _DEFAULT_GAMES: dict[int, EthnosGame] = {}
 
@@ -103,9 +111,21 @@ def game_for(observation: np.ndarray, state: State | None) -> EthnosGame:
 
 def hand_score(hand: np.ndarray) -> float:
     """How promising a hand is for big bands: its largest group, then the sum of squared groups."""
-    sizes = GROUPS @ hand
+    sizes = GROUP_COUNTS @ hand
     skeletons = hand[SKELETON]
     return float(sizes.max() + skeletons + 0.05 * float(np.dot(sizes, sizes)))
+
+
+def hand_scores_plus_one(hand: np.ndarray) -> list[float]:
+    """``hand_score`` of ``hand`` plus one card of each type, for every type at once.
+
+    The same integers and the same float operations as ``hand_score`` per hand (so exactly
+    equal values), in one matrix operation instead of one call per card type.
+    """
+    sizes = (GROUP_COUNTS @ hand)[:, None] + GROUP_COUNTS  # group sizes, one column per type
+    skeletons = hand[SKELETON] + IS_SKELETON
+    squares = np.einsum("gt,gt->t", sizes, sizes)
+    return (sizes.max(axis=0) + skeletons + 0.05 * squares.astype(np.float64)).tolist()
 
 
 @dataclass
@@ -219,8 +239,21 @@ class HeuristicAgent(BaseAgent):
         g = v.game
         per = g.slots_per_kingdom
         toks = v.tokens[k, :per].tolist()
-        keys = [(0,)] * v.n
         before = v.markers[:, k].tolist()
+        rule = g.options["two_player_tie"] if v.n == 2 else None
+        key = (tuple(before), tuple(toks), v.age, g.num_ages, rule, self.future_weight)
+        value = _MARKER_VALUES.get(key)
+        if value is None:
+            if len(_MARKER_VALUES) >= _MARKER_CACHE_LIMIT:
+                _MARKER_VALUES.clear()
+            value = _MARKER_VALUES[key] = self._award_gain(v, before, toks)
+        return value
+
+    def _award_gain(self, v: View, before: list[int], toks: list[int]) -> float:
+        """The Algorithm R award I gain with one marker more in a kingdom (this Age in full,
+        later Ages at ``future_weight``), plus a little for the end-game tie-break."""
+        g = v.game
+        keys = [(0,)] * v.n
         after = before[:]
         after[0] += 1
         total = 0.3  # one marker more also helps the end-of-game tie-break
@@ -242,11 +275,13 @@ class HeuristicAgent(BaseAgent):
         return e > int(v.markers[0, k])
 
     def band_value(self, v: View, leader: int, cards: np.ndarray, rest: np.ndarray,
-                   follow: bool = True) -> tuple[float, bool]:
-        """Value of playing ``cards`` led by ``leader`` with ``rest`` left in hand."""
+                   follow: bool = True, x: int | None = None,
+                   left: int | None = None) -> tuple[float, bool]:
+        """Value of playing ``cards`` led by ``leader`` with ``rest`` left in hand (``x`` and
+        ``left``, the two card counts, when the caller already knows them)."""
         g = v.game
         tribe, colour = divmod(leader, 6)
-        x = int(cards.sum())
+        x = int(cards.sum()) if x is None else x
         scored = x - int(cards[SKELETON]) + (1 if tribe == DWARVES else 0)
         value = float(g.band_glory[min(scored, len(g.band_glory)) - 1]) if scored > 0 else 0.0
         e = x + (1 if tribe == MINOTAURS else 0)
@@ -259,7 +294,7 @@ class HeuristicAgent(BaseAgent):
         elif tribe != HALFLINGS and self.passes(v, colour, e):
             value += self.marker_value(v, colour)
             places = True
-        left = int(rest.sum())
+        left = int(rest.sum()) if left is None else left
         if tribe == GIANTS and x > v.giant_size:
             value += g.options["giant_claim_glory"] + 0.5 * g.giant_bonus[v.age]
         elif tribe == MERFOLK:
@@ -290,21 +325,22 @@ class HeuristicAgent(BaseAgent):
                   leader: int = -1) -> Band | None:
         """The most valuable whole-group band of ``hand`` (with every Skeleton)."""
         best: Band | None = None
-        skeletons = int(hand[SKELETON])
-        for group in GROUPS:
-            if leader >= 0 and not group[leader]:
-                continue
+        counts = hand.tolist()
+        skeletons = counts[SKELETON]
+        total = sum(counts)
+        for group, sizes, types in zip(GROUPS, (GROUP_COUNTS @ hand).tolist(), GROUP_TYPES):
+            if (leader >= 0 and not group[leader]) or sizes == 0:
+                continue  # no card of the group in hand: no band
             cards = np.where(group, hand, 0)
-            if not cards.any():
-                continue
             cards[SKELETON] = skeletons
             rest = hand - cards
-            leaders = [leader] if leader >= 0 else np.flatnonzero(cards[:SKELETON]).tolist()
+            x = sizes + skeletons
+            leaders = [leader] if leader >= 0 else [t for t in types if counts[t] > 0]
             for lead in leaders:
-                value, places = self.band_value(v, lead, cards, rest, follow)
+                value, places = self.band_value(v, lead, cards, rest, follow, x=x, left=total - x)
                 value += self._noise()
                 if best is None or value > best.value:
-                    best = Band(lead, cards, int(cards.sum()), value, places)
+                    best = Band(lead, cards, x, value, places)
         return best
 
     def age_end_risk(self, v: View) -> float:
@@ -320,7 +356,7 @@ class HeuristicAgent(BaseAgent):
     # --- decisions ---------------------------------------------------------------------------
     def _turn(self, v: View, mask: np.ndarray) -> int:
         can_recruit = bool(mask[enc.RECRUIT_DECK])
-        largest = int((GROUPS @ v.hand).max()) + int(v.hand[SKELETON])
+        largest = int((GROUP_COUNTS @ v.hand).max()) + int(v.hand[SKELETON])
         consider = mask[enc.LEADER:enc.LEADER + SKELETON].any() and (
             not can_recruit or largest >= self.play_size or self.play_value is not None
             or self.age_end_risk(v) >= 0.3)
@@ -334,22 +370,19 @@ class HeuristicAgent(BaseAgent):
 
     def _recruit(self, v: View, mask: np.ndarray) -> int:
         base = hand_score(v.hand)
+        with_card = hand_scores_plus_one(v.hand)
         best_a, best_gain = enc.RECRUIT_DECK, -np.inf
-        hand = v.hand.copy()
         for t in np.flatnonzero(mask[:enc.RECRUIT_DECK]).tolist():
-            hand[t] += 1
-            gain = hand_score(hand) - base + self._noise()
-            hand[t] -= 1
+            gain = with_card[t] - base + self._noise()
             if gain > best_gain:
                 best_a, best_gain = t, gain
         unseen = self.unseen(v)
         total = unseen.sum()
         if total > 0:
             deck_gain = 0.0
-            for t in np.flatnonzero(unseen).tolist():
-                hand[t] += 1
-                deck_gain += unseen[t] * (hand_score(hand) - base)
-                hand[t] -= 1
+            counts = unseen.tolist()
+            for t in np.flatnonzero(unseen).tolist():  # in type order, as a sum by hand would
+                deck_gain += counts[t] * (with_card[t] - base)
             if deck_gain / total > best_gain:
                 return enc.RECRUIT_DECK
         return int(best_a)

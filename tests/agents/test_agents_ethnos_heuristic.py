@@ -8,7 +8,13 @@ import pytest
 
 import envs
 from agents import make_agent
-from agents.heuristics.ethnos import HeuristicAgent, default_game, hand_score
+from agents.heuristics.ethnos import (
+    HeuristicAgent,
+    View,
+    default_game,
+    hand_score,
+    hand_scores_plus_one,
+)
 from envs.ethnos import actions as enc
 from envs.ethnos.components import KINGDOMS, TRIBES, TYPE_NAMES
 from training.evaluate import evaluate_seat
@@ -126,6 +132,38 @@ def play_turn(state, agent) -> list[int]:
 def test_hand_score_prefers_one_big_group():
     assert hand_score(np.bincount(ids(["red Elf", "red Orc", "red Giant"]), minlength=67)) > \
         hand_score(np.bincount(ids(["red Elf", "blue Orc", "green Giant"]), minlength=67))
+
+
+def test_hand_scores_plus_one_equal_one_hand_at_a_time():
+    """The recruit rule's batched scores are exactly the per-hand scores (ties break alike)."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        hand = rng.multinomial(rng.integers(0, 11), np.full(67, 1 / 67)).astype(np.int64)
+        batched = hand_scores_plus_one(hand)
+        for t in range(67):
+            one_more = hand.copy()
+            one_more[t] += 1
+            assert batched[t] == hand_score(one_more)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_memoised_marker_values_equal_fresh_ones(n):
+    """The marker values shared across observations equal the award computed afresh, over the
+    positions of seeded games with every player count sharing one memo."""
+    game = envs.make_game(ENV, num_players=n)
+    agent = HeuristicAgent(seed=1)
+    for seed in range(3):
+        state = game.new_state(seed)
+        agent.reset(seed)
+        while not state.is_over():
+            p = state.acting_players()[0]
+            obs, mask = state.observe(p), state.legal_mask(p)
+            v = View(game, obs)
+            for k in range(len(KINGDOMS)):
+                fresh = agent._award_gain(v, v.markers[:, k].tolist(),
+                                          v.tokens[k, :game.slots_per_kingdom].tolist())
+                assert agent.marker_value(v, k) == fresh
+            state.apply({p: agent.act(obs, mask, state=state, player=p)})
 
 
 def test_plays_a_five_card_colour_band_whole():
