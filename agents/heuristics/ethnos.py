@@ -143,31 +143,38 @@ class View:
     """The pieces of one observation the heuristic reads (seat 0 = me)."""
 
     def __init__(self, game: EthnosGame, observation: np.ndarray):
-        p = game.obs_spec.split(observation)
+        # Every piece is a count or a flag: one integer copy of the whole observation, and
+        # each piece a view of it (per-piece conversions were most of a decision's cost).
+        ints = observation.astype(np.int64)
+        spec = game.obs_spec
+
+        def piece(name: str) -> np.ndarray:
+            return spec.view(ints, name)
+
         self.game = game
         self.n = game.num_players
-        self.hand = p["my_hand"].astype(np.int64)
-        self.display = p["display"].astype(np.int64)
-        self.tokens = p["glory_tokens"].astype(np.int64)
-        self.tribes = np.flatnonzero(p["tribes_in_play"]).tolist()
-        self.age = int(np.argmax(p["age"]))
-        self.dragons = int(p["dragons_revealed"][0])
-        self.deck_size = int(p["deck_size"][0])
-        self.safe_top = int(p["deck_safe_top"][0])
-        self.troll_supply = p["troll_supply"]
-        self.giant_size = int(p["giant_band_size"][0])
-        self.phase = int(np.argmax(p["phase"]))
-        self.band_x = int(p["band_x"][0])
-        self.markers = p["markers"].astype(np.int64)
-        self.track = p["merfolk_track"].astype(np.int64)
-        self.horde = p["horde"]
-        self.hand_sizes = p["hand_size"].astype(np.int64)
-        self.band_cards = p["band_cards"]
-        self.known = p["known_hand"]
-        self.building = p["my_building"].astype(np.int64)
-        self.building_leader = (int(np.argmax(p["my_building_leader"]))
-                                if p["my_building_leader"].any() else -1)
-        self.elf_kept = p["my_elf_kept"].astype(np.int64)
+        self.hand = piece("my_hand")
+        self.display = piece("display")
+        self.tokens = piece("glory_tokens")
+        self.tribes = np.flatnonzero(piece("tribes_in_play")).tolist()
+        self.age = int(np.argmax(piece("age")))
+        self.dragons = int(piece("dragons_revealed")[0])
+        self.deck_size = int(piece("deck_size")[0])
+        self.safe_top = int(piece("deck_safe_top")[0])
+        self.troll_supply = piece("troll_supply")
+        self.giant_size = int(piece("giant_band_size")[0])
+        self.phase = int(np.argmax(piece("phase")))
+        self.band_x = int(piece("band_x")[0])
+        self.markers = piece("markers")
+        self.track = piece("merfolk_track")
+        self.horde = piece("horde")
+        self.hand_sizes = piece("hand_size")
+        self.band_cards = piece("band_cards")
+        self.known = piece("known_hand")
+        self.building = piece("my_building")
+        leader = piece("my_building_leader")
+        self.building_leader = int(np.argmax(leader)) if leader.any() else -1
+        self.elf_kept = piece("my_elf_kept")
         self.last_age = self.age == game.num_ages - 1
         self.marker_cache: dict[int, float] = {}
 
