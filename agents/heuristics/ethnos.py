@@ -88,7 +88,7 @@ IS_SKELETON = (_TYPES == SKELETON).astype(np.int64)
 # The heuristic's marker values depend only on a kingdom's public markers and tokens, so the
 # boards a search's playouts revisit share them: memoised across observations and agents.
 _MARKER_VALUES: dict[tuple, float] = {}
-_MARKER_CACHE_LIMIT = 200_000
+_MARKER_CACHE_LIMIT = 50_000  # about 15 MiB at the cap
 
 _DEFAULT_GAMES: dict[int, EthnosGame] = {}
 
@@ -248,7 +248,7 @@ class HeuristicAgent(BaseAgent):
         toks = v.tokens[k, :per].tolist()
         before = v.markers[:, k].tolist()
         rule = g.options["two_player_tie"] if v.n == 2 else None
-        key = (tuple(before), tuple(toks), v.age, g.num_ages, rule, self.future_weight)
+        key = (type(self), tuple(before), tuple(toks), v.age, g.num_ages, rule, self.future_weight)
         value = _MARKER_VALUES.get(key)
         if value is None:
             if len(_MARKER_VALUES) >= _MARKER_CACHE_LIMIT:
