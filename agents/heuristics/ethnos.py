@@ -45,11 +45,13 @@ agent's own seeded generator.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids, only_noop
 from envs.core.game import State
+from envs.core.obs_spec import ObsSpec
 from envs.ethnos import actions as enc
 from envs.ethnos.components import (
     CENTAURS,
@@ -139,42 +141,60 @@ class Band:
     places: bool
 
 
+# View attributes read as arrays (attribute, observation piece) and as plain ints (one-entry
+# pieces)
+_ARRAY_PIECES = (
+    ("hand", "my_hand"), ("display", "display"), ("tokens", "glory_tokens"),
+    ("troll_supply", "troll_supply"), ("markers", "markers"), ("track", "merfolk_track"),
+    ("horde", "horde"), ("hand_sizes", "hand_size"), ("band_cards", "band_cards"),
+    ("known", "known_hand"), ("building", "my_building"), ("elf_kept", "my_elf_kept"),
+)
+_INT_PIECES = (
+    ("dragons", "dragons_revealed"), ("deck_size", "deck_size"), ("safe_top", "deck_safe_top"),
+    ("giant_size", "giant_band_size"), ("band_x", "band_x"),
+)
+
+
+@cache
+def _layout(spec: ObsSpec) -> tuple[tuple, tuple, slice, slice, slice, slice]:
+    """Where ``View`` finds its pieces in one game's observation, worked out once per layout:
+    (attribute, slice, shape or None for a flat piece) per array, (attribute, offset) per
+    one-entry piece, and the slices of the tribes, the Age, the phase and my band's leader."""
+    probe = spec.zeros()
+    arrays = tuple((attr, spec.slice(name),
+                    shape if len(shape := spec.view(probe, name).shape) > 1 else None)
+                   for attr, name in _ARRAY_PIECES)
+    ints = tuple((attr, spec.slice(name).start) for attr, name in _INT_PIECES)
+    return (arrays, ints, spec.slice("tribes_in_play"), spec.slice("age"), spec.slice("phase"),
+            spec.slice("my_building_leader"))
+
+
+def _first_max(values: list[int]) -> int:
+    """``np.argmax`` of a short list (the index of its first largest entry) without numpy's
+    per-call cost: a one-hot's index, or 0 for all zeros, as ``np.argmax`` gives."""
+    return values.index(max(values))
+
+
 class View:
     """The pieces of one observation the heuristic reads (seat 0 = me)."""
 
     def __init__(self, game: EthnosGame, observation: np.ndarray):
         # Every piece is a count or a flag: one integer copy of the whole observation, and
-        # each piece a view of it (per-piece conversions were most of a decision's cost).
+        # each piece a view of it at a place worked out once per layout; the small one-hots
+        # are read as lists (numpy's per-call cost on tiny arrays was most of a View's cost).
         ints = observation.astype(np.int64)
-        spec = game.obs_spec
-
-        def piece(name: str) -> np.ndarray:
-            return spec.view(ints, name)
-
+        arrays, scalars, tribes, age, phase, leader = _layout(game.obs_spec)
+        for attr, where, shape in arrays:
+            setattr(self, attr, ints[where] if shape is None else ints[where].reshape(shape))
+        for attr, offset in scalars:
+            setattr(self, attr, int(ints[offset]))
         self.game = game
         self.n = game.num_players
-        self.hand = piece("my_hand")
-        self.display = piece("display")
-        self.tokens = piece("glory_tokens")
-        self.tribes = np.flatnonzero(piece("tribes_in_play")).tolist()
-        self.age = int(np.argmax(piece("age")))
-        self.dragons = int(piece("dragons_revealed")[0])
-        self.deck_size = int(piece("deck_size")[0])
-        self.safe_top = int(piece("deck_safe_top")[0])
-        self.troll_supply = piece("troll_supply")
-        self.giant_size = int(piece("giant_band_size")[0])
-        self.phase = int(np.argmax(piece("phase")))
-        self.band_x = int(piece("band_x")[0])
-        self.markers = piece("markers")
-        self.track = piece("merfolk_track")
-        self.horde = piece("horde")
-        self.hand_sizes = piece("hand_size")
-        self.band_cards = piece("band_cards")
-        self.known = piece("known_hand")
-        self.building = piece("my_building")
-        leader = piece("my_building_leader")
-        self.building_leader = int(np.argmax(leader)) if leader.any() else -1
-        self.elf_kept = piece("my_elf_kept")
+        self.tribes = [t for t, x in enumerate(ints[tribes].tolist()) if x]
+        self.age = _first_max(ints[age].tolist())
+        self.phase = _first_max(ints[phase].tolist())
+        building_leader = ints[leader].tolist()
+        self.building_leader = _first_max(building_leader) if any(building_leader) else -1
         self.last_age = self.age == game.num_ages - 1
         self.marker_cache: dict[int, float] = {}
 

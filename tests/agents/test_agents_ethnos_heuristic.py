@@ -166,6 +166,46 @@ def test_memoised_marker_values_equal_fresh_ones(n):
             state.apply({p: agent.act(obs, mask, state=state, player=p)})
 
 
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_view_reads_the_pieces_the_observation_spec_names(n):
+    """``View`` reads its pieces at places worked out once per layout; every field equals the
+    piece read by name through the observation spec, over every position of seeded games
+    (terminal observations included: their phase is all zeros)."""
+    game = envs.make_game(ENV, num_players=n)
+    spec = game.obs_spec
+    agent = HeuristicAgent(seed=2)
+    arrays = {"hand": "my_hand", "display": "display", "tokens": "glory_tokens",
+              "troll_supply": "troll_supply", "markers": "markers", "track": "merfolk_track",
+              "horde": "horde", "hand_sizes": "hand_size", "band_cards": "band_cards",
+              "known": "known_hand", "building": "my_building", "elf_kept": "my_elf_kept"}
+    scalars = {"dragons": "dragons_revealed", "deck_size": "deck_size",
+               "safe_top": "deck_safe_top", "giant_size": "giant_band_size", "band_x": "band_x"}
+    leaders_seen = 0
+    for seed in range(2):
+        state = game.new_state(seed)
+        agent.reset(seed)
+        while True:
+            for p in range(n):
+                obs = state.observe(p)
+                v = View(game, obs)
+                for attr, name in arrays.items():
+                    np.testing.assert_array_equal(getattr(v, attr), spec.view(obs, name))
+                for attr, name in scalars.items():
+                    assert getattr(v, attr) == int(spec.view(obs, name)[0])
+                assert v.tribes == np.flatnonzero(spec.view(obs, "tribes_in_play")).tolist()
+                assert v.age == int(np.argmax(spec.view(obs, "age")))
+                assert v.phase == int(np.argmax(spec.view(obs, "phase")))
+                leader = spec.view(obs, "my_building_leader")
+                assert v.building_leader == (int(np.argmax(leader)) if leader.any() else -1)
+                leaders_seen += v.building_leader >= 0
+            if state.is_over():
+                break
+            p = state.acting_players()[0]
+            state.apply({p: agent.act(state.observe(p), state.legal_mask(p), state=state,
+                                      player=p)})
+    assert leaders_seen > 0  # the band-building branch was read too
+
+
 def test_plays_a_five_card_colour_band_whole():
     hand = ["blue Elf", "blue Orc", "blue Wizard", "blue Giant", "blue Troll", "red Dwarf"]
     state = position(4, SIX, hand)
