@@ -22,10 +22,15 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import Agent
 from agents.registry import factory_from_spec
 from envs.core.game import Game
 from training.cli import make_parser
 from training.match import seeds_for
+from training.teams import partners_of
+
+# DAgger round r plays its games on seeds from seed + r * DAGGER_SEED_STRIDE (cloning: seed..)
+DAGGER_SEED_STRIDE = 1_000_000
 
 
 @dataclass
@@ -45,11 +50,50 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
     """The teacher's decisions in ``games`` self-play games (at most ``max_samples``); returns
     are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
     values PPO will see."""
+    return _record(game, env_name, games, seed, teacher, obs_scale, max_samples,
+                   reward_scale).demos
+
+
+@dataclass
+class Recording:
+    demos: Demonstrations
+    learner_decisions: int  # the learner's decisions with more than one legal action
+    learner_agreement: float | None  # share of them where it played the teacher's label
+
+
+def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed: int = 0,
+                    teacher: str = "heuristic", obs_scale: np.ndarray | None = None,
+                    max_samples: int = 200_000, reward_scale: float = 1.0) -> Recording:
+    """DAgger data (Ross, Gordon & Bagnell 2011): in game ``g`` the ``learner`` plays seat
+    ``g mod players`` and its partners, the teacher every other seat. Each decision with more
+    than one legal action is a sample labelled by the teacher: its own move in its seats, and
+    in the learner's seats the move of a teacher that follows that seat (a separate instance,
+    shown every observation of it, so stateful teachers keep their plans). The samples come
+    from the positions the learner's own play leads to, which cloning the teacher's games
+    never shows, and where a clone's early mistakes would otherwise compound."""
+    return _record(game, env_name, games, seed, teacher, obs_scale, max_samples, reward_scale,
+                   learner)
+
+
+def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
+            obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
+            learner: Agent | None = None) -> Recording:
     make = factory_from_spec(teacher, env_name)
+    n = game.num_players
     obs, masks, actions, owners, finals = [], [], [], [], []
+    hits = learner_decisions = 0
     for g in range(games):
-        state_seed, *agent_seeds = seeds_for(seed + g, game.num_players + 1)
-        agents = [make(s) for s in agent_seeds]
+        # the first n + 1 seeds are those of teacher self-play (SeedSequence children do not
+        # depend on how many are spawned); the learner and the labelling teachers take n + 1
+        # more
+        state_seed, *agent_seeds = seeds_for(seed + g, 2 * n + 2)
+        players: list[Agent] = [make(s) for s in agent_seeds[:n]]
+        labellers: dict[int, Agent] = {}
+        if learner is not None:
+            learner.reset(agent_seeds[n])
+            seat = g % n
+            for p in (seat, *partners_of(game, seat)):
+                labellers[p], players[p] = make(agent_seeds[n + 1 + p]), learner
         state = game.new_state(state_seed)
         first = len(actions)
         decisions = 0
@@ -58,13 +102,19 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
             for p in state.acting_players():
                 mask = state.legal_mask(p)
                 o = state.observe(p)
-                a = agents[p].act(o, mask, state=state, player=p)
+                a = players[p].act(o, mask, state=state, player=p)
                 joint[p] = a
-                if mask.sum() > 1 and len(actions) < max_samples:
-                    obs.append(np.asarray(o, np.float32).copy())
-                    masks.append(mask.copy())
-                    actions.append(a)
-                    owners.append(p)
+                label = a if p not in labellers else labellers[p].act(o, mask, state=state,
+                                                                      player=p)
+                if mask.sum() > 1:
+                    if p in labellers:
+                        learner_decisions += 1
+                        hits += a == label
+                    if len(actions) < max_samples:
+                        obs.append(np.asarray(o, np.float32).copy())
+                        masks.append(mask.copy())
+                        actions.append(label)
+                        owners.append(p)
             state.apply(joint)
             decisions += 1
         r = state.returns()
@@ -74,8 +124,46 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
     x = np.stack(obs).astype(np.float32)
     if obs_scale is not None:
         x *= obs_scale
-    return Demonstrations(x, np.stack(masks).astype(bool), np.asarray(actions, np.int64),
-                          np.asarray(finals, np.float32))
+    demos = Demonstrations(x, np.stack(masks).astype(bool), np.asarray(actions, np.int64),
+                           np.asarray(finals, np.float32))
+    return Recording(demos, learner_decisions,
+                     hits / learner_decisions if learner_decisions else None)
+
+
+def merge(a: Demonstrations, b: Demonstrations) -> Demonstrations:
+    """DAgger's aggregate: every sample of both."""
+    return Demonstrations(np.concatenate([a.obs, b.obs]), np.concatenate([a.masks, b.masks]),
+                          np.concatenate([a.actions, b.actions]),
+                          np.concatenate([a.returns, b.returns]))
+
+
+def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds: int,
+           games: int, seed: int = 0, teacher: str = "heuristic",
+           obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
+           reward_scale: float = 1.0, epochs: int = 4, log: Any = print) -> list[dict[str, Any]]:
+    """``rounds`` DAgger iterations after cloning ``demos`` into ``policy``: the greedy policy
+    plays ``games`` games against the teacher (``generate_dagger``, seeds apart from the cloning
+    games'), the labelled samples join the aggregate, and the policy is fitted to it again
+    (``epochs`` passes, from its current weights). Returns one record per round; its
+    ``learner_agreement`` is measured on the policy's own positions, before that round's fit."""
+    from agents.policy import MLPAgent
+    from training.callbacks import export_policy
+
+    history = []
+    for r in range(rounds):
+        learner = MLPAgent(export_policy(policy, obs_scale), deterministic=True)
+        recording = generate_dagger(game, env_name, games, learner,
+                                    seed + DAGGER_SEED_STRIDE * (r + 1), teacher, obs_scale,
+                                    max_samples, reward_scale)
+        demos = merge(demos, recording.demos)
+        fit = clone(policy, demos, epochs=epochs, seed=seed + r + 1, log=log)
+        history.append({"round": r + 1, "games": games, "new_samples": len(recording.demos),
+                        "learner_decisions": recording.learner_decisions,
+                        "learner_agreement": recording.learner_agreement, **fit})
+        log(f"dagger round {r + 1}/{rounds}: learner agreed with the teacher on "
+            f"{recording.learner_agreement:.3f} of its {recording.learner_decisions} decisions; "
+            f"{len(demos)} samples in all")
+    return history
 
 
 def clone(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: int = 512,
@@ -140,11 +228,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--teacher", default="heuristic")
     p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--dagger-rounds", type=int, default=0,
+                   help="DAgger rounds after cloning (the clone plays, the teacher labels)")
+    p.add_argument("--dagger-games", type=int, default=None,
+                   help="games per DAgger round (default: --games)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     train_argv = ["--timesteps", "0", "--out", args.out, "--bc-games", str(args.games),
                   "--bc-teacher", args.teacher, "--bc-epochs", str(args.epochs),
-                  "--seed", str(args.seed), "--eval-games", "0", "--no-progress"]
+                  "--seed", str(args.seed), "--eval-games", "0", "--no-progress",
+                  "--dagger-rounds", str(args.dagger_rounds)]
+    if args.dagger_games is not None:
+        train_argv += ["--dagger-games", str(args.dagger_games)]
     if args.config:
         train_argv = ["--config", args.config, *train_argv]
     if args.env:

@@ -86,7 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="behaviour-clone the teacher on this many games first (0: no BC)")
     p.add_argument("--bc-teacher", default="heuristic", help="agent spec the BC warm start copies")
     p.add_argument("--bc-epochs", type=int, default=10, help="BC training epochs")
-    p.add_argument("--bc-max-samples", type=int, default=200_000, help="BC decisions kept at most")
+    p.add_argument("--bc-max-samples", type=int, default=200_000,
+                   help="BC decisions kept at most (per DAgger round too)")
+    p.add_argument("--dagger-rounds", type=int, default=0,
+                   help="after cloning, DAgger rounds: the clone plays against the teacher, "
+                        "the teacher labels the clone's positions, the policy is refitted")
+    p.add_argument("--dagger-games", type=int, default=None,
+                   help="games per DAgger round (default: --bc-games)")
+    p.add_argument("--dagger-epochs", type=int, default=4,
+                   help="passes over the aggregated samples after each DAgger round")
     p.add_argument("--init", type=Path,
                    help="start from this model.zip (e.g. a BC model) instead of fresh weights")
     p.add_argument("--force", action="store_true",
@@ -271,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     if earlier and not (args.resume or args.force):
         parser.error(f"--out {args.out} already holds a run ({', '.join(earlier)}); pass "
                      f"--resume to continue it or --force to start afresh")
+    if args.dagger_rounds < 0 or (args.dagger_rounds > 0 and args.bc_games <= 0):
+        parser.error(f"--dagger-rounds {args.dagger_rounds}: DAgger refines a clone, so it needs "
+                     "--bc-games N > 0; rounds: 0 (none) or more")
     if args.resume and args.force:
         parser.error("--resume and --force exclude each other")
     if args.force:
@@ -310,15 +321,21 @@ def main(argv: list[str] | None = None) -> int:
         model = new_model(args, vec_env, tb_dir)
     model.collector_forward = args.learner_forward == "collector"
     if args.bc_games > 0 and not args.resume:
-        from training.imitate import clone, generate
+        from training.imitate import clone, dagger, generate
 
         t0 = time.perf_counter()
         demos = generate(game, args.env, args.bc_games, args.seed, args.bc_teacher, obs_scale,
                          args.bc_max_samples, args.reward_scale)
         bc_info = clone(model.policy, demos, epochs=args.bc_epochs, seed=args.seed,
                         log=lambda m: print(m, file=sys.stderr))
-        bc_info.update({"games": args.bc_games, "teacher": args.bc_teacher,
-                        "seconds": round(time.perf_counter() - t0, 1)})
+        bc_info.update({"games": args.bc_games, "teacher": args.bc_teacher})
+        if args.dagger_rounds > 0:
+            bc_info["dagger"] = dagger(
+                model.policy, demos, game, args.env, args.dagger_rounds,
+                args.dagger_games or args.bc_games, args.seed, args.bc_teacher, obs_scale,
+                args.bc_max_samples, args.reward_scale, args.dagger_epochs,
+                log=lambda m: print(m, file=sys.stderr))
+        bc_info["seconds"] = round(time.perf_counter() - t0, 1)
         del demos
     write_config(args, env_options, game, obs_scale, model.num_timesteps, argv)
     vec_env.set_self(export_policy(model.policy, obs_scale))
