@@ -9,8 +9,13 @@ starts from the teacher's play with a value function that already knows what a p
     python -m training.imitate --env bower_v0 --games 400 --out /work/runs/bower_bc
 
 writes ``OUT/model.zip`` (a MaskablePPO model ``training.train --init`` continues from) and
-``OUT/bc.json`` (samples, agreement with the teacher on held-out games). ``training.train
---bc-games N`` does the same inside a training run.
+the ``bc`` record of ``OUT/summary.json`` (samples, agreement with the teacher on held-out
+games). ``training.train --bc-games N`` does the same inside a training run.
+
+``--dagger-rounds K`` then runs DAgger: the clone plays against the teacher, a teacher that
+follows the clone's seat labels the positions the clone's own play reached, and the policy is
+refitted on all samples so far. Cloning alone never shows the teacher's answer in positions the
+teacher would not have reached, which is where a clone's errors compound over long games.
 """
 
 from __future__ import annotations
