@@ -162,6 +162,10 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds
                                     max_samples, reward_scale)
         demos = merge(demos, recording.demos)
         fit = clone(policy, demos, epochs=epochs, seed=seed + r + 1, log=log)
+        # clone's held-out split is drawn afresh from the aggregate, so it can hold samples an
+        # earlier round was fitted on: optimistic, hence its own name; the clean figure is
+        # learner_agreement (fresh games, before the fit)
+        fit["aggregate_agreement"] = fit.pop("heldout_agreement")
         history.append({"round": r + 1, "games": games, "new_samples": len(recording.demos),
                         "learner_decisions": recording.learner_decisions,
                         "learner_agreement": recording.learner_agreement, **fit})
