@@ -30,6 +30,7 @@ def plot_run(run: Path, out: Path | None = None) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import EngFormatter
 
     data = read_eval(run)
     fig, (ax_r, ax_w) = plt.subplots(1, 2, figsize=(10, 4))
@@ -44,6 +45,8 @@ def plot_run(run: Path, out: Path | None = None) -> Path:
     ax_r.axhline(0, color="grey", lw=0.8)
     ax_r.set(xlabel="learner steps", ylabel="mean reward (95% CI)", title="vs opponents")
     ax_w.set(xlabel="learner steps", ylabel="win rate", title="win rate", ylim=(0, 1))
+    for ax in (ax_r, ax_w):  # 100k, 1M: full step counts run into each other
+        ax.xaxis.set_major_formatter(EngFormatter())
     ax_r.legend()
     fig.suptitle(Path(run).name)
     fig.tight_layout()
