@@ -158,6 +158,7 @@ class HeuristicAgent(BaseAgent):
         eb_theirs = [k for k in range(5) if kept[1, EB[k]] > 0]
         self.opp_stats = nest_stats(self.nests[1], self.gems_matter)
         self._me_stats: Stats | None = None
+        self._opp_ctx: Context | None = None
         probs = self._request_probs(obs, self.opp_stats.req, self.read_opponent)
         self.ctx = Context(probs, eb_mine, eb_theirs, remaining,
                            self.bonus_value if self.gems_matter else 0.0, self.hole_penalty)
@@ -170,7 +171,7 @@ class HeuristicAgent(BaseAgent):
             self._play_cache: dict[tuple[Tile, int], float] = {}
 
     @staticmethod
-    def _request_probs(obs: dict[str, np.ndarray], opp_req: np.ndarray,
+    def _request_probs(obs: dict[str, np.ndarray], opp_req: tuple[tuple[int, ...], ...],
                        read_opponent: float) -> np.ndarray:
         """P(column c requests slot k): known eggs are certain; the others start uniform over
         the eggs I have not seen (every unseen egg is equally likely at every unseen position),
@@ -189,7 +190,7 @@ class HeuristicAgent(BaseAgent):
             else:
                 for e in unseen:
                     k = REQ_SLOT[EGG_CODES[e]]
-                    probs[c, k] += math.exp(read_opponent * float(opp_req[c, k]))
+                    probs[c, k] += math.exp(read_opponent * float(opp_req[c][k]))
                 probs[c] /= probs[c].sum()
         return probs
 
@@ -284,15 +285,22 @@ class HeuristicAgent(BaseAgent):
         legal_p = np.flatnonzero(placement_mask(theirs.occ))
         if legal_p.size == 0:
             return 0.0
-        ctx = self.ctx
-        opp_ctx = Context(ctx.probs, ctx.eb_theirs, ctx.eb_mine, ctx.rem, ctx.bonus_value,
-                          ctx.hole_penalty)
+        opp_ctx = self._opponent_context()
         me_stats = self._my_stats()
         best = -math.inf
         for p in legal_p:
             st = nest_stats(self._placed(theirs, tile, int(p)), self.gems_matter)
             best = max(best, contest_value(st, me_stats, opp_ctx) + own_extras(st, opp_ctx))
         return best
+
+    def _opponent_context(self) -> Context:
+        """The context with the egg tiles' owners swapped, made once per decision (its
+        column terms are reused across the display tiles weighed)."""
+        if self._opp_ctx is None:
+            ctx = self.ctx
+            self._opp_ctx = Context(ctx.probs, ctx.eb_theirs, ctx.eb_mine, ctx.rem,
+                                    ctx.bonus_value, ctx.hole_penalty)
+        return self._opp_ctx
 
     def _my_stats(self) -> Stats:
         if self._me_stats is None:

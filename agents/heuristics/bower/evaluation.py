@@ -44,8 +44,14 @@ class Stats:
     )
 
 
-def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
-    st = Stats()
+# the group facts of nests by their bitboards (a search meets the same nests many times)
+_GROUP_FACTS: dict[tuple, tuple[tuple[int, int, int], bool, float]] = {}
+GROUP_FACTS_CAP = 1 << 16  # entries; the memo starts afresh when full
+
+
+def _group_facts(n: Nest, gems_matter: bool) -> tuple[tuple[int, int, int], bool, float]:
+    """The largest group of each material, whether a gem condition is newly met, and the gem
+    progress credit: everything of ``nest_stats`` that the cells' bitboards decide."""
     g1, g2 = n.g1, n.g2
     matbits = n.matbits
     link = None
@@ -75,12 +81,26 @@ def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
                     new_condition = True
                 else:
                     potential += 0.12 * g
+    return (sizes[0], sizes[1], sizes[2]), new_condition, potential
+
+
+def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
+    st = Stats()
+    matbits = n.matbits
+    key = (matbits[0], matbits[1], matbits[2], n.branch, n.g1, n.g2, n.cell_flags,
+           n.col_flags, gems_matter)
+    groups = _GROUP_FACTS.get(key)
+    if groups is None:
+        if len(_GROUP_FACTS) >= GROUP_FACTS_CAP:
+            _GROUP_FACTS.clear()
+        groups = _GROUP_FACTS[key] = _group_facts(n, gems_matter)
+    sizes, new_condition, potential = groups
     empty = FULL & ~(matbits[0] | matbits[1] | matbits[2] | matbits[3])
-    st.sizes = sizes
-    st.req = n.req.reshape(4, 6, 8).sum(axis=0)
-    st.col_shells = n.shells.reshape(4, 6).sum(axis=0)
-    st.colour = n.colour.sum(axis=0)
-    st.shells = float(st.col_shells.sum())
+    st.sizes = list(sizes)
+    st.req = tuple(n.col_req)
+    st.col_shells = tuple(n.col_shells)
+    st.colour = n.colour
+    st.shells = n.shells
     st.pink = n.pinkbits != 0
     st.pink_cols = (
         {i % 6 for i in range(NUM_CELLS) if n.pink_cells >> i & 1} if st.pink else set()
@@ -92,8 +112,16 @@ def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
 
 
 # ---------------------------------------------------------------------- position value
+# column-term tables by (s_col, request probabilities), and tanh(diff / s_col) tables by s_col
+_COLUMN_TABLES: dict[tuple[float, bytes], tuple[dict, dict]] = {}
+COLUMN_TABLES_CAP = 64  # tables (a few hundred entries each); the memo starts afresh when full
+_TANH_TABLES: dict[float, dict[float, float]] = {}
+
+
 class Context:
-    """Per-decision facts: request probabilities, egg tiles held, how far the game is."""
+    """Per-decision facts: request probabilities, egg tiles held, how far the game is; and the
+    column terms of the position value computed so far (a decision values many placements,
+    and each changes at most two columns)."""
 
     def __init__(self, probs: np.ndarray, eb_mine: list[int], eb_theirs: list[int],
                  remaining: float, bonus_value: float, hole_penalty: float = 0.25):
@@ -107,10 +135,68 @@ class Context:
         self.rem = rem
         self.bonus_value = bonus_value
         self.hole_penalty = hole_penalty
+        self._prob_rows = probs.tolist()
+        # the terms depend only on the probabilities and s_col: decisions that share them (the
+        # opponent's context, a search's playouts) share one table
+        table_key = (self.s_col, probs.tobytes())
+        tables = _COLUMN_TABLES.get(table_key)
+        if tables is None:
+            if len(_COLUMN_TABLES) >= COLUMN_TABLES_CAP:
+                _COLUMN_TABLES.clear()
+            tables = _COLUMN_TABLES[table_key] = ({}, _TANH_TABLES.setdefault(self.s_col, {}))
+        self._column_terms, self._tanh_col = tables
+
+    def column_terms(self, c: int, mine: tuple[int, ...], theirs: tuple[int, ...],
+                     me: Stats, them: Stats) -> tuple[float, ...]:
+        """``P(column c requests slot k) * tanh(count difference / s_col)`` for the 8 slots;
+        a tied slot that I have items of leans to the pink column, then to more shells."""
+        key = (c, mine, theirs)
+        terms = self._column_terms.get(key)
+        if terms is None:
+            tied = any(m == t and m > 0 for m, t in zip(mine, theirs))
+            terms = self._column_terms[key] = _TIED if tied else self._terms(c, mine, theirs)
+        if terms is _TIED:  # the lean depends on the pink columns and shells too
+            lean = _pink_or_shell_lean(c, me, them)
+            key = (c, mine, theirs, lean)
+            terms = self._column_terms.get(key)
+            if terms is None:
+                terms = self._column_terms[key] = self._terms(c, mine, theirs, lean)
+        return terms
+
+    def _terms(self, c: int, mine: tuple[int, ...], theirs: tuple[int, ...],
+               lean: float = 0.0) -> tuple[float, ...]:
+        probs = self._prob_rows[c]
+        return tuple(
+            probs[k] * self._tanh_of(float(m - t) + lean if m == t and m > 0 else float(m - t))
+            for k, (m, t) in enumerate(zip(mine, theirs)))
+
+    def _tanh_of(self, diff: float) -> float:
+        """``tanh(diff / s_col)`` as numpy computes it (numpy's tanh and the math module's can
+        differ in the last bit, and the heuristic's choices must not change)."""
+        t = self._tanh_col.get(diff)
+        if t is None:
+            t = self._tanh_col[diff] = float(np.tanh(diff / self.s_col))
+        return t
+
+
+# column_terms' mark for a column with a tied slot: its terms depend on the lean too
+_TIED: tuple = (None,)
 
 
 def _tanh(x: float) -> float:
     return math.tanh(x)
+
+
+def _pink_or_shell_lean(c: int, me: Stats, them: Stats) -> float:
+    """How a tied column item leans at scoring: to the pink column, then to more shells."""
+    if c in me.pink_cols:
+        return 0.5
+    if c in them.pink_cols:
+        return -0.5
+    mine, theirs = me.col_shells[c], them.col_shells[c]
+    if mine != theirs:
+        return 0.5 if mine > theirs else -0.5
+    return 0.0
 
 
 def contest_value(me: Stats, them: Stats, ctx: Context) -> float:
@@ -121,19 +207,23 @@ def contest_value(me: Stats, them: Stats, ctx: Context) -> float:
         if d == 0 and m == 1 and me.sizes[1] > 0 and (me.pink or them.pink):
             d = 0.5 if me.pink else -0.5
         v += _tanh(d / ctx.s_mat)
-    diff = me.req - them.req
-    tie = (diff == 0) & (me.req > 0)
-    if tie.any():
-        tb = np.zeros(6)
-        for c in range(6):
-            if c in me.pink_cols:
-                tb[c] = 0.5
-            elif c in them.pink_cols:
-                tb[c] = -0.5
-            elif me.col_shells[c] != them.col_shells[c]:
-                tb[c] = 0.5 if me.col_shells[c] > them.col_shells[c] else -0.5
-        diff = diff + tie * tb[:, None]
-    v += float((ctx.probs * np.tanh(diff / ctx.s_col)).sum())
+    # The 48 column terms, summed in the order numpy's pairwise sum of the (6, 8) array
+    # takes (8 running sums, one per slot, then pairwise), so the value is the same to the bit.
+    r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
+    for c in range(6):
+        t = ctx.column_terms(c, me.req[c], them.req[c], me, them)
+        if c == 0:
+            r0, r1, r2, r3, r4, r5, r6, r7 = t
+        else:
+            r0 += t[0]
+            r1 += t[1]
+            r2 += t[2]
+            r3 += t[3]
+            r4 += t[4]
+            r5 += t[5]
+            r6 += t[6]
+            r7 += t[7]
+    v += ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     v += _eb_value(me, them, ctx.eb_mine, ctx) - _eb_value(them, me, ctx.eb_theirs, ctx)
     return v
 

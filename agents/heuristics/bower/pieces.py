@@ -4,6 +4,7 @@ from its own observation (mutable ``Nest`` objects it can try placements on)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import add
 
 import numpy as np
 
@@ -31,6 +32,7 @@ IA1, IA2, IA3, IA4 = (BONUS_INDEX[f"IA{i}"] for i in range(1, 5))
 
 # ---------------------------------------------------------------------- per-cell facts
 ZERO8 = (0,) * 8
+ZERO4 = (0,) * 4
 
 
 @lru_cache(maxsize=8192)
@@ -64,12 +66,20 @@ def cell_stats(units: tuple[int, ...], toks: int, x_one: bool):
 # ---------------------------------------------------------------------- decoded pieces
 class Nest:
     """One seat's visible nest: material (-1 empty) and unit counts per cell, tokens, flags,
-    and per-cell scoring facts kept up to date as cells change (cheap what-if copies)."""
+    and the scoring facts the position value needs, kept up to date as cells change (cheap
+    what-if copies). The facts are plain Python ints: per cell (request counts, colour units,
+    shells) and their sums per column and over the nest, moved by the difference a changed
+    cell makes, so valuing a placement never sums the whole nest again."""
 
     __slots__ = (
         "branch",
+        "cell_colour",
         "cell_flags",
+        "cell_req",
+        "cell_shells",
         "col_flags",
+        "col_req",
+        "col_shells",
         "colour",
         "g1",
         "g2",
@@ -77,7 +87,6 @@ class Nest:
         "matbits",
         "pink_cells",
         "pinkbits",
-        "req",
         "shells",
         "tok",
         "units",
@@ -95,9 +104,13 @@ class Nest:
         self.x_one = x_one
         self.matbits = [0, 0, 0, 0]
         self.g1 = self.g2 = self.pinkbits = 0  # cells with >= 1 gem, 2 gems, a pink shell
-        self.req = np.zeros((NUM_CELLS, 8))
-        self.colour = np.zeros((NUM_CELLS, 4))
-        self.shells = np.zeros(NUM_CELLS)
+        self.cell_req = [ZERO8] * NUM_CELLS  # request-slot counts of each cell
+        self.cell_colour = [ZERO4] * NUM_CELLS  # colour units of each cell
+        self.cell_shells = [0] * NUM_CELLS
+        self.col_req = [ZERO8] * 6  # request-slot counts summed over each column
+        self.col_shells = [0] * 6
+        self.colour = ZERO4  # colour units summed over the nest
+        self.shells = 0
 
     def copy(self) -> Nest:
         n = Nest.__new__(Nest)
@@ -111,9 +124,13 @@ class Nest:
         n.x_one = self.x_one
         n.matbits = self.matbits[:]
         n.g1, n.g2, n.pinkbits = self.g1, self.g2, self.pinkbits
-        n.req = self.req.copy()
-        n.colour = self.colour.copy()
-        n.shells = self.shells.copy()
+        n.cell_req = self.cell_req[:]
+        n.cell_colour = self.cell_colour[:]
+        n.cell_shells = self.cell_shells[:]
+        n.col_req = self.col_req[:]
+        n.col_shells = self.col_shells[:]
+        n.colour = self.colour
+        n.shells = self.shells
         return n
 
     @property
@@ -131,9 +148,7 @@ class Nest:
         mb[3] &= keep
         m = self.mat[cell]
         if m < 0:
-            self.req[cell] = 0
-            self.colour[cell] = 0
-            self.shells[cell] = 0
+            self._set_facts(cell, ZERO8, ZERO4, 0)
             self.g1 &= keep
             self.g2 &= keep
             self.pinkbits &= keep
@@ -143,12 +158,32 @@ class Nest:
         toks = (t[0] == cell) | (t[1] == cell) << 1 | (t[2] == cell) << 2 | (t[3] == cell) << 3
         units = self.units[cell]
         req, colour, shells, gems = cell_stats(units, toks, self.x_one)
-        self.req[cell] = req
-        self.colour[cell] = colour
-        self.shells[cell] = shells
+        self._set_facts(cell, req, colour, shells)
         self.g1 = self.g1 | bit if gems >= 1 else self.g1 & keep
         self.g2 = self.g2 | bit if gems >= 2 else self.g2 & keep
         self.pinkbits = self.pinkbits | bit if units[12] else self.pinkbits & keep
+
+    def _set_facts(self, cell: int, req: tuple[int, ...], colour: tuple[int, ...],
+                   shells: int) -> None:
+        """Store one cell's facts and move the column and nest sums by the change."""
+        col = cell % 6
+        old = self.cell_req[cell]
+        if req != old:
+            self.cell_req[cell] = req
+            self.col_req[col] = (
+                tuple(map(add, self.col_req[col], req)) if old is ZERO8 else
+                tuple(s - o + n for s, o, n in zip(self.col_req[col], old, req)))
+        old = self.cell_colour[cell]
+        if colour != old:
+            self.cell_colour[cell] = colour
+            self.colour = (
+                tuple(map(add, self.colour, colour)) if old is ZERO4 else
+                tuple(s - o + n for s, o, n in zip(self.colour, old, colour)))
+        old_shells = self.cell_shells[cell]
+        if shells != old_shells:
+            self.cell_shells[cell] = shells
+            self.col_shells[col] += shells - old_shells
+            self.shells += shells - old_shells
 
     def put(self, cell: int, end: tuple[int, tuple[int, ...], bool], cover: bool = False) -> None:
         """Show tile end ``(material, units, is_nb4)`` on ``cell``; a cover removes tokens."""
@@ -196,38 +231,61 @@ def nb_tile(k: int) -> Tile:
     return ends[0], ends[1]
 
 
+# decoded nests by their planes: a search's playouts decode the same nests again and again
+_DECODED: dict[tuple[bytes, bytes, bool], Nest] = {}
+DECODED_CAP = 4096  # entries (about 3 KB each); the memo starts afresh when full
+
+
 def decode_nest(planes: np.ndarray, col_flags: np.ndarray, x_one: bool = False) -> Nest:
-    """A ``Nest`` from one seat's nest planes (channels x 24 cells, ``encoding.CH_*``)."""
+    """A ``Nest`` from one seat's nest planes (channels x 24 cells, ``encoding.CH_*``); a copy
+    of the memoised one when these planes were decoded before."""
+    key = (planes.tobytes(), col_flags.tobytes(), x_one)
+    nest = _DECODED.get(key)
+    if nest is None:
+        if len(_DECODED) >= DECODED_CAP:
+            _DECODED.clear()
+        nest = _DECODED[key] = _decode_nest(planes, col_flags, x_one)
+    return nest.copy()
+
+
+def _decode_nest(planes: np.ndarray, col_flags: np.ndarray, x_one: bool) -> Nest:
+    """Decode the planes, read once as Python lists (per-cell numpy indexing cost more than
+    the decoding itself)."""
     n = Nest(x_one)
-    mat_planes = planes[CH_MAT : CH_MAT + 4]
-    occupied = mat_planes.sum(axis=0) > 0
-    mats = np.argmax(mat_planes, axis=0)
-    units = planes[CH_UNITS : CH_UNITS + NUM_CODES].T.astype(np.int64)
-    for i in np.flatnonzero(occupied):
-        i = int(i)
-        n.mat[i] = int(mats[i])
-        n.units[i] = tuple(int(x) for x in units[i])
+    rows = planes.tolist()
+    mat_rows = rows[CH_MAT : CH_MAT + 4]
+    unit_rows = rows[CH_UNITS : CH_UNITS + NUM_CODES]
+    for i in range(NUM_CELLS):
+        one_hot = [row[i] for row in mat_rows]
+        if max(one_hot) > 0:
+            n.mat[i] = one_hot.index(max(one_hot))  # the first maximum, as np.argmax
+            n.units[i] = tuple([int(row[i]) for row in unit_rows])
     for k in range(4):
-        cells = np.flatnonzero(planes[CH_TOKEN + k])
-        if cells.size:
-            n.tok[k] = int(cells[0])
+        n.tok[k] = _first(rows[CH_TOKEN + k])
     for o in (0, 1):
-        cells = np.flatnonzero(planes[CH_BRANCH + o])
-        if cells.size:
-            n.branch = 2 * int(cells[0]) + o
-    n.cell_flags = _bits(planes[CH_FLAG])
-    n.pink_cells = _bits(planes[CH_PINK_TILE])
-    n.col_flags = _bits(col_flags)
+        cell = _first(rows[CH_BRANCH + o])
+        if cell >= 0:
+            n.branch = 2 * cell + o
+    n.cell_flags = _bits(rows[CH_FLAG])
+    n.pink_cells = _bits(rows[CH_PINK_TILE])
+    n.col_flags = _bits(col_flags.tolist())
     for i in range(NUM_CELLS):
         if n.mat[i] >= 0:
             n.refresh(i)
     return n
 
 
-def _bits(row: np.ndarray) -> int:
+def _first(row: list[float]) -> int:
+    """The first cell with a non-zero value, -1 if none."""
+    for i, v in enumerate(row):
+        if v:
+            return i
+    return -1
+
+
+def _bits(row: list[float]) -> int:
     out = 0
-    for i in np.flatnonzero(row):
-        out |= 1 << int(i)
+    for i, v in enumerate(row):
+        if v:
+            out |= 1 << i
     return out
-
-

@@ -1,0 +1,146 @@
+"""The bower heuristic's fast bookkeeping gives what a plain recomputation gives: the nest's
+running sums, the memoised decodings and group facts, and the position value to the bit
+(the value's column sum follows numpy's summation order; the choices must not change)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import envs
+from agents.heuristics.bower import HeuristicAgent, evaluation
+from agents.heuristics.bower.evaluation import Context, contest_value, nest_stats
+from agents.heuristics.bower.pieces import Nest, _decode_nest, cell_stats, decode_nest
+from envs.bower.geometry import NUM_CELLS, NUM_PLACEMENTS, PLACEMENT_CELLS, placement_mask
+from envs.bower.observation import OBS_SPEC
+
+GAME = envs.make_game("bower_v0")
+
+
+def positions(games: int, seed: int):
+    """Every 5th decision of seeded random games, with its actor."""
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        state = GAME.new_state(seed * 100 + g)
+        k = 0
+        while not state.is_over():
+            if k % 5 == 0:
+                yield state, state.actor
+            legal = np.flatnonzero(state.legal_mask(state.actor))
+            state.apply({state.actor: int(rng.choice(legal))})
+            k += 1
+
+
+def fresh_sums(nest):
+    """The nest's column and total sums recomputed from its cells, the slow way."""
+    req = np.zeros((NUM_CELLS, 8), dtype=np.int64)
+    colour = np.zeros((NUM_CELLS, 4), dtype=np.int64)
+    shells = np.zeros(NUM_CELLS, dtype=np.int64)
+    for cell in range(NUM_CELLS):
+        if nest.mat[cell] < 0:
+            continue
+        t = nest.tok
+        toks = sum(1 << k for k in range(4) if t[k] == cell)
+        r, c, s, _gems = cell_stats(nest.units[cell], toks, nest.x_one)
+        req[cell], colour[cell], shells[cell] = r, c, s
+    return (req.reshape(4, 6, 8).sum(axis=0).tolist(), shells.reshape(4, 6).sum(axis=0).tolist(),
+            colour.sum(axis=0).tolist(), int(shells.sum()))
+
+
+def reference_contest(me, them, ctx) -> float:
+    """The position value's contest term as numpy computes it on whole arrays (the formula
+    the heuristic was tuned with)."""
+    v = 0.0
+    for m in range(3):
+        d = me.sizes[m] - them.sizes[m]
+        if d == 0 and m == 1 and me.sizes[1] > 0 and (me.pink or them.pink):
+            d = 0.5 if me.pink else -0.5
+        v += math.tanh(d / ctx.s_mat)
+    mine, theirs = np.array(me.req, dtype=float), np.array(them.req, dtype=float)
+    diff = mine - theirs
+    tie = (diff == 0) & (mine > 0)
+    if tie.any():
+        tb = np.zeros(6)
+        for c in range(6):
+            if c in me.pink_cols:
+                tb[c] = 0.5
+            elif c in them.pink_cols:
+                tb[c] = -0.5
+            elif me.col_shells[c] != them.col_shells[c]:
+                tb[c] = 0.5 if me.col_shells[c] > them.col_shells[c] else -0.5
+        diff = diff + tie * tb[:, None]
+    v += float((ctx.probs * np.tanh(diff / ctx.s_col)).sum())
+    v += (evaluation._eb_value(me, them, ctx.eb_mine, ctx)
+          - evaluation._eb_value(them, me, ctx.eb_theirs, ctx))
+    return v
+
+
+def test_running_sums_match_a_recount_after_placements_covers_and_tokens():
+    rng = np.random.default_rng(4)
+    checked = 0
+    for state, seat in positions(games=6, seed=1):
+        obs = OBS_SPEC.split(state.observe(seat))
+        planes = obs["nests"].reshape(2, -1, NUM_CELLS)
+        for s in (0, 1):
+            nest = decode_nest(planes[s], obs["column_flags"][s])
+            for _ in range(3):
+                occ = nest.occ
+                free = np.flatnonzero(placement_mask(occ))
+                p = int(rng.choice(free)) if free.size else int(rng.integers(NUM_PLACEMENTS))
+                a, b = PLACEMENT_CELLS[p]
+                units = tuple(int(x) for x in rng.integers(0, 2, size=13))
+                nest.put(a, (int(rng.integers(3)), units, False), cover=True)
+                nest.put(b, (int(rng.integers(3)), (0,) * 13, False), cover=True)
+                occupied = [c for c in range(NUM_CELLS) if nest.mat[c] >= 0]
+                nest.set_token(int(rng.integers(4)), int(rng.choice(occupied)))
+                col_req, col_shells, colour, shells = fresh_sums(nest)
+                assert [list(r) for r in nest.col_req] == col_req
+                assert list(nest.col_shells) == col_shells
+                assert list(nest.colour) == colour and nest.shells == shells
+                checked += 1
+    assert checked > 100
+
+
+def test_contest_value_equals_the_numpy_formula_to_the_bit():
+    rng = np.random.default_rng(5)
+    compared = 0
+    for state, seat in positions(games=6, seed=2):
+        agent = HeuristicAgent(seed=0)
+        agent._read(state.observe(seat), state)
+        mine = agent.nests[0]
+        free = np.flatnonzero(placement_mask(mine.occ))
+        for p in free[:6]:
+            tile = ((int(rng.integers(3)), tuple(int(x) for x in rng.integers(0, 3, 13)), False),
+                    (int(rng.integers(3)), tuple(int(x) for x in rng.integers(0, 3, 13)), False))
+            me = nest_stats(agent._placed(mine, tile, int(p)))
+            for ctx in (agent.ctx, Context(agent.ctx.probs, [0, 4], [2], 0.3, 0.5)):
+                assert contest_value(me, agent.opp_stats, ctx) == reference_contest(
+                    me, agent.opp_stats, ctx)
+                compared += 1
+    assert compared > 200
+
+
+def same_nest(a: Nest, b: Nest) -> bool:
+    return all(getattr(a, name) == getattr(b, name) for name in Nest.__slots__)
+
+
+def test_memoised_decoding_and_group_facts_are_fresh_results():
+    evaluation._GROUP_FACTS.clear()
+    seen = 0
+    for state, seat in positions(games=3, seed=3):
+        obs = OBS_SPEC.split(state.observe(seat))
+        planes = obs["nests"].reshape(2, -1, NUM_CELLS)
+        for s in (0, 1):
+            first = decode_nest(planes[s], obs["column_flags"][s])
+            first.put(0, (0, (1,) * 13, False), cover=True)  # a caller's what-if must not leak
+            again = decode_nest(planes[s], obs["column_flags"][s])
+            assert same_nest(again, _decode_nest(planes[s], obs["column_flags"][s], False))
+            assert not same_nest(again, first)
+            memoised = nest_stats(again)
+            evaluation._GROUP_FACTS.clear()
+            recomputed = nest_stats(again)
+            assert (memoised.sizes, memoised.new_condition, memoised.gem_potential) == (
+                recomputed.sizes, recomputed.new_condition, recomputed.gem_potential)
+            seen += 1
+    assert seen > 50
