@@ -114,7 +114,8 @@ def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
 # ---------------------------------------------------------------------- position value
 # column-term tables by (s_col, request probabilities), and tanh(diff / s_col) tables by s_col
 _COLUMN_TABLES: dict[tuple[float, bytes], tuple[dict, dict]] = {}
-COLUMN_TABLES_CAP = 64  # tables (a few hundred entries each); the memo starts afresh when full
+COLUMN_TABLES_CAP = 32  # tables; the memo starts afresh when full
+COLUMN_TABLE_CAP = 2048  # entries of one table (about 0.5 KB each); it starts afresh when full
 _TANH_TABLES: dict[float, dict[float, float]] = {}
 
 
@@ -153,6 +154,8 @@ class Context:
         key = (c, mine, theirs)
         terms = self._column_terms.get(key)
         if terms is None:
+            if len(self._column_terms) >= COLUMN_TABLE_CAP:
+                self._column_terms.clear()
             tied = any(m == t and m > 0 for m, t in zip(mine, theirs))
             terms = self._column_terms[key] = _TIED if tied else self._terms(c, mine, theirs)
         if terms is _TIED:  # the lean depends on the pink columns and shells too
