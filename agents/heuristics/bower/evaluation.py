@@ -44,9 +44,10 @@ class Stats:
     )
 
 
-# the group facts of nests by their bitboards (a search meets the same nests many times)
+# the group facts of nests by their bitboards (a search meets the same nests many times);
+# about 0.35 KB an entry, so at most about 23 MiB; the memo starts afresh when full
 _GROUP_FACTS: dict[tuple, tuple[tuple[int, int, int], bool, float]] = {}
-GROUP_FACTS_CAP = 1 << 16  # entries; the memo starts afresh when full
+GROUP_FACTS_CAP = 1 << 16
 
 
 def _group_facts(n: Nest, gems_matter: bool) -> tuple[tuple[int, int, int], bool, float]:
@@ -112,11 +113,14 @@ def nest_stats(n: Nest, gems_matter: bool = True) -> Stats:
 
 
 # ---------------------------------------------------------------------- position value
-# column-term tables by (s_col, request probabilities), and tanh(diff / s_col) tables by s_col
+# Column-term tables by (s_col, request probabilities), and tanh(diff / s_col) tables by s_col
+# (the agent makes 12 values of s_col). Worst case about 36 MiB: 32 tables of 2,048 entries of
+# about 0.55 KB; each starts afresh when full, and so does the table of tables.
 _COLUMN_TABLES: dict[tuple[float, bytes], tuple[dict, dict]] = {}
-COLUMN_TABLES_CAP = 32  # tables; the memo starts afresh when full
-COLUMN_TABLE_CAP = 2048  # entries of one table (about 0.5 KB each); it starts afresh when full
+COLUMN_TABLES_CAP = 32
+COLUMN_TABLE_CAP = 2048
 _TANH_TABLES: dict[float, dict[float, float]] = {}
+TANH_TABLES_CAP = 64
 
 
 class Context:
@@ -136,6 +140,7 @@ class Context:
         self.rem = rem
         self.bonus_value = bonus_value
         self.hole_penalty = hole_penalty
+        # probs is read here once (rows and table key): it must not change afterwards
         self._prob_rows = probs.tolist()
         # the terms depend only on the probabilities and s_col: decisions that share them (the
         # opponent's context, a search's playouts) share one table
@@ -144,6 +149,8 @@ class Context:
         if tables is None:
             if len(_COLUMN_TABLES) >= COLUMN_TABLES_CAP:
                 _COLUMN_TABLES.clear()
+            if len(_TANH_TABLES) >= TANH_TABLES_CAP:
+                _TANH_TABLES.clear()
             tables = _COLUMN_TABLES[table_key] = ({}, _TANH_TABLES.setdefault(self.s_col, {}))
         self._column_terms, self._tanh_col = tables
 
@@ -163,6 +170,8 @@ class Context:
             key = (c, mine, theirs, lean)
             terms = self._column_terms.get(key)
             if terms is None:
+                if len(self._column_terms) >= COLUMN_TABLE_CAP:
+                    self._column_terms.clear()
                 terms = self._column_terms[key] = self._terms(c, mine, theirs, lean)
         return terms
 

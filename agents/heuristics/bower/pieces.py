@@ -233,7 +233,7 @@ def nb_tile(k: int) -> Tile:
 
 # decoded nests by their planes: a search's playouts decode the same nests again and again
 _DECODED: dict[tuple[bytes, bytes, bool], Nest] = {}
-DECODED_CAP = 4096  # entries (about 3 KB each); the memo starts afresh when full
+DECODED_CAP = 4096  # entries (key and nest about 5 KB: at most about 20 MiB); then afresh
 
 
 def decode_nest(planes: np.ndarray, col_flags: np.ndarray, x_one: bool = False) -> Nest:
