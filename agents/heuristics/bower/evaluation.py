@@ -221,20 +221,17 @@ def contest_value(me: Stats, them: Stats, ctx: Context) -> float:
         v += _tanh(d / ctx.s_mat)
     # The 48 column terms, summed in the order numpy's pairwise sum of the (6, 8) array
     # takes (8 running sums, one per slot, then pairwise), so the value is the same to the bit.
-    r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
-    for c in range(6):
+    r0, r1, r2, r3, r4, r5, r6, r7 = ctx.column_terms(0, me.req[0], them.req[0], me, them)
+    for c in range(1, 6):
         t = ctx.column_terms(c, me.req[c], them.req[c], me, them)
-        if c == 0:
-            r0, r1, r2, r3, r4, r5, r6, r7 = t
-        else:
-            r0 += t[0]
-            r1 += t[1]
-            r2 += t[2]
-            r3 += t[3]
-            r4 += t[4]
-            r5 += t[5]
-            r6 += t[6]
-            r7 += t[7]
+        r0 += t[0]
+        r1 += t[1]
+        r2 += t[2]
+        r3 += t[3]
+        r4 += t[4]
+        r5 += t[5]
+        r6 += t[6]
+        r7 += t[7]
     v += ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     v += _eb_value(me, them, ctx.eb_mine, ctx) - _eb_value(them, me, ctx.eb_theirs, ctx)
     return v
