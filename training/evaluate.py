@@ -7,7 +7,8 @@ Game ``k`` is dealt from seed ``--seed + k`` and the model sits in seat ``k mod 
 every seat is played equally often. Its team-mates (bauer_trick: the partner) are ``--partner``
 agents, every other seat an ``--opponent`` agent. Prints win/draw/loss rates (Wilson 95%
 intervals) and the mean reward with its 95% interval; ``--out DIR`` also writes them to
-``DIR/eval.json`` (``--json FILE`` to any file).
+``DIR/eval.json`` (``--json FILE`` to any file). ``--records FILE`` appends each game as it
+ends, and the same command run again resumes where it stopped (``training/records.py``).
 Env options default to the run's ``config.json`` next to the model.
 """
 
@@ -17,7 +18,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from training.cli import (
     read_run_config,
 )
 from training.match import play_game
+from training.records import GameRecords, RecordsError
 from training.stats import OutcomeSummary, summarize
 from training.teams import partners_of
 
@@ -52,11 +54,17 @@ def evaluate_seat(
     games: int,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    skip: Container[int] = (),
+    on_game: Callable[[int, int, float], None] | None = None,
 ) -> list[float]:
-    """The hero's return in each of ``games`` seeded games, its seat rotating every game."""
+    """The hero's return in each of ``games`` seeded games, its seat rotating every game.
+    Games whose index is in ``skip`` (already recorded by a resumed run) are not played and
+    have no entry in the result; ``on_game(k, seat, reward)`` hears of each game played."""
     rewards = []
     n = game.num_players
     for k in range(games):
+        if k in skip:
+            continue
         seat = k % n
         partners = partners_of(game, seat)
         agents = []
@@ -65,6 +73,8 @@ def evaluate_seat(
             agents.append(make(None))  # play_game seeds every agent from the game's seed
         result = play_game(game, agents, seed + k)
         rewards.append(result.returns[seat])
+        if on_game is not None:
+            on_game(k, seat, result.returns[seat])
         if progress is not None:
             progress(k + 1)
     return rewards
@@ -101,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "only)")
     p.add_argument("--json", type=Path, metavar="FILE",
                    help="also write the results to this file (default: print only)")
+    p.add_argument("--records", type=Path, metavar="FILE",
+                   help="append one JSON line per finished game to FILE; run the same command "
+                        "again to resume: games already in FILE are not played again "
+                        "(training/records.py)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--timing", action="store_true",
                    help="also report the evaluated agent's CPU time per decision (median, p90) "
@@ -145,29 +159,58 @@ def main(argv: list[str] | None = None) -> int:
         def make_hero(seed: int | None) -> Any:
             return TimedAgent(make_untimed(seed), cpu_seconds, iterations)
 
+    has_partners = any(partners_of(game, seat) for seat in range(game.num_players))
+    run = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
+           "partner": args.partner if has_partners else None, "opponent": args.opponent,
+           "seed": args.seed}
+    records = None
+    if args.records is not None:
+        try:
+            records = GameRecords(args.records, run)
+        except (RecordsError, OSError) as exc:
+            parser.error(str(exc))
+    done = {k: r for k, r in (records.games if records else {}).items() if k < args.games}
+    if done:
+        print(f"{args.records}: {len(done)} of the {args.games} games already recorded; "
+              f"playing the other {args.games - len(done)}", file=sys.stderr)
+        for r in done.values():  # the resumed games' decisions count in the timing too
+            cpu_seconds.extend(r.get("cpu_s", []))
+            iterations.extend(r.get("iterations", []))
+
+    timed = len(cpu_seconds)  # the timing entries already written to the records
+
+    def record(k: int, seat: int, reward: float) -> None:
+        nonlocal timed
+        if records is None:
+            return
+        if not args.timing:
+            records.add(k, seat, reward)
+            return
+        records.add(k, seat, reward, cpu_seconds[timed:], iterations[timed:])  # this game's
+        timed = len(cpu_seconds)
+
     bar = None
     if not args.no_progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=args.games, file=sys.stderr, desc="evaluating")
+        bar = tqdm(total=args.games, initial=len(done), file=sys.stderr, desc="evaluating")
     t0 = time.perf_counter()
-    rewards = evaluate_seat(game, make_hero, make_partner, make_opponent, args.games, args.seed,
-                            progress=(lambda _: bar.update(1)) if bar else None)
+    played = evaluate_seat(game, make_hero, make_partner, make_opponent, args.games, args.seed,
+                           progress=(lambda _: bar.update(1)) if bar else None, skip=done,
+                           on_game=record)
     if bar is not None:
         bar.close()
+    new_rewards = iter(played)
+    rewards = [done[k]["reward"] if k in done else next(new_rewards) for k in range(args.games)]
     summary = summarize(rewards)
     last_seed = args.seed + args.games - 1
     hero_name = args.agent or f"model {args.model}"
-    has_partners = any(partners_of(game, seat) for seat in range(game.num_players))
     partner = f"partner={args.partner}, " if has_partners else ""  # only team games have one
     print(f"{args.env} {options}: {hero_name} vs {partner}"
           f"opponents={args.opponent}, seats rotated, seeds {args.seed}..{last_seed}")
     print(format_summary(summary))
     print(f"({time.perf_counter() - t0:.1f} s)")
-    payload = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
-               "partner": args.partner if has_partners else None, "opponent": args.opponent,
-               "seed": args.seed,
-               **summary.as_dict()}
+    payload = {**run, **summary.as_dict()}
     if args.timing:
         from training.timing import timing_summary
 
