@@ -48,6 +48,11 @@ Each iteration samples a fresh world from what the searching seat has seen
 - ``belief="policy"`` keeps a sampled world only if the playout policy (the search's model of
   every player) would have made the other seats' earlier public choices in it, re-sampling up
   to ``belief_tries`` times (``agents/ismcts_belief.py``; bauer_trick's trump call).
+  ``belief="items"`` redraws the hidden request eggs of each sampled world jointly, weighted by
+  the items the opponent has put in its columns (bower: it sees its own eggs and builds for
+  them).
+- ``exact_turns=K`` (bower's ``"heuristic"`` / ``"world_heuristic"`` leaf) plays a playout on
+  to the real end when at most ``K`` turns of the game are left at its cut-off.
 - ``playout="trained"`` / ``prior="trained"`` play the shipped numpy model of the game and
   player count (``agents/pretrained``); as a game default they fall back to the heuristic for
   player counts without a shipped model.
@@ -69,8 +74,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent, acting_seat, search_preamble
-from agents.ismcts_belief import BELIEFS, consistent, rebuild_for
-from agents.ismcts_eval import EVALUATOR_NAMES, leaf_evaluator, margin_values
+from agents.ismcts_belief import BELIEFS, consistent, rebuild_for, world_belief_for
+from agents.ismcts_eval import BOWER_VALUES, EVALUATOR_NAMES, leaf_evaluator, margin_values
 from envs.core.game import State
 
 PlayoutPolicy = Callable[[State, int], int]
@@ -103,8 +108,12 @@ class GameDefaults:
     paired: bool = False
     prior: str = "heuristic"
     # "policy": keep only sampled worlds in which the playout policy would have made the others'
-    # earlier public choices (``agents/ismcts_belief.py``); "uniform": every consistent world
+    # earlier public choices; "items": redraw a world's hidden pieces by what the others have
+    # built (bower's eggs; ``agents/ismcts_belief.py``); "uniform": every consistent world
     belief: str = "uniform"
+    # bower's heuristic evaluators: play on to the real end at a cut-off with at most this many
+    # turns of the game left (0: never)
+    exact_turns: int = 0
     # the defaults to use instead where these name a ``"trained"`` policy and no model is shipped
     # for the game's player count (an explicit ``playout="trained"`` is refused there instead)
     untrained: GameDefaults | None = None
@@ -133,8 +142,10 @@ DEFAULTS: dict[str, GameDefaults] = {
     # huge branching, score 0 until the end: only the heuristic's 4 best root actions (by its
     # own values), each played on in the same 15 sampled worlds (paired) for 3 heuristic
     # decisions (my placement after a take, the opponent's turn), then the heuristic's position
-    # value; 60 rollouts
-    "bower": GameDefaults(iterations=60, playout="heuristic", depth=3, evaluator="heuristic",
+    # value with the world's eggs, which are drawn by what the opponent has built; with 4 turns
+    # or fewer left at the cut-off, on to the real end instead; 60 rollouts
+    "bower": GameDefaults(iterations=60, playout="heuristic", depth=3,
+                          evaluator="world_heuristic", belief="items", exact_turns=4,
                           keys="root", candidates=4, paired=True),
     # long games, glory only at Age ends: heuristic playouts cut after 10 decisions, valued by
     # the glory margins if the Age ended there; the others modelled by the heuristic; 160
@@ -173,8 +184,9 @@ class ISMCTSAgent(BaseAgent):
     ``candidates`` (search only the prior's k best root actions, ranked by the prior agent's
     ``action_values(observation, mask, state, player) -> {action: value}`` where it has one),
     ``prior`` / ``prior_weight`` (root bias; ``prior=None`` turns it off), ``paired``,
-    ``belief`` (``"uniform"`` or ``"policy"``) / ``belief_tries``, ``reuse`` (keep the table
-    between moves), ``max_nodes``.
+    ``belief`` (``"uniform"``, ``"policy"`` or ``"items"``) / ``belief_tries``,
+    ``exact_turns`` (bower's heuristic evaluators), ``reuse`` (keep the table between moves),
+    ``max_nodes``.
     """
 
     name = "ismcts"
@@ -197,6 +209,7 @@ class ISMCTSAgent(BaseAgent):
         paired: bool | None = None,
         belief: str | None = None,
         belief_tries: int = 20,
+        exact_turns: int | None = None,
         reuse: bool = True,
         max_nodes: int | None = None,
     ):
@@ -221,9 +234,9 @@ class ISMCTSAgent(BaseAgent):
             _check_policy_spec(label, spec, allow_none=True,
                                allow_default=label == "prior")
         if evaluator is not None and evaluator not in EVALUATOR_NAMES and not callable(evaluator):
-            raise ValueError(f"ismcts agent: evaluator={evaluator!r}; expected 'score', "
-                             "'heuristic', 'solver' or a callable (state, player) -> per-seat "
-                             "values (or None: play on)")
+            raise ValueError(f"ismcts agent: evaluator={evaluator!r}; expected one of "
+                             f"{', '.join(EVALUATOR_NAMES)} or a callable (state, player) -> "
+                             "per-seat values (or None: play on)")
         self.given = {"iterations": iterations, "exploration": exploration, "playout": playout,
                       "depth": depth, "leaf_scale": leaf_scale, "prior_weight": prior_weight,
                       "evaluator": evaluator, "margin_weight": margin_weight}
@@ -245,6 +258,10 @@ class ISMCTSAgent(BaseAgent):
             raise ValueError(f"ismcts agent: belief_tries={belief_tries!r}; expected an int >= 1")
         self.belief_given = belief
         self.belief_tries = belief_tries
+        if exact_turns is not None and (type(exact_turns) is not int or exact_turns < 0):
+            raise ValueError(f"ismcts agent: exact_turns={exact_turns!r}; expected None or an "
+                             "int >= 0")
+        self.exact_turns_given = exact_turns
         self.reuse = bool(reuse)
         if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
             raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
@@ -282,7 +299,12 @@ class ISMCTSAgent(BaseAgent):
         self.margin_weight = float(given["margin_weight"] if given["margin_weight"] is not None
                                    else base.margin_weight)
         evaluator = given["evaluator"] if given["evaluator"] is not None else base.evaluator
-        self.evaluator = (leaf_evaluator(evaluator, game.name, self.leaf_scale)
+        exact_turns = (self.exact_turns_given if self.exact_turns_given is not None
+                       else base.exact_turns if evaluator in BOWER_VALUES else 0)
+        if exact_turns and not isinstance(evaluator, str):
+            raise ValueError(f"ismcts agent: exact_turns={exact_turns} applies to bower's "
+                             "named evaluators, not a callable one")
+        self.evaluator = (leaf_evaluator(evaluator, game.name, self.leaf_scale, exact_turns)
                           if isinstance(evaluator, str) else evaluator)
         self.keys = self.keys_given if self.keys_given is not None else base.keys
         self.candidates = (self.candidates_given if self.candidates_given is not None
@@ -298,6 +320,8 @@ class ISMCTSAgent(BaseAgent):
         self.opponents = _opponents(game)
         belief = self.belief_given if self.belief_given is not None else base.belief
         self.rebuild = rebuild_for(game.name) if belief == "policy" else None
+        self.world_belief = world_belief_for(game.name) if belief == "items" else None
+        self._redraw = None  # this move's world_belief, set in act
         # a node holds 3 float arrays of num_actions: cap the table near 100 MB by default
         self.max_nodes = self.max_nodes_given or max(1000, 4_000_000 // game.num_actions)
 
@@ -341,6 +365,7 @@ class ISMCTSAgent(BaseAgent):
         me = acting_seat(state, player)
         if not self.reuse or len(self.table) > self.max_nodes:
             self.table = {}
+        self._redraw = None if self.world_belief is None else self.world_belief(state, me)
         first = self._sample_world(state, me)
         root_key = (me, first.observe(me).tobytes())
         bias = np.zeros(num_actions)
@@ -402,10 +427,13 @@ class ISMCTSAgent(BaseAgent):
         self.last_iterations = done
 
     def _sample_world(self, state: State, me: int) -> State:
-        """A determinization; with ``belief="policy"`` re-sampled (up to ``belief_tries``
-        times, then the last one is kept) until the playout policy would have made the other
-        seats' earlier choices."""
+        """A determinization; with ``belief="items"`` its hidden eggs redrawn by this move's
+        weights; with ``belief="policy"`` re-sampled (up to ``belief_tries`` times, then the
+        last one is kept) until the playout policy would have made the other seats' earlier
+        choices."""
         world = state.determinize(me, self.rng)
+        if self._redraw is not None:
+            self._redraw(world, self.rng)
         if self.rebuild is None:
             return world
         for _ in range(self.belief_tries - 1):

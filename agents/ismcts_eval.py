@@ -6,6 +6,12 @@ scores a pair of nests in "egg tokens I expect to gain over the opponent" from o
 observation (materials, columns with the request probabilities it believes, egg tiles, gems,
 holes). Its scores stay 0 until the end of the game, so the score margin says nothing there. Games
 without such a value fall back to the score margin.
+``"world_heuristic"`` (bower) is the same value with the sampled world's request eggs in place of
+the searcher's probabilities: each world is valued as if its eggs were known, so the average over
+the worlds follows the search's belief about the hidden eggs (``belief=``), where each egg lies
+in one place, rather than the heuristic's column-by-column probabilities.
+For both, ``exact_turns=K`` gives way to the real end near it: at a cut-off with at most ``K``
+turns of the game left, the playout goes on to the end (exact eggs, win or loss) instead.
 ``"age_end"`` (ethnos) scores the current Age as if it ended now (kingdoms, Merfolk track,
 Giant bonus and bands, the rules' own end-of-Age scoring on a copy) and values the glory margins
 that would result: glory only changes at Age ends, so without it a cut-off in mid-Age sees only
@@ -27,9 +33,10 @@ from envs.core.game import State
 
 # per-seat values, or None where the evaluator cannot value the position (the playout goes on)
 Evaluator = Callable[[State, int], Sequence[float] | None]
-EVALUATOR_NAMES = ("score", "heuristic", "solver", "age_end")
+EVALUATOR_NAMES = ("score", "heuristic", "world_heuristic", "solver", "age_end")
 SOLVER_GAMES = ("bauer_trick",)
 AGE_END_GAMES = ("ethnos",)
+BOWER_VALUES = ("heuristic", "world_heuristic")
 
 
 def margin_values(scores: Sequence[float], opponents: Sequence[Sequence[int]],
@@ -44,13 +51,23 @@ def margin_values(scores: Sequence[float], opponents: Sequence[Sequence[int]],
     return out
 
 
-def leaf_evaluator(name: str, game_name: str, leaf_scale: float = 10.0) -> Evaluator | None:
+def leaf_evaluator(name: str, game_name: str, leaf_scale: float = 10.0,
+                   exact_turns: int = 0) -> Evaluator | None:
     """The evaluator ``name`` for ``game_name``; ``None`` means the score margin. ``leaf_scale``
-    is the glory margin's scale of ``"age_end"`` (bower's value has its own egg units)."""
+    is the glory margin's scale of ``"age_end"`` (bower's value has its own egg units);
+    ``exact_turns`` is bower's (see the module docstring) and refused elsewhere."""
     if name not in EVALUATOR_NAMES:
         raise ValueError(f"ismcts agent: evaluator={name!r}; allowed: {', '.join(EVALUATOR_NAMES)}")
-    if name == "heuristic" and game_name == "bower":
-        return BowerValue()
+    bower_value = game_name == "bower" and name in BOWER_VALUES
+    if exact_turns and not bower_value:
+        raise ValueError(f"ismcts agent: exact_turns={exact_turns} applies to bower's evaluators "
+                         f"{', '.join(BOWER_VALUES)}, not evaluator={name!r} in {game_name!r}; "
+                         "give exact_turns=0")
+    if bower_value:
+        return BowerValue(world_eggs=name == "world_heuristic", exact_turns=exact_turns)
+    if name == "world_heuristic":
+        raise ValueError(f"ismcts agent: evaluator='world_heuristic' is bower's, not "
+                         f"{game_name!r}'s; use 'heuristic' or 'score'")
     if name == "solver":
         if game_name not in SOLVER_GAMES:
             raise ValueError(f"ismcts agent: evaluator='solver' has no solver for game "
@@ -67,17 +84,39 @@ def leaf_evaluator(name: str, game_name: str, leaf_scale: float = 10.0) -> Evalu
 class BowerValue:
     """tanh(heuristic egg-difference estimate / ``scale``) for the searcher, the negative for the
     opponent (bower has two seats). Read from the searcher's observation of the sampled world,
-    so it values the position with the searcher's beliefs, as the heuristic itself does."""
+    so it values the position with the searcher's beliefs, as the heuristic itself does; with
+    ``world_eggs`` the request probabilities are the world's own eggs instead (one per column).
+    With ``exact_turns`` > 0 it declines (``None``: play on to the end) once at most that many
+    turns of the game are left: there the playout is short, and the real eggs and the win
+    decide, where the estimate only expects eggs."""
 
-    def __init__(self, scale: float = 2.0):
+    def __init__(self, scale: float = 2.0, world_eggs: bool = False, exact_turns: int = 0):
         from agents.heuristics.bower import HeuristicAgent
+        from agents.heuristics.bower.evaluation import Context
+        from agents.heuristics.bower.pieces import REQ_SLOT
+        from envs.bower.components import EGG_CODES
+        from envs.bower.rules import TURNS_PER_PLAYER
 
         self.scale = scale
+        self.world_eggs = world_eggs
+        self.exact_turns = exact_turns
+        self.total_turns = 2 * TURNS_PER_PLAYER
+        self.make_context = Context
+        self.request_slot = [REQ_SLOT[code] for code in EGG_CODES]  # egg id -> request slot
         self.reader = HeuristicAgent(seed=0)  # only its evaluation is used: no random choice
 
-    def __call__(self, state: State, player: int) -> list[float]:
+    def __call__(self, state: State, player: int) -> list[float] | None:
+        if self.exact_turns and self.total_turns - sum(state.turns) <= self.exact_turns:
+            return None
         reader = self.reader
         reader._read(state.observe(player), state)
+        if self.world_eggs:
+            ctx = reader.ctx
+            probs = np.zeros((6, 8))
+            for c in range(6):
+                probs[c, self.request_slot[state.eggs[c]]] = 1.0
+            reader.ctx = self.make_context(probs, ctx.eb_mine, ctx.eb_theirs, ctx.rem,
+                                           ctx.bonus_value, ctx.hole_penalty)
         v = math.tanh(reader._value(reader.nests[0]) / self.scale)
         out = [-v, -v]
         out[player] = v

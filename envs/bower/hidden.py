@@ -68,4 +68,20 @@ def determinize(state: BowerState, player: int, rng: np.random.Generator) -> Bow
     return s
 
 
-__all__ = ["determinize"]
+def hidden_egg_positions(state: BowerState, player: int) -> list[int]:
+    """The egg positions (0-5 columns, 6-7 removed) whose egg ``player`` does not know."""
+    return [pos for pos in range(NUM_EGGS) if not state.knows_egg(player, pos)]
+
+
+def place_eggs(world: BowerState, positions: list[int], eggs: list[int]) -> None:
+    """Put ``eggs`` at ``positions`` of a sampled ``world`` (a belief's redraw of what
+    ``determinize`` dealt uniformly); both observations are encoded afresh."""
+    if sorted(world.eggs[pos] for pos in positions) != sorted(eggs):
+        raise ValueError(f"place_eggs: eggs {sorted(eggs)} are not the ones at positions "
+                         f"{positions}; a redraw may only move those")
+    for pos, egg in zip(positions, eggs):
+        world.eggs[pos] = egg
+    world._dirty = [S_ALL, S_ALL]
+
+
+__all__ = ["determinize", "hidden_egg_positions", "place_eggs"]

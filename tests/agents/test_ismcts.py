@@ -127,6 +127,7 @@ def test_seconds_budget_and_registry_names():
     ({"iterations": 5, "seconds": 1.0}, "not both"), ({"keys": "mine"}, "keys"),
     ({"playout": "greedy"}, "playout"), ({"depth": -2}, "depth"),
     ({"leaf_scale": 0}, "leaf_scale"), ({"prior": 3}, "prior"),
+    ({"belief": "hunch"}, "belief"), ({"exact_turns": -1}, "exact_turns"),
 ])
 def test_bad_options_are_named(kw, word):
     with pytest.raises(ValueError, match=word):
