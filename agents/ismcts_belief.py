@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -51,12 +52,17 @@ def _bauer_trick_calls(world: State) -> Iterable[tuple[State, int, int]]:
 REBUILD: dict[str, Rebuild] = {"bauer_trick": _bauer_trick_calls}
 
 
+def _for_game(table: dict[str, Any], game_name: str, missing: str) -> Any:
+    """``table[game_name]``; refused without one, with ``missing`` and the games that have one."""
+    if game_name not in table:
+        raise ValueError(f"ismcts agent: {missing} in game {game_name!r}; games it has one "
+                         f"for: {', '.join(table)}")
+    return table[game_name]
+
+
 def rebuild_for(game_name: str) -> Rebuild:
     """The game's rebuild of earlier public choices; refused, naming the games, without one."""
-    if game_name not in REBUILD:
-        raise ValueError(f"ismcts agent: belief='policy' cannot rebuild earlier choices in game "
-                         f"{game_name!r}; games it can: {', '.join(REBUILD)}")
-    return REBUILD[game_name]
+    return _for_game(REBUILD, game_name, "belief='policy' cannot rebuild earlier choices")
 
 
 def consistent(world: State, me: int, rebuild: Rebuild,
@@ -105,7 +111,4 @@ WORLD_BELIEFS: dict[str, WorldBelief] = {"bower": _bower_egg_lean}
 
 def world_belief_for(game_name: str) -> WorldBelief:
     """The game's ``belief="items"``; refused, naming the games, without one."""
-    if game_name not in WORLD_BELIEFS:
-        raise ValueError(f"ismcts agent: belief='items' has no reading of the others' items in "
-                         f"game {game_name!r}; games it has one for: {', '.join(WORLD_BELIEFS)}")
-    return WORLD_BELIEFS[game_name]
+    return _for_game(WORLD_BELIEFS, game_name, "belief='items' has no reading of the others' items")
