@@ -85,7 +85,12 @@ for _c in range(NUM_KINGDOMS):
     GROUPS[ALLY_TRIBES + _c, _c:SKELETON:6] = True
 GROUP_COUNTS = GROUPS.astype(np.int64)  # the same masks as integers, for exact group sizes
 GROUP_TYPES = [np.flatnonzero(group).tolist() for group in GROUPS]  # ascending, as leaders are
+GROUP_FLAGS = GROUPS.tolist()  # the masks as lists of bools (cheap to index one entry)
 IS_SKELETON = (_TYPES == SKELETON).astype(np.int64)
+IS_ALLY = 1 - IS_SKELETON  # every type but the Skeleton belongs to one tribe and one colour
+# each type's two groups (a Skeleton's entries point at group 0 and are masked by IS_ALLY)
+TYPE_TRIBE_GROUP = np.where(IS_ALLY == 1, _TYPES // 6, 0)
+TYPE_COLOUR_GROUP = np.where(IS_ALLY == 1, ALLY_TRIBES + _TYPES % 6, 0)
 
 # The heuristic's marker values depend only on a kingdom's public markers and tokens, so the
 # boards a search's playouts revisit share them: memoised across observations and agents.
@@ -121,13 +126,30 @@ def hand_score(hand: np.ndarray) -> float:
 def hand_scores_plus_one(hand: np.ndarray) -> list[float]:
     """``hand_score`` of ``hand`` plus one card of each type, for every type at once.
 
-    The same integers and the same float operations as ``hand_score`` per hand (so exactly
-    equal values), in one matrix operation instead of one call per card type.
+    One card more raises two group sizes by one (its tribe's and its colour's; a Skeleton's
+    none), so each type's largest group and sum of squares follow from the hand's own: the same
+    integers and the same float operations as ``hand_score`` per hand (so exactly equal values),
+    without building a hand per type.
     """
-    sizes = (GROUP_COUNTS @ hand)[:, None] + GROUP_COUNTS  # group sizes, one column per type
+    return _scores_plus_one(hand).tolist()
+
+
+def _scores_plus_one(hand: np.ndarray) -> np.ndarray:
+    sizes = GROUP_COUNTS @ hand
+    tribe, colour = sizes[TYPE_TRIBE_GROUP], sizes[TYPE_COLOUR_GROUP]
+    # per type: the larger of its two raised groups and the hand's largest group
+    largest = np.maximum(np.maximum(tribe, colour) + IS_ALLY, sizes.max())
+    squares = int(np.dot(sizes, sizes)) + IS_ALLY * (2 * (tribe + colour) + 2)
     skeletons = hand[SKELETON] + IS_SKELETON
-    squares = np.einsum("gt,gt->t", sizes, sizes)
-    return (sizes.max(axis=0) + skeletons + 0.05 * squares.astype(np.float64)).tolist()
+    return largest + skeletons + 0.05 * squares.astype(np.float64)
+
+
+@cache
+def _ally_deck(tribes: tuple[int, ...]) -> np.ndarray:
+    """The Ally deck's card counts by type for the tribes in play (read-only)."""
+    deck = TRIBE_COUNTS[list(tribes)].sum(axis=0) if tribes else np.zeros(NUM_TYPES, np.int64)
+    deck.flags.writeable = False
+    return deck
 
 
 @dataclass
@@ -197,6 +219,15 @@ class View:
         self.building_leader = _first_max(building_leader) if any(building_leader) else -1
         self.last_age = self.age == game.num_ages - 1
         self.marker_cache: dict[int, float] = {}
+        self._to_beat: list[int] | None = None
+
+    def markers_to_beat(self) -> list[int]:
+        """Per kingdom, the markers a band must outnumber to place one: all markers with two
+        players, my own otherwise (worked out at the first question, for this observation)."""
+        if self._to_beat is None:
+            beat = self.markers.sum(axis=0) if self.n == 2 else self.markers[0]
+            self._to_beat = beat.tolist()
+        return self._to_beat
 
 
 class HeuristicAgent(BaseAgent):
@@ -297,19 +328,17 @@ class HeuristicAgent(BaseAgent):
         return total
 
     def passes(self, v: View, k: int, e: int) -> bool:
-        if v.n == 2:
-            return e > int(v.markers[:, k].sum())
-        return e > int(v.markers[0, k])
+        """Whether a band of ``e`` places a marker in kingdom ``k``."""
+        return e > v.markers_to_beat()[k]
 
-    def band_value(self, v: View, leader: int, cards: np.ndarray, rest: np.ndarray,
-                   follow: bool = True, x: int | None = None,
-                   left: int | None = None) -> tuple[float, bool]:
-        """Value of playing ``cards`` led by ``leader`` with ``rest`` left in hand (``x`` and
-        ``left``, the two card counts, when the caller already knows them)."""
+    def band_value(self, v: View, leader: int, x: int, skeletons: int, left: int,
+                   rest: np.ndarray | None = None, follow: bool = True) -> tuple[float, bool]:
+        """Value of playing a band of ``x`` cards (``skeletons`` of them Skeletons) led by
+        ``leader``, with ``left`` cards left in hand; ``rest``, those cards, is read only for a
+        Centaur leader's follow-up band (``follow``)."""
         g = v.game
         tribe, colour = divmod(leader, 6)
-        x = int(cards.sum()) if x is None else x
-        scored = x - int(cards[SKELETON]) + (1 if tribe == DWARVES else 0)
+        scored = x - skeletons + (1 if tribe == DWARVES else 0)
         value = float(g.band_glory[min(scored, len(g.band_glory)) - 1]) if scored > 0 else 0.0
         e = x + (1 if tribe == MINOTAURS else 0)
         places = False
@@ -321,7 +350,6 @@ class HeuristicAgent(BaseAgent):
         elif tribe != HALFLINGS and self.passes(v, colour, e):
             value += self.marker_value(v, colour)
             places = True
-        left = int(rest.sum()) if left is None else left
         if tribe == GIANTS and x > v.giant_size:
             value += g.options["giant_claim_glory"] + 0.5 * g.giant_bonus[v.age]
         elif tribe == MERFOLK:
@@ -341,7 +369,8 @@ class HeuristicAgent(BaseAgent):
             value += 0.8 * min(x, left)
         elif tribe == WIZARDS:
             value += 0.6 * x
-        elif tribe == CENTAURS and follow and left - int(rest[SKELETON]) > 0:
+        elif (tribe == CENTAURS and follow and rest is not None
+              and left - int(rest[SKELETON]) > 0):
             nxt = self.best_band(v, rest, follow=False)
             if nxt is not None:
                 value += nxt.value
@@ -350,25 +379,38 @@ class HeuristicAgent(BaseAgent):
 
     def best_band(self, v: View, hand: np.ndarray, follow: bool = True,
                   leader: int = -1) -> Band | None:
-        """The most valuable whole-group band of ``hand`` (with every Skeleton)."""
-        best: Band | None = None
+        """The most valuable whole-group band of ``hand`` (with every Skeleton).
+
+        A band's value needs only its counts, so the cards of a group are laid out only for a
+        Centaur's follow-up and for the winner (the search's playouts ask this at nearly every
+        turn)."""
+        best: tuple[float, int, int, int, bool] | None = None  # value, leader, group, x, places
         counts = hand.tolist()
         skeletons = counts[SKELETON]
         total = sum(counts)
-        for group, sizes, types in zip(GROUPS, (GROUP_COUNTS @ hand).tolist(), GROUP_TYPES):
-            if (leader >= 0 and not group[leader]) or sizes == 0:
+        for group, sizes in enumerate((GROUP_COUNTS @ hand).tolist()):
+            if sizes == 0 or (leader >= 0 and not GROUP_FLAGS[group][leader]):
                 continue  # no card of the group in hand: no band
-            cards = np.where(group, hand, 0)
-            cards[SKELETON] = skeletons
-            rest = hand - cards
             x = sizes + skeletons
-            leaders = [leader] if leader >= 0 else [t for t in types if counts[t] > 0]
+            leaders = [leader] if leader >= 0 else [t for t in GROUP_TYPES[group] if counts[t]]
             for lead in leaders:
-                value, places = self.band_value(v, lead, cards, rest, follow, x=x, left=total - x)
+                rest = (hand - self._group_cards(hand, group, skeletons)
+                        if follow and lead // 6 == CENTAURS else None)
+                value, places = self.band_value(v, lead, x, skeletons, total - x, rest, follow)
                 value += self._noise()
-                if best is None or value > best.value:
-                    best = Band(lead, cards, x, value, places)
-        return best
+                if best is None or value > best[0]:
+                    best = (value, lead, group, x, places)
+        if best is None:
+            return None
+        value, lead, group, x, places = best
+        return Band(lead, self._group_cards(hand, group, skeletons), x, value, places)
+
+    @staticmethod
+    def _group_cards(hand: np.ndarray, group: int, skeletons: int) -> np.ndarray:
+        """The cards of ``hand`` in ``group``, plus every Skeleton."""
+        cards = np.where(GROUPS[group], hand, 0)
+        cards[SKELETON] = skeletons
+        return cards
 
     def age_end_risk(self, v: View) -> float:
         """Rough chance that the Age ends before my next turn (the hand would be lost)."""
@@ -397,29 +439,29 @@ class HeuristicAgent(BaseAgent):
 
     def _recruit(self, v: View, mask: np.ndarray) -> int:
         base = hand_score(v.hand)
-        with_card = hand_scores_plus_one(v.hand)
+        with_card = _scores_plus_one(v.hand)
+        gains = with_card.tolist()
         best_a, best_gain = enc.RECRUIT_DECK, -np.inf
         for t in np.flatnonzero(mask[:enc.RECRUIT_DECK]).tolist():
-            gain = with_card[t] - base + self._noise()
+            gain = gains[t] - base + self._noise()
             if gain > best_gain:
                 best_a, best_gain = t, gain
         unseen = self.unseen(v)
         total = unseen.sum()
         if total > 0:
-            deck_gain = 0.0
-            counts = unseen.tolist()
-            for t in np.flatnonzero(unseen).tolist():  # in type order, as a sum by hand would
-                deck_gain += counts[t] * (with_card[t] - base)
+            kinds = np.flatnonzero(unseen)
+            # the expected gain of a blind draw, summed in type order one term at a time
+            # (cumsum, not sum: numpy's pairwise sum could round differently)
+            deck_gain = np.cumsum(unseen[kinds] * (with_card[kinds] - base))[-1]
             if deck_gain / total > best_gain:
                 return enc.RECRUIT_DECK
         return int(best_a)
 
     def unseen(self, v: View) -> np.ndarray:
         """Cards I cannot see: the Ally deck minus my hand, display, bands and known hands."""
-        full = TRIBE_COUNTS[v.tribes].sum(axis=0) if v.tribes else np.zeros(NUM_TYPES, np.int64)
         seen = (v.hand + v.display + v.band_cards.sum(axis=0) + v.known[1:].sum(axis=0)
                 + v.building + v.elf_kept)
-        return np.maximum(full - seen, 0)
+        return np.maximum(_ally_deck(tuple(v.tribes)) - seen, 0)
 
     def _build(self, v: View, mask: np.ndarray) -> int:
         lead = v.building_leader
