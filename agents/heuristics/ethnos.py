@@ -135,6 +135,7 @@ def hand_scores_plus_one(hand: np.ndarray) -> list[float]:
 
 
 def _scores_plus_one(hand: np.ndarray) -> np.ndarray:
+    """``hand_scores_plus_one`` as an array (the recruit rule reads it per type and at once)."""
     sizes = GROUP_COUNTS @ hand
     tribe, colour = sizes[TYPE_TRIBE_GROUP], sizes[TYPE_COLOUR_GROUP]
     # per type: the larger of its two raised groups and the hand's largest group
