@@ -22,6 +22,7 @@ from agents.heuristics.ethnos import (
     hand_scores_plus_one,
 )
 from envs.ethnos import actions as enc
+from envs.ethnos.components import DWARVES, HALFLINGS
 
 
 class PlainHeuristic(HeuristicAgent):
@@ -100,3 +101,22 @@ def test_fast_choices_equal_the_plain_ones(n):
         for f, s in zip(fast, plain):
             assert f.rng.random() == s.rng.random()  # the same draws, in the same order
     assert decisions > 500
+
+
+def test_band_value_from_counts_leaves_skeletons_out_of_the_glory():
+    """The plain reference shares ``band_value``, so its count arguments are checked on their
+    own: Skeletons raise the band's size X but score no band glory (a Dwarf leader scores one
+    card more), and every card left in hand costs 0.05. Halflings place no marker and have no
+    power to value, so the band table is all there is."""
+    game = envs.make_game("ethnos_v0", num_players=3)
+    v = View(game, game.new_state(0).observe(0))
+    agent = HeuristicAgent(seed=0)
+    halfling, dwarf = 6 * HALFLINGS, 6 * DWARVES
+    glory = game.band_glory
+    value, places = agent.band_value(v, halfling, x=4, skeletons=1, left=2)
+    assert (value, places) == (glory[2] - 0.05 * 2, False)
+    value, _ = agent.band_value(v, halfling, x=4, skeletons=0, left=0)
+    assert value == glory[3]
+    with_skeleton, _ = agent.band_value(v, dwarf, x=4, skeletons=1, left=0)
+    without, _ = agent.band_value(v, dwarf, x=3, skeletons=0, left=0)
+    assert with_skeleton == without  # the Skeleton only raised X (the marker test)
