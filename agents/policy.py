@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import BaseAgent, legal_ids, only_noop
+from agents.advice import advice_of, advisor_factory, advisor_seed, check_advice, with_advice
+from agents.base import Agent, BaseAgent, legal_ids, only_noop
 from envs.core.game import State
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
@@ -79,6 +80,16 @@ class NumpyMLP:
     @property
     def num_actions(self) -> int:
         return int(self.weights[-1].shape[1])
+
+    @property
+    def advice(self) -> str | None:
+        """The advisor whose move is part of the input (``agents.advice``), or None."""
+        return self.card.get("advice")
+
+    @property
+    def env_obs_size(self) -> int:
+        """The size of the env observation the model reads (its input less any advice)."""
+        return self.obs_size - (self.num_actions if self.advice else 0)
 
     @property
     def hidden(self) -> list[int]:
@@ -176,7 +187,8 @@ def load_mlp(path: str | Path, env_name: str | None = None,
                        activation=card.get("architecture", {}).get("activation", "relu"),
                        obs_scale=data["obs_scale"] if "obs_scale" in data.files else None,
                        card=card)
-    check_model_fits(mlp.card.get("env"), mlp.obs_size, env_name, obs_size, str(path))
+    check_advice(mlp.advice)
+    check_model_fits(mlp.card.get("env"), mlp.env_obs_size, env_name, obs_size, str(path))
     return mlp
 
 
@@ -209,7 +221,9 @@ def shipped_models(env_name: str | None = None,
 
 class MLPAgent(BaseAgent):
     """Plays a ``NumpyMLP``: masked argmax, or masked sampling from the agent's own generator
-    (one uniform draw per decision, the collector's convention)."""
+    (one uniform draw per decision, the collector's convention). An advised model
+    (``agents.advice``) gets its advisor's move appended to each observation; the advisor
+    needs the ``state`` where the heuristic does."""
 
     name = "trained"
 
@@ -217,14 +231,41 @@ class MLPAgent(BaseAgent):
         super().__init__(seed)
         self.mlp = mlp
         self.deterministic = deterministic
+        self._seed = seed
+        self._advisor: Agent | None = None
+        self._advisor_for: NumpyMLP | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._seed = seed
+        self._advisor = self._advisor_for = None  # a new game: a fresh advisor
 
     @property
     def num_actions(self) -> int:
         return self.mlp.num_actions
 
-    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+    def network_input(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None, player: int | None = None) -> np.ndarray:
+        """The observation, followed by the advice for an advised model."""
+        if not self.mlp.advice:
+            return observation
+        if self._advisor is None or self._advisor_for is not self.mlp:
+            env = self.mlp.card.get("env")
+            if env is None:
+                raise ValueError(f"advised model {self.mlp.describe()}: its card names no env")
+            seat = 0 if player is None else int(player)
+            self._advisor = advisor_factory(self.mlp.advice, env)(advisor_seed(self._seed, seat))
+            self._advisor_for = self.mlp
+        a = advice_of(self._advisor, state, 0 if player is None else player, observation,
+                      action_mask, self.num_actions)
+        return with_advice(observation, a, self.num_actions)
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray,
+                             state: State | None = None,
+                             player: int | None = None) -> np.ndarray:
         mask = np.asarray(action_mask[: self.num_actions], dtype=bool)
-        return self.mlp.masked_probabilities(observation[None, :], mask[None, :])[0]
+        x = self.network_input(observation, action_mask, state, player)
+        return self.mlp.masked_probabilities(x[None, :], mask[None, :])[0]
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray,
             state: State | None = None, player: int | None = None) -> int:
@@ -233,14 +274,14 @@ class MLPAgent(BaseAgent):
         legal = legal_ids(action_mask[: self.num_actions])
         if legal.size == 1 and self.deterministic:
             return int(legal[0])
-        probs = self.action_probabilities(observation, action_mask)[None, :]
+        probs = self.action_probabilities(observation, action_mask, state, player)[None, :]
         u = None if self.deterministic else np.array([self.rng.random()])
         return int(choose(probs, u)[0])
 
     def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
                       state: State | None = None, player: int | None = None) -> dict[int, float]:
         """The policy's probability of every legal action (a search ranks candidates by it)."""
-        probs = self.action_probabilities(observation, action_mask)
+        probs = self.action_probabilities(observation, action_mask, state, player)
         return {int(a): float(probs[a]) for a in legal_ids(action_mask[: self.num_actions])}
 
 
@@ -273,10 +314,10 @@ class TrainedAgent(MLPAgent):
 
     def _fit(self, size: int) -> None:
         """Play the model made for observations of ``size`` (refuse when none is)."""
-        if size != self.mlp.obs_size:
-            fitting = [m for m in self.models if m.obs_size == size]
+        if size != self.mlp.env_obs_size:
+            fitting = [m for m in self.models if m.env_obs_size == size]
             if not fitting:
-                sizes = ", ".join(f"{m.describe()}: {m.obs_size}" for m in self.models)
+                sizes = ", ".join(f"{m.describe()}: {m.env_obs_size}" for m in self.models)
                 raise ModelMismatchError(
                     f"trained agent: no model for observations of size {size} (models: {sizes})")
             self.mlp = fitting[0]
@@ -322,7 +363,7 @@ def _player_option(env_name: str, num_players: int) -> dict[str, Any]:
 
 # --- saved MaskablePPO zips ----------------------------------------------------------------------
 def load_model(path: str | Path, env_name: str | None = None,
-               obs_size: int | None = None) -> Any:
+               obs_size: int | None = None, allow_advised: bool = False) -> Any:
     """Load a ``MaskablePPO`` zip on the CPU; refuse it (via the run's ``config.json`` and the
     model's observation space) for another env or observation size."""
     path = Path(path)
@@ -331,6 +372,11 @@ def load_model(path: str | Path, env_name: str | None = None,
     config = run_config(path)
     config_env = config.get("env")
     check_model_fits(config_env, None, env_name, None, str(path))
+    if config.get("advice") and not allow_advised:
+        raise ModelMismatchError(
+            f"{path} reads {config['advice']} advice with its observations (agents.advice), "
+            f"which the policy agent does not compute: export it (python -m training.export "
+            f"{path} OUT.npz) and play it as trained:OUT.npz")
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(path), device="cpu")

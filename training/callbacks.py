@@ -30,8 +30,11 @@ EVAL_FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_
                "mean_reward_low", "mean_reward_high", "seconds"]
 
 
-def export_policy(policy: Any, obs_scale: np.ndarray | None) -> NumpyMLP:
-    return mlp_from_policy(policy, obs_scale)
+def export_policy(policy: Any, obs_scale: np.ndarray | None,
+                  card: dict[str, Any] | None = None) -> NumpyMLP:
+    """The actor as a ``NumpyMLP``; ``card`` (e.g. an advised model's ``env`` and ``advice``)
+    goes with it."""
+    return mlp_from_policy(policy, obs_scale, card)
 
 
 def make_checkpoint_callback(args: Any) -> CheckpointCallback:
@@ -96,7 +99,8 @@ class LeagueCallback(BaseCallback):
         from agents.policy import load_model
 
         name = f"checkpoint:{Path(path).name}"
-        self.vec_env.add_snapshot(name, export_policy(load_model(path).policy, self.obs_scale))
+        self.vec_env.add_snapshot(
+            name, export_policy(load_model(path, allow_advised=True).policy, self.obs_scale))
         self.snapshot_names.append(name)
 
     def names(self) -> list[str]:
@@ -132,8 +136,9 @@ class EvalCallback(BaseCallback):
     """Fixed seeded games against random and heuristic every ``eval_every`` steps."""
 
     def __init__(self, out: Path, game: Game, env_name: str, obs_scale: np.ndarray | None,
-                 eval_every: int, games: int, seed: int):
+                 eval_every: int, games: int, seed: int, card: dict[str, Any] | None = None):
         super().__init__()
+        self.card = card  # what the exported network needs to play (an advised model's advice)
         self.path = Path(out) / "eval.csv"
         self.game, self.env_name, self.obs_scale = game, env_name, obs_scale
         self.eval_every, self.games, self.seed = eval_every, games, seed
@@ -155,7 +160,7 @@ class EvalCallback(BaseCallback):
     def evaluate_now(self, policy: Any, step: int) -> list[dict[str, Any]]:
         import time
 
-        mlp = export_policy(policy, self.obs_scale)
+        mlp = export_policy(policy, self.obs_scale, self.card)
 
         def hero(seed: int | None) -> MLPAgent:
             return MLPAgent(mlp, seed)

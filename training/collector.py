@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents.advice import advice_of, advisor_factory, advisor_seed, write_advice
+from agents.base import Agent
 from agents.policy import NumpyMLP, choose, masked_softmax
 from envs.core.game import Game, State
 from training.league import League, Plan
@@ -49,12 +51,21 @@ class Slot:
     episode_return: float = 0.0
     episode_length: int = 0
     started: float = 0.0
+    advisors: dict[int, Agent] = field(default_factory=dict)  # per network seat (--advice)
+    advice: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (decision, move)
 
 
-def obs_scale_for(game: Game) -> np.ndarray:
-    """1 / the spec's upper bound per entry: every input in [0, 1] (ethnos counts reach 3000)."""
+def obs_scale_for(game: Game, advised: bool = False) -> np.ndarray:
+    """1 / the spec's upper bound per entry: every input in [0, 1] (ethnos counts reach 3000);
+    an advised network's advice one-hot (``agents.advice``) stays as it is."""
     high = np.asarray(game.obs_spec.high, np.float32)
-    return np.where(high > 0, 1.0 / np.maximum(high, 1e-12), 1.0).astype(np.float32)
+    scale = np.where(high > 0, 1.0 / np.maximum(high, 1e-12), 1.0).astype(np.float32)
+    return np.concatenate([scale, np.ones(game.num_actions, np.float32)]) if advised else scale
+
+
+def network_input_size(game: Game, advised: bool) -> int:
+    """The observation size, plus the action count for an advised network."""
+    return game.obs_spec.size + (game.num_actions if advised else 0)
 
 
 class LockstepVecEnv(VecEnv):
@@ -87,19 +98,28 @@ class MultiSeatVecEnv(LockstepVecEnv):
     """``num_envs`` lockstep games of ``game``; the league fills the non-learner seats."""
 
     def __init__(self, game: Game, league: League, num_envs: int = 16, seed: int = 0,
-                 obs_scale: np.ndarray | None = None, reward_scale: float = 1.0):
+                 obs_scale: np.ndarray | None = None, reward_scale: float = 1.0,
+                 advice: str | None = None, env_name: str | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs={num_envs}; allowed: >= 1")
+        # every network of the run (learner, self, snapshots) reads the advice when set
+        if advice is not None and env_name is None:
+            raise ValueError("MultiSeatVecEnv: advice needs env_name (the advisor is per env)")
+        self.advisor = None if advice is None else advisor_factory(advice, str(env_name))
         self.render_mode = None
         self.reward_scale = reward_scale
         self.game = game
         self.league = league
         self.obs_scale = obs_scale
         spec = game.obs_spec
-        low, high = spec.low, spec.high
+        low, high = np.asarray(spec.low, np.float32), np.asarray(spec.high, np.float32)
+        if advice is not None:
+            low = np.concatenate([low, np.zeros(game.num_actions, np.float32)])
+            high = np.concatenate([high, np.ones(game.num_actions, np.float32)])
         if obs_scale is not None:
             low, high = low * obs_scale, high * obs_scale
-        obs_space = spaces.Box(low, high, (spec.size,), np.float32)
+        self.input_size = network_input_size(game, advice is not None)
+        obs_space = spaces.Box(low, high, (self.input_size,), np.float32)
         super().__init__(num_envs, obs_space, spaces.Discrete(game.num_actions))
         self.rng = np.random.default_rng(seed)
         # the learner's own choices when the collector answers them too (``learner_step``)
@@ -284,17 +304,20 @@ class MultiSeatVecEnv(LockstepVecEnv):
         # logits per network, then one masked softmax and one sampling pass over every row
         # (row-wise arithmetic, so the same actions as one call per network)
         size, num_actions = self.game.obs_spec.size, self.game.num_actions
+        width = self.input_size
         all_rows = [row for rows in by_net.values() for row in rows]
         logits = np.empty((len(all_rows), num_actions), np.float32)
         masks = np.empty((len(all_rows), num_actions), bool)
         start = 0
         for key, rows in by_net.items():
             mlp = self.league.network(key, self.slots[rows[0][0]].plan)  # frozen per key
-            obs = np.empty((len(rows), size), np.float32)
+            obs = np.empty((len(rows), width), np.float32)
             for j, (i, p) in enumerate(rows):
                 state = self.slots[i].state
-                state.observe(p, out=obs[j])  # written in place: no per-row array
+                state.observe(p, out=obs[j, :size])  # written in place: no per-row array
                 masks[start + j] = state.legal_mask(p)
+                if self.advisor is not None:
+                    write_advice(obs[j, size:], self._advice(self.slots[i], p))
             logits[start:start + len(rows)] = mlp.logits(obs)
             start += len(rows)
         probs = masked_softmax(logits, masks)
@@ -305,7 +328,29 @@ class MultiSeatVecEnv(LockstepVecEnv):
 
     def _observe(self, slot: Slot) -> np.ndarray:
         obs = np.asarray(slot.state.observe(slot.seat), np.float32)
+        if self.advisor is not None:
+            x = np.empty(self.input_size, np.float32)
+            x[: obs.shape[0]] = obs
+            over = self._over(slot)
+            write_advice(x[obs.shape[0]:],
+                         self.game.num_actions if over else self._advice(slot, slot.seat))
+            obs = x
         return obs * self.obs_scale if self.obs_scale is not None else obs.copy()
+
+    def _advice(self, slot: Slot, p: int) -> int:
+        """Seat ``p``'s advisor's move in the current position, asked once per decision (its
+        own advisor for the whole game, so a stateful heuristic keeps its plans)."""
+        cached = slot.advice.get(p)
+        if cached is not None and cached[0] == slot.decisions:
+            return cached[1]
+        advisor = slot.advisors.get(p)
+        if advisor is None:
+            advisor = slot.advisors[p] = self.advisor(advisor_seed(slot.seed, p))
+        state = slot.state
+        a = advice_of(advisor, state, p, state.observe(p), state.legal_mask(p),
+                      self.game.num_actions)
+        slot.advice[p] = (slot.decisions, a)
+        return a
 
     def _observations(self) -> np.ndarray:
         return np.stack([self._observe(s) for s in self.slots])

@@ -68,12 +68,13 @@ def export_model(model_path: str | Path, out: str | Path,
     from agents.policy import load_model
 
     config = run_config(model_path)
-    model = load_model(model_path, config.get("env"))
+    model = load_model(model_path, config.get("env"), allow_advised=True)
     scale = config.get("obs_scale")
     mlp = mlp_from_policy(model.policy, None if scale is None else np.asarray(scale, np.float32))
     base = {"env": config.get("env"), "env_options": config.get("env_options", {}),
             "num_players": config.get("num_players"), "source": str(model_path),
-            "timesteps": int(model.num_timesteps)}
+            "timesteps": int(model.num_timesteps),
+            **({"advice": config["advice"]} if config.get("advice") else {})}
     return mlp.save(out, {**base, **(card or {})})
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.advice import advice_of, advisor_factory, advisor_seed, with_advice
 from agents.base import Agent
 from agents.registry import factory_from_spec
 from envs.core.game import Game
@@ -51,12 +52,13 @@ class Demonstrations:
 
 def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
              obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
-             reward_scale: float = 1.0) -> Demonstrations:
+             reward_scale: float = 1.0, advice: str | None = None) -> Demonstrations:
     """The teacher's decisions in ``games`` self-play games (at most ``max_samples``); returns
     are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
-    values PPO will see."""
+    values PPO will see. With ``advice`` each sample's input also holds the move of that seat's
+    advisor (``agents.advice``), as an advised network will read it."""
     return _record(game, env_name, games, seed, teacher, obs_scale, max_samples,
-                   reward_scale).demos
+                   reward_scale, advice=advice).demos
 
 
 @dataclass
@@ -68,7 +70,8 @@ class Recording:
 
 def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed: int = 0,
                     teacher: str = "heuristic", obs_scale: np.ndarray | None = None,
-                    max_samples: int = 200_000, reward_scale: float = 1.0) -> Recording:
+                    max_samples: int = 200_000, reward_scale: float = 1.0,
+                    advice: str | None = None) -> Recording:
     """DAgger data (Ross, Gordon & Bagnell 2011): in game ``g`` the ``learner`` plays seat
     ``g mod players`` and its partners, the teacher every other seat. Each decision with more
     than one legal action is a sample labelled by the teacher: its own move in its seats, and
@@ -77,13 +80,14 @@ def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed:
     from the positions the learner's own play leads to, which cloning the teacher's games
     never shows, and where a clone's early mistakes would otherwise compound."""
     return _record(game, env_name, games, seed, teacher, obs_scale, max_samples, reward_scale,
-                   learner)
+                   learner, advice)
 
 
 def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
             obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
-            learner: Agent | None = None) -> Recording:
+            learner: Agent | None = None, advice: str | None = None) -> Recording:
     make = factory_from_spec(teacher, env_name)
+    make_advisor = None if advice is None else advisor_factory(advice, env_name)
     n = game.num_players
     obs, masks, actions, owners, finals = [], [], [], [], []
     hits = learner_decisions = 0
@@ -99,6 +103,8 @@ def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
             seat = g % n
             for p in (seat, *partners_of(game, seat)):
                 labellers[p], players[p] = make(agent_seeds[n + 1 + p]), learner
+        advisors = ({} if make_advisor is None else
+                    {p: make_advisor(advisor_seed(state_seed, p)) for p in range(n)})
         state = game.new_state(state_seed)
         first = len(actions)
         decisions = 0
@@ -111,6 +117,9 @@ def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
                 joint[p] = a
                 label = a if p not in labellers else labellers[p].act(o, mask, state=state,
                                                                       player=p)
+                if advisors:  # every position of the seat, so its advisor keeps its plans
+                    o = with_advice(o, advice_of(advisors[p], state, p, o, mask,
+                                                 game.num_actions), game.num_actions)
                 if mask.sum() > 1:
                     if p in labellers:
                         learner_decisions += 1
@@ -145,7 +154,8 @@ def merge(a: Demonstrations, b: Demonstrations) -> Demonstrations:
 def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds: int,
            games: int, seed: int = 0, teacher: str = "heuristic",
            obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
-           reward_scale: float = 1.0, epochs: int = 4, log: Any = print) -> list[dict[str, Any]]:
+           reward_scale: float = 1.0, epochs: int = 4, log: Any = print,
+           advice: str | None = None) -> list[dict[str, Any]]:
     """``rounds`` DAgger iterations after cloning ``demos`` into ``policy``: the greedy policy
     plays ``games`` games against the teacher (``generate_dagger``, seeds apart from the cloning
     games'), the labelled samples join the aggregate, and the policy is fitted to it again
@@ -156,10 +166,11 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds
 
     history = []
     for r in range(rounds):
-        learner = MLPAgent(export_policy(policy, obs_scale), deterministic=True)
+        card = {"env": env_name, "advice": advice} if advice else None
+        learner = MLPAgent(export_policy(policy, obs_scale, card), deterministic=True)
         recording = generate_dagger(game, env_name, games, learner,
                                     seed + DAGGER_SEED_STRIDE * (r + 1), teacher, obs_scale,
-                                    max_samples, reward_scale)
+                                    max_samples, reward_scale, advice)
         demos = merge(demos, recording.demos)
         fit = clone(policy, demos, epochs=epochs, seed=seed + r + 1, log=log)
         # clone's held-out split is drawn afresh from the aggregate, so it can hold samples an

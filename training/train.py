@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 import envs
+from agents.advice import ADVISORS
 from training.cli import (
     add_env,
     add_env_options,
@@ -88,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bc-epochs", type=int, default=10, help="BC training epochs")
     p.add_argument("--bc-max-samples", type=int, default=200_000,
                    help="BC decisions kept at most (per DAgger round too)")
+    p.add_argument("--advice", default=None, choices=ADVISORS,
+                   help="the network also reads this agent's move in each position "
+                        "(agents.advice: residual learning on top of the heuristic)")
     p.add_argument("--dagger-rounds", type=int, default=0,
                    help="after cloning, DAgger rounds: the clone plays against the teacher, "
                         "the teacher labels the clone's positions, the policy is refitted")
@@ -184,19 +188,21 @@ def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str,
 
 
 def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
-                obs_scale: bool, reward_scale: float, num_envs: int, seed: int) -> Any:
+                obs_scale: bool, reward_scale: float, num_envs: int, seed: int,
+                advice: str | None = None) -> Any:
     """One ``MultiSeatVecEnv`` (module-level so worker processes can build theirs)."""
     from training.collector import MultiSeatVecEnv, obs_scale_for
     from training.league import League
 
     game = envs.make_game(env_name, **env_options)
     return MultiSeatVecEnv(game, League(game, env_name, **league), num_envs, seed,
-                           obs_scale_for(game) if obs_scale else None, reward_scale)
+                           obs_scale_for(game, advice is not None) if obs_scale else None,
+                           reward_scale, advice, env_name)
 
 
 def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
     make = functools.partial(build_shard, args.env, env_options, league_kwargs(args),
-                             not args.no_obs_scale, args.reward_scale)
+                             not args.no_obs_scale, args.reward_scale, advice=args.advice)
     if args.processes <= 1:
         return make(args.n_envs, args.seed)
     from training.parallel import ShardedVecEnv
@@ -249,7 +255,7 @@ def write_config(args: argparse.Namespace, env_options: dict[str, Any], game: An
     path = args.out / "config.json"
     command = "python -m training.train " + shlex.join(sys.argv[1:] if argv is None else argv)
     run = {"opponents": league_kwargs(args)["specs"], "self_play": args.self_play,
-           "command": command}
+           "command": command, "advice": args.advice}
     if args.resume and path.is_file():
         config = json.loads(path.read_text())
         config.setdefault("resumed", []).append(
@@ -303,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     t_start = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
     tb_dir = args.out / "tb"
-    obs_scale = None if args.no_obs_scale else obs_scale_for(game)
+    obs_scale = None if args.no_obs_scale else obs_scale_for(game, args.advice is not None)
+    model_card = {"env": args.env, "advice": args.advice} if args.advice else None
     vec_env = make_vec_env(args, env_options)
     bc_info: dict[str, Any] | None = None
     if args.resume:
@@ -325,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
 
         t0 = time.perf_counter()
         demos = generate(game, args.env, args.bc_games, args.seed, args.bc_teacher, obs_scale,
-                         args.bc_max_samples, args.reward_scale)
+                         args.bc_max_samples, args.reward_scale, args.advice)
         bc_info = clone(model.policy, demos, epochs=args.bc_epochs, seed=args.seed,
                         log=lambda m: print(m, file=sys.stderr))
         bc_info.update({"games": args.bc_games, "teacher": args.bc_teacher})
@@ -334,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
                 model.policy, demos, game, args.env, args.dagger_rounds,
                 args.dagger_games or args.bc_games, args.seed, args.bc_teacher, obs_scale,
                 args.bc_max_samples, args.reward_scale, args.dagger_epochs,
-                log=lambda m: print(m, file=sys.stderr))
+                log=lambda m: print(m, file=sys.stderr), advice=args.advice)
         bc_info["seconds"] = round(time.perf_counter() - t0, 1)
         del demos
     write_config(args, env_options, game, obs_scale, model.num_timesteps, argv)
@@ -346,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
             league_cb.add_saved(checkpoint)
     eval_game = envs.make_game(args.env, **eval_options(env_options))
     eval_cb = EvalCallback(args.out, eval_game, args.env, obs_scale, args.eval_every,
-                           args.eval_games, args.eval_seed)
+                           args.eval_games, args.eval_seed, model_card)
     callbacks = [make_checkpoint_callback(args), league_cb, eval_cb]
     if args.processes > 1:
         callbacks.append(UpdateThreads(args.processes))
@@ -378,7 +385,8 @@ def main(argv: list[str] | None = None) -> int:
             "budget": {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
                        "machine": "2-core CPU shared with other jobs, torch 1 thread"},
             "seed": args.seed, "bc": bc_info, "league": league_kwargs(args)["specs"],
-            "self_play": args.self_play, "eval_during_training": eval_cb.last_row}
+            "self_play": args.self_play, "eval_during_training": eval_cb.last_row,
+            **(model_card or {})}
     export_policy(model.policy, obs_scale).save(args.out / "model.npz", card)
     vec_env.close()
     summary = {"timesteps": steps, "total_timesteps": model.num_timesteps,
