@@ -65,7 +65,7 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR) -> Pa
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(run / "model.npz", target)
     (target.with_suffix(".json")).write_text(json.dumps(card, indent=2, default=str) + "\n")
-    load_mlp(target, card["env"], mlp.obs_size)  # the shipped pair reads back
+    load_mlp(target, card["env"], mlp.env_obs_size)  # the shipped pair reads back
     return target
 
 

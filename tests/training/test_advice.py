@@ -166,5 +166,9 @@ def test_a_small_advised_run_trains_exports_and_plays_as_trained(tmp_path):
     rewards = evaluate_seat(game, make_trained, make_trained,
                             factory_from_spec("random", "bauer_trick_v0"), 8, 0)
     assert len(rewards) == 8
+    from training.ship import ship
+
+    shipped = ship(out, {}, tmp_path / "pretrained")  # reads back as the env's model
+    assert load_mlp(shipped, "bauer_trick_v0", game.obs_spec.size).advice == "heuristic"
     with pytest.raises(ValueError, match="advice.*trained:OUT.npz"):
         factory_from_spec(f"policy:{out / 'model.zip'}", "bauer_trick_v0")
