@@ -87,7 +87,11 @@ def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
             obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
             learner: Agent | None = None, advice: str | None = None) -> Recording:
     make = factory_from_spec(teacher, env_name)
-    make_advisor = None if advice is None else advisor_factory(advice, env_name)
+    # an advisor of the teacher's own kind is the teacher: its advice is the label itself (a
+    # separate instance would break exact ties with other random draws, and those contradicting
+    # labels teach a network to memorise positions instead of reading its advice)
+    label_is_advice = advice == teacher
+    make_advisor = None if advice is None or label_is_advice else advisor_factory(advice, env_name)
     n = game.num_players
     obs, masks, actions, owners, finals = [], [], [], [], []
     hits = learner_decisions = 0
@@ -117,7 +121,10 @@ def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
                 joint[p] = a
                 label = a if p not in labellers else labellers[p].act(o, mask, state=state,
                                                                       player=p)
-                if advisors:  # every position of the seat, so its advisor keeps its plans
+                if label_is_advice:
+                    o = with_advice(o, label if mask[:game.num_actions].sum() > 1
+                                    else game.num_actions, game.num_actions)
+                elif advisors:  # every position of the seat, so its advisor keeps its plans
                     o = with_advice(o, advice_of(advisors[p], state, p, o, mask,
                                                  game.num_actions), game.num_actions)
                 if mask.sum() > 1:

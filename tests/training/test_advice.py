@@ -172,3 +172,18 @@ def test_a_small_advised_run_trains_exports_and_plays_as_trained(tmp_path):
     assert load_mlp(shipped, "bauer_trick_v0", game.obs_spec.size).advice == "heuristic"
     with pytest.raises(ValueError, match="advice.*trained:OUT.npz"):
         factory_from_spec(f"policy:{out / 'model.zip'}", "bauer_trick_v0")
+
+
+def test_cloning_data_carries_the_advice_and_the_teachers_own_advice_is_its_label():
+    from training.imitate import generate
+
+    game = envs.make_game("ethnos_v0", num_players=2)
+    n = game.num_actions
+    same = generate(game, "ethnos_v0", 2, seed=3, advice="heuristic")
+    assert same.obs.shape[1] == game.obs_spec.size + n
+    np.testing.assert_array_equal(same.obs[:, -n:].argmax(axis=1), same.actions)
+    other = generate(game, "ethnos_v0", 2, seed=3, teacher="random", advice="heuristic")
+    advice = other.obs[:, -n:]
+    assert (advice.sum(axis=1) == 1).all()  # every stored decision has a choice to advise on
+    assert 0.05 < (advice.argmax(axis=1) == other.actions).mean() < 0.9  # a heuristic's moves
+
