@@ -24,7 +24,10 @@ for path in cards:
         options['episode'] = 'deal'
     game = envs.make_game(env, **options)
     agents = [make_agent('trained', env_name=env, num_players=n, seed=p) for p in range(n)]
-    assert agents[0].mlp.obs_size == game.obs_spec.size == card['obs_size']
+    mlp = agents[0].mlp
+    assert mlp.env_obs_size == game.obs_spec.size and mlp.obs_size == card['obs_size']
+    advice = game.num_actions if card.get('advice') else 0   # advised: the heuristic's move too
+    assert card['obs_size'] == game.obs_spec.size + advice
     result = play_game(game, agents, seed=3)   # legal actions, or the engine raises
     assert len(result.returns) == n
     spec_agent = make_agent('trained', env_name=env)   # no player count: picked by obs size
