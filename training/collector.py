@@ -15,6 +15,10 @@ with the same seeds (tested). The reward is the change of the learner's return (
 ``reward_scale``), so an episode's rewards sum to its final return; ``info["episode"]``
 follows sb3's ``Monitor`` convention and ``info["terminal_observation"]`` its auto-reset one.
 ``action_masks()`` gives MaskablePPO the learner's legal actions.
+
+With ``advice`` (``agents.advice``) every network seat, the learner's included, reads its
+observation followed by the one-hot of its own advisor's move (one advisor per seat and game,
+asked once per decision), and the observation space grows by the action count.
 """
 
 from __future__ import annotations
