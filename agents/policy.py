@@ -249,15 +249,14 @@ class MLPAgent(BaseAgent):
         """The observation, followed by the advice for an advised model."""
         if not self.mlp.advice:
             return observation
+        seat = 0 if player is None else int(player)
         if self._advisor is None or self._advisor_for is not self.mlp:
             env = self.mlp.card.get("env")
             if env is None:
                 raise ValueError(f"advised model {self.mlp.describe()}: its card names no env")
-            seat = 0 if player is None else int(player)
             self._advisor = advisor_factory(self.mlp.advice, env)(advisor_seed(self._seed, seat))
             self._advisor_for = self.mlp
-        a = advice_of(self._advisor, state, 0 if player is None else player, observation,
-                      action_mask, self.num_actions)
+        a = advice_of(self._advisor, state, seat, observation, action_mask, self.num_actions)
         return with_advice(observation, a, self.num_actions)
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray,

@@ -32,7 +32,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from agents.advice import advice_of, advisor_factory, advisor_seed, write_advice
+from agents.advice import advice_of, advisor_factory, advisor_seed, with_advice, write_advice
 from agents.base import Agent
 from agents.policy import NumpyMLP, choose, masked_softmax
 from envs.core.game import Game, State
@@ -333,12 +333,8 @@ class MultiSeatVecEnv(LockstepVecEnv):
     def _observe(self, slot: Slot) -> np.ndarray:
         obs = np.asarray(slot.state.observe(slot.seat), np.float32)
         if self.advisor is not None:
-            x = np.empty(self.input_size, np.float32)
-            x[: obs.shape[0]] = obs
-            over = self._over(slot)
-            write_advice(x[obs.shape[0]:],
-                         self.game.num_actions if over else self._advice(slot, slot.seat))
-            obs = x
+            n = self.game.num_actions
+            obs = with_advice(obs, n if self._over(slot) else self._advice(slot, slot.seat), n)
         return obs * self.obs_scale if self.obs_scale is not None else obs.copy()
 
     def _advice(self, slot: Slot, p: int) -> int:
