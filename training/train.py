@@ -121,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lr", type=float, default=1e-3, help="learning rate")
     p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus coefficient")
     p.add_argument("--clip-range", type=float, default=0.2, help="PPO clip range")
+    p.add_argument("--target-kl", type=float, default=None,
+                   help="stop a rollout's PPO epochs once the approximate KL from the rollout's "
+                        "policy passes this (sb3's target_kl; keeps a cloned policy near itself)")
     p.add_argument("--gamma", type=float, default=1.0,
                    help="discount; 1.0: the reward comes at the end of the episode")
     p.add_argument("--gae-lambda", type=float, default=0.95, help="GAE lambda")
@@ -229,6 +232,7 @@ def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> An
         "MlpPolicy", vec_env, learning_rate=args.lr, n_steps=args.n_steps,
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
         gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
+        target_kl=args.target_kl,
         policy_kwargs={"net_arch": {"pi": layers, "vf": layers}, "activation_fn": activation},
         tensorboard_log=None if tb_dir is None else str(tb_dir), seed=args.seed, device="cpu",
         verbose=args.verbose)
@@ -288,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.dagger_rounds < 0 or (args.dagger_rounds > 0 and args.bc_games <= 0):
         parser.error(f"--dagger-rounds {args.dagger_rounds}: DAgger refines a clone, so it needs "
                      "--bc-games N > 0; rounds: 0 (none) or more")
+    if args.target_kl is not None and not args.target_kl > 0:
+        parser.error(f"--target-kl {args.target_kl}: a positive KL (e.g. 0.01), or leave it out")
     if args.resume and args.force:
         parser.error("--resume and --force exclude each other")
     if args.force:
@@ -323,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
                                   tensorboard_log=str(tb_dir), learning_rate=args.lr,
                                   ent_coef=args.ent_coef, n_steps=args.n_steps,
                                   batch_size=args.batch_size, n_epochs=args.n_epochs,
-                                  clip_range=args.clip_range)
+                                  clip_range=args.clip_range, target_kl=args.target_kl)
     else:
         model = new_model(args, vec_env, tb_dir)
     model.collector_forward = args.learner_forward == "collector"
