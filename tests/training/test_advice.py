@@ -38,6 +38,7 @@ def copying_mlp(game, env_name):
 @pytest.mark.parametrize("env_name,options", [
     ("ethnos_v0", {"num_players": 3}),              # a stateful heuristic (band plans)
     ("bauer_draft_v0", {"num_players": 3}),         # simultaneous moves
+    ("bower_v0", {}),                               # 648 actions, a look-ahead heuristic
 ])
 def test_advised_collector_equals_a_sequential_loop_with_one_advisor_per_seat(env_name, options):
     game = envs.make_game(env_name, **options)
