@@ -130,6 +130,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self.learner_rng = np.random.default_rng([seed, 1])
         self.learner: tuple[NumpyMLP, NumpyMLP] | None = None
         self._last_obs: np.ndarray | None = None
+        self._masks: np.ndarray | None = None  # the learner's masks where the games stand now
         self.slots: list[Slot] = []
         self._actions: np.ndarray | None = None
         self.finished: list[tuple[str, float]] = []  # (entry, learner return) since last read
@@ -140,7 +141,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self._run_until_learner(range(self.num_envs))
         for i in range(self.num_envs):
             self._ensure_learner_turn(i)
-        self._last_obs = self._observations()
+        self._last_obs, self._masks = self._observations(), self._learner_masks()
         return self._last_obs
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -152,8 +153,8 @@ class MultiSeatVecEnv(LockstepVecEnv):
         requests = [(i, p) for i, s in enumerate(self.slots)
                     for p in s.state.acting_players() if p != s.seat]
         self._answer(requests, joints)
-        for slot, joint in zip(self.slots, joints):
-            mask = slot.state.legal_mask(slot.seat)
+        masks = self._current_masks()
+        for slot, joint, mask in zip(self.slots, joints, masks):
             a = joint[slot.seat]
             if not (0 <= a < self.game.num_actions and mask[a]):
                 raise slot.state.illegal(slot.seat, a)
@@ -185,7 +186,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self._run_until_learner(done_ids)
         for i in done_ids:
             self._ensure_learner_turn(i)
-        self._last_obs = self._observations()
+        self._last_obs, self._masks = self._observations(), self._learner_masks()
         return self._last_obs, rewards, dones, infos
 
     # --- the learner answered here too (``training.ppo.CollectorPPO``) --------------------------
@@ -211,7 +212,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
         if self.learner is None or self._last_obs is None:
             raise RuntimeError("learner_step needs set_learner(...) and reset() first")
         actor, critic = self.learner
-        obs, masks = self._last_obs, self.action_masks()
+        obs, masks = self._last_obs, self._current_masks()
         probs = masked_softmax(actor.logits(obs), masks)
         actions = choose(probs, self.learner_rng.random(self.num_envs))
         log_probs = np.log(probs[np.arange(self.num_envs), actions])
@@ -220,10 +221,21 @@ class MultiSeatVecEnv(LockstepVecEnv):
         return (*self.step_wait(), masks, actions, values, log_probs)
 
     def close(self) -> None:
-        self.slots = []
+        self.slots, self._masks = [], None
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions in every game, ``(num_envs, num_actions)``."""
+        """The learner's legal actions in every game, ``(num_envs, num_actions)`` (a fresh
+        array)."""
+        return self._current_masks().copy()
+
+    def _current_masks(self) -> np.ndarray:
+        """The learner's masks, computed once per step (``step`` checks the learner's actions
+        against them, ``learner_step`` samples under them, and sb3 asks for them too)."""
+        if self._masks is None:
+            self._masks = self._learner_masks()
+        return self._masks
+
+    def _learner_masks(self) -> np.ndarray:
         return np.stack([s.state.legal_mask(s.seat) for s in self.slots]).astype(bool)
 
     def seed(self, seed: int | None = None) -> list[int | None]:

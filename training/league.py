@@ -40,10 +40,21 @@ class Entry:
     make: AgentFactory | None = None
     net: str | None = None
     results: deque = field(default_factory=lambda: deque(maxlen=200))
+    # the sum of ``results`` in half points: every new episode asks for the scores of all
+    # entries, so they are kept as a running total instead of a mean over the window each time
+    # (exact: results are 0, 0.5 or 1, so this is the same number np.mean gives)
+    half_points: int = 0
+
+    def add(self, result: float) -> None:
+        """Record one episode's score (win 1, draw 0.5, loss 0) in the window."""
+        if self.results.maxlen is not None and len(self.results) == self.results.maxlen:
+            self.half_points -= round(2 * self.results[0])
+        self.results.append(result)
+        self.half_points += round(2 * result)
 
     def score(self) -> float:
         """The learner's mean score against this entry (win 1, draw 0.5); 0.5 if unplayed."""
-        return float(np.mean(self.results)) if self.results else 0.5
+        return self.half_points / 2 / len(self.results) if self.results else 0.5
 
 
 @dataclass
@@ -85,12 +96,12 @@ class League:
             raise ValueError(f"league: entry weight(s) for {', '.join(unknown)}, which are not "
                              f"in the league; entries: {', '.join(sorted(known))}")
         self.bank: dict[str, NumpyMLP] = {}
-        self.entries: list[Entry] = [Entry(spec, make=factory_from_spec(spec, env_name))
-                                     for spec in specs]
+        self.entries: list[Entry] = [Entry(spec, make=factory_from_spec(spec, env_name),
+                                           results=deque(maxlen=window)) for spec in specs]
         self.snapshots: list[str] = []
         self.has_teams = any(len(t) > 1 for t in getattr(game, "teams", None) or ())
         if self_play:
-            self.entries.append(Entry(SELF, net=SELF))
+            self.entries.append(Entry(SELF, net=SELF, results=deque(maxlen=window)))
 
     # --- networks --------------------------------------------------------------------------------
     def set_self(self, mlp: NumpyMLP) -> None:
@@ -158,8 +169,7 @@ class League:
     def record(self, entry: str, learner_return: float) -> None:
         for e in self.entries:
             if e.name == entry:
-                e.results.append(1.0 if learner_return > 0 else 0.5 if learner_return == 0
-                                 else 0.0)
+                e.add(1.0 if learner_return > 0 else 0.5 if learner_return == 0 else 0.0)
 
     def summary(self) -> dict[str, dict[str, float]]:
         entries = self.usable()
