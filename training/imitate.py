@@ -16,12 +16,19 @@ games). ``training.train --bc-games N`` does the same inside a training run.
 follows the clone's seat labels the positions the clone's own play reached, and the policy is
 refitted on all samples so far. Cloning alone never shows the teacher's answer in positions the
 teacher would not have reached, which is where a clone's errors compound over long games.
+
+``--processes K`` plays the teacher's games (cloning and every DAgger round) in K worker
+processes: a slow teacher (bower's heuristic, a search) is most of a clone's time, and the
+samples are exactly those of one process (tested), so a run's result does not depend on K.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import multiprocessing as mp
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,26 +59,41 @@ class Demonstrations:
 
 def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
              obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
-             reward_scale: float = 1.0, advice: str | None = None) -> Demonstrations:
+             reward_scale: float = 1.0, advice: str | None = None,
+             processes: int = 1) -> Demonstrations:
     """The teacher's decisions in ``games`` self-play games (at most ``max_samples``); returns
     are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
     values PPO will see. With ``advice`` each sample's input also holds the move of that seat's
-    advisor (``agents.advice``), as an advised network will read it."""
-    return _record(game, env_name, games, seed, teacher, obs_scale, max_samples,
-                   reward_scale, advice=advice).demos
+    advisor (``agents.advice``), as an advised network will read it. ``processes`` > 1 plays
+    the games in that many worker processes (the same samples, in the same order)."""
+    return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
+                         max_samples, reward_scale, advice=advice).demos
 
 
 @dataclass
 class Recording:
     demos: Demonstrations
-    learner_decisions: int  # the learner's decisions with more than one legal action
-    learner_agreement: float | None  # share of them where it played the teacher's label
+    # per game played, in order: samples recorded, the learner's decisions with more than one
+    # legal action, and those where it played the teacher's label
+    game_samples: list[int]
+    game_decisions: list[int]
+    game_hits: list[int]
+
+    @property
+    def learner_decisions(self) -> int:
+        return sum(self.game_decisions)
+
+    @property
+    def learner_agreement(self) -> float | None:
+        """Share of the learner's decisions where it played the teacher's label."""
+        decisions = self.learner_decisions
+        return sum(self.game_hits) / decisions if decisions else None
 
 
 def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed: int = 0,
                     teacher: str = "heuristic", obs_scale: np.ndarray | None = None,
                     max_samples: int = 200_000, reward_scale: float = 1.0,
-                    advice: str | None = None) -> Recording:
+                    advice: str | None = None, processes: int = 1) -> Recording:
     """DAgger data (Ross, Gordon & Bagnell 2011): in game ``g`` the ``learner`` plays seat
     ``g mod players`` and its partners, the teacher every other seat. Each decision with more
     than one legal action is a sample labelled by the teacher: its own move in its seats, and
@@ -79,11 +101,46 @@ def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed:
     shown every observation of it, so stateful teachers keep their plans). The samples come
     from the positions the learner's own play leads to, which cloning the teacher's games
     never shows, and where a clone's early mistakes would otherwise compound."""
-    return _record(game, env_name, games, seed, teacher, obs_scale, max_samples, reward_scale,
-                   learner, advice)
+    return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
+                         max_samples, reward_scale, learner, advice)
 
 
-def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
+def _record_split(processes: int, game: Game, env_name: str, games: int, seed: int,
+                  teacher: str, obs_scale: np.ndarray | None, max_samples: int,
+                  reward_scale: float, learner: Agent | None = None,
+                  advice: str | None = None) -> Recording:
+    """``_record`` over all ``games``, in ``processes`` worker processes when more than one.
+
+    Game ``g`` is the same game wherever it is played (its seeds, and in DAgger the learner's
+    seat, come from ``g``), so each worker records a contiguous block of games, and the blocks
+    joined in order and cut at ``max_samples`` are exactly the samples of one process. An
+    expensive teacher (bower's heuristic, a search) is what makes cloning slow; it plays the
+    games in parallel, the fit afterwards stays in the main process.
+    """
+    if processes < 1:
+        raise ValueError(f"processes={processes}; allowed: >= 1")
+    size, extra = divmod(games, processes)
+    starts = [k * size + min(k, extra) for k in range(processes + 1)]
+    blocks = [range(a, b) for a, b in itertools.pairwise(starts) if b > a]
+    args = (game, env_name, seed, teacher, obs_scale, max_samples, reward_scale, learner, advice)
+    if len(blocks) <= 1:
+        return _record(range(games), *args)
+    context = mp.get_context("forkserver")
+    with ProcessPoolExecutor(len(blocks), mp_context=context) as pool:
+        parts = list(pool.map(_record, blocks, *[[a] * len(blocks) for a in args]))
+    # one process stops after the game that reaches max_samples: so do the joined blocks
+    samples = [k for p in parts for k in p.game_samples]
+    played = int(np.searchsorted(np.cumsum(samples), max_samples)) + 1
+    samples = samples[:played]
+    samples[-1] -= max(0, sum(samples) - max_samples)  # that game's samples beyond the cap
+    demos = Demonstrations(*(np.concatenate([getattr(p.demos, f) for p in parts])[:max_samples]
+                             for f in ("obs", "masks", "actions", "returns")))
+    return Recording(demos, samples,
+                     [k for p in parts for k in p.game_decisions][:played],
+                     [k for p in parts for k in p.game_hits][:played])
+
+
+def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
             learner: Agent | None = None, advice: str | None = None) -> Recording:
     make = factory_from_spec(teacher, env_name)
@@ -94,8 +151,8 @@ def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
     make_advisor = None if advice is None or label_is_advice else advisor_factory(advice, env_name)
     n = game.num_players
     obs, masks, actions, owners, finals = [], [], [], [], []
-    hits = learner_decisions = 0
-    for g in range(games):
+    game_samples, game_decisions, game_hits = [], [], []
+    for g in game_ids:
         # the first n + 1 seeds are those of teacher self-play (SeedSequence children do not
         # depend on how many are spawned); the learner and the labelling teachers take n + 1
         # more
@@ -111,7 +168,7 @@ def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
                     {p: make_advisor(advisor_seed(state_seed, p)) for p in range(n)})
         state = game.new_state(state_seed)
         first = len(actions)
-        decisions = 0
+        decisions = learner_decisions = hits = 0
         while not state.is_over() and decisions < game.max_decisions:
             joint = {}
             for p in state.acting_players():
@@ -140,15 +197,19 @@ def _record(game: Game, env_name: str, games: int, seed: int, teacher: str,
             decisions += 1
         r = state.returns()
         finals.extend(float(r[p]) * reward_scale for p in owners[first:])
+        game_samples.append(len(actions) - first)
+        game_decisions.append(learner_decisions)
+        game_hits.append(int(hits))
         if len(actions) >= max_samples:
             break
-    x = np.stack(obs).astype(np.float32)
+    width = game.obs_spec.size + (game.num_actions if advice is not None else 0)
+    # a block of games with no real choice in it records nothing (joined with other blocks)
+    x = np.stack(obs).astype(np.float32) if obs else np.zeros((0, width), np.float32)
     if obs_scale is not None:
         x *= obs_scale
-    demos = Demonstrations(x, np.stack(masks).astype(bool), np.asarray(actions, np.int64),
-                           np.asarray(finals, np.float32))
-    return Recording(demos, learner_decisions,
-                     hits / learner_decisions if learner_decisions else None)
+    m = np.stack(masks).astype(bool) if masks else np.zeros((0, game.num_actions), bool)
+    demos = Demonstrations(x, m, np.asarray(actions, np.int64), np.asarray(finals, np.float32))
+    return Recording(demos, game_samples, game_decisions, game_hits)
 
 
 def merge(a: Demonstrations, b: Demonstrations) -> Demonstrations:
@@ -162,7 +223,7 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds
            games: int, seed: int = 0, teacher: str = "heuristic",
            obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
            reward_scale: float = 1.0, epochs: int = 4, log: Any = print,
-           advice: str | None = None) -> list[dict[str, Any]]:
+           advice: str | None = None, processes: int = 1) -> list[dict[str, Any]]:
     """``rounds`` DAgger iterations after cloning ``demos`` into ``policy``: the greedy policy
     plays ``games`` games against the teacher (``generate_dagger``, seeds apart from the cloning
     games'), the labelled samples join the aggregate, and the policy is fitted to it again
@@ -177,7 +238,7 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds
         learner = MLPAgent(export_policy(policy, obs_scale, card), deterministic=True)
         recording = generate_dagger(game, env_name, games, learner,
                                     seed + DAGGER_SEED_STRIDE * (r + 1), teacher, obs_scale,
-                                    max_samples, reward_scale, advice)
+                                    max_samples, reward_scale, advice, processes)
         demos = merge(demos, recording.demos)
         fit = clone(policy, demos, epochs=epochs, seed=seed + r + 1, log=log)
         # clone's held-out split is drawn afresh from the aggregate, so it can hold samples an
@@ -260,11 +321,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dagger-games", type=int, default=None,
                    help="games per DAgger round (default: --games)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--processes", type=int, default=1,
+                   help="worker processes playing the teacher's games")
     args = p.parse_args(argv)
     train_argv = ["--timesteps", "0", "--out", args.out, "--bc-games", str(args.games),
                   "--bc-teacher", args.teacher, "--bc-epochs", str(args.epochs),
                   "--seed", str(args.seed), "--eval-games", "0", "--no-progress",
-                  "--dagger-rounds", str(args.dagger_rounds)]
+                  "--dagger-rounds", str(args.dagger_rounds),
+                  "--processes", str(args.processes)]
     if args.dagger_games is not None:
         train_argv += ["--dagger-games", str(args.dagger_games)]
     if args.config:

@@ -8,17 +8,19 @@ sb3's own rollout loop, the learner's forward pass).
 
 With ``training.ppo.CollectorPPO`` the workers answer the learner's seats themselves, so nothing
 they need comes from the main process during a rollout: ``start_rollout(n)`` lets each worker play
-its ``n`` steps straight through and stream them back, while the main process fills the rollout
-buffer. The workers then wait for neither the main process nor each other step by step (only
-when the pipe is full, e.g. while the main process evaluates), and the games are exactly those
-of step-by-step ``learner_step`` calls. No other command may be sent while a rollout streams;
-``cancel_rollout`` stops it early (each worker at its next step) and says where the games stand.
+its ``n`` steps straight through and stream them back (``STREAM_BATCH`` steps a message), while
+the main process fills the rollout buffer. The workers then wait for neither the main process
+nor each other step by step (only when the pipe is full, e.g. while the main process
+evaluates), and the games are exactly those of step-by-step ``learner_step`` calls. No other
+command may be sent while a rollout streams; ``cancel_rollout`` stops it early (each worker at
+its next step) and says where the games stand.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +31,9 @@ from training.collector import LockstepVecEnv
 
 ShardFactory = Callable[[int, int], Any]  # (num_envs, seed) -> MultiSeatVecEnv
 CANCELLED = "cancelled"  # a worker's last message of a cancelled stream
+# steps per message of a streamed rollout: each message wakes the main process and costs a
+# pickle and a system call on both sides, so steps travel in small batches
+STREAM_BATCH = 8
 
 
 def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> None:
@@ -51,11 +56,17 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
             results = shard.learner_step()
             remote.send((*results, shard.action_masks()))
         elif command == "learner_steps":  # a whole rollout, streamed without waiting
+            batch: list[tuple[Any, ...]] = []
             for _ in range(payload):
                 results = shard.learner_step()
-                remote.send((*results, shard.action_masks()))
+                batch.append((*results, shard.action_masks()))
+                if len(batch) == STREAM_BATCH:
+                    remote.send(batch)
+                    batch = []
                 if remote.poll():  # only "cancel" may come during a stream
                     break
+            if batch:
+                remote.send(batch)
         elif command == "cancel":  # a stream stopped early (or already over): mark its end
             remote.send(CANCELLED)
         elif command == "set_learner":
@@ -86,6 +97,7 @@ class ShardedVecEnv(LockstepVecEnv):
         self.remotes, self.processes, self.sizes = [], [], sizes
         self._masks = np.zeros((0, 0), bool)
         self._streamed = 0  # steps of the current rollout still to come from the workers
+        self._received: list[deque] = [deque() for _ in sizes]  # streamed, not yet collected
         for k, size in enumerate(sizes):
             here, there = ctx.Pipe()
             proc = ctx.Process(target=_worker, args=(there, make_shard, size, seed + 1000 * k),
@@ -163,10 +175,11 @@ class ShardedVecEnv(LockstepVecEnv):
         for r in self.remotes:
             r.send(("cancel", None))
         lasts: list[tuple[Any, ...] | None] = []
-        for r in self.remotes:
-            last = None
-            while not isinstance(message := r.recv(), str):
-                last = message
+        for r, received in zip(self.remotes, self._received):
+            last = received[-1] if received else None
+            received.clear()
+            while not isinstance(batch := r.recv(), str):
+                last = batch[-1]
             lasts.append(last)
         self._streamed = 0
         return lasts
@@ -182,10 +195,15 @@ class ShardedVecEnv(LockstepVecEnv):
         pass runs in the workers too, so the main process only gathers and trains."""
         if self._streamed:
             self._streamed -= 1
+            for r, received in zip(self.remotes, self._received):
+                if not received:
+                    received.extend(r.recv())
+            steps = [received.popleft() for received in self._received]
         else:
             for r in self.remotes:
                 r.send(("learner_step", None))
-        parts = list(zip(*[r.recv() for r in self.remotes]))
+            steps = [r.recv() for r in self.remotes]
+        parts = list(zip(*steps))
         obs, rewards, dones, infos, masks, actions, values, log_probs, next_masks = parts
         self._masks = np.concatenate(next_masks)
         return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),

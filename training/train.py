@@ -106,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "checkpoints and eval log are removed)")
     p.add_argument("--resume", action="store_true",
                    help="continue OUT/model.zip or the newest checkpoint")
-    p.add_argument("--processes", type=int, default=1, help="worker processes playing the games")
+    p.add_argument("--processes", type=int, default=1,
+                   help="worker processes playing the games (training, and the teacher's games "
+                        "of --bc-games and DAgger)")
     p.add_argument("--reward-scale", type=float, default=1.0,
                    help="multiply rewards (e.g. 0.1 for score-margin rewards)")
     p.add_argument("--max-minutes", type=float, default=None,
@@ -338,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
 
         t0 = time.perf_counter()
         demos = generate(game, args.env, args.bc_games, args.seed, args.bc_teacher, obs_scale,
-                         args.bc_max_samples, args.reward_scale, args.advice)
+                         args.bc_max_samples, args.reward_scale, args.advice,
+                         processes=args.processes)
         bc_info = clone(model.policy, demos, epochs=args.bc_epochs, seed=args.seed,
                         log=lambda m: print(m, file=sys.stderr))
         bc_info.update({"games": args.bc_games, "teacher": args.bc_teacher})
@@ -347,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
                 model.policy, demos, game, args.env, args.dagger_rounds,
                 args.dagger_games or args.bc_games, args.seed, args.bc_teacher, obs_scale,
                 args.bc_max_samples, args.reward_scale, args.dagger_epochs,
-                log=lambda m: print(m, file=sys.stderr), advice=args.advice)
+                log=lambda m: print(m, file=sys.stderr), advice=args.advice,
+                processes=args.processes)
         bc_info["seconds"] = round(time.perf_counter() - t0, 1)
         del demos
     write_config(args, env_options, game, obs_scale, model.num_timesteps, argv)
