@@ -32,8 +32,11 @@ from training.collector import LockstepVecEnv
 ShardFactory = Callable[[int, int], Any]  # (num_envs, seed) -> MultiSeatVecEnv
 CANCELLED = "cancelled"  # a worker's last message of a cancelled stream
 # steps per message of a streamed rollout: each message wakes the main process and costs a
-# pickle and a system call on both sides, so steps travel in small batches
+# pickle and a system call on both sides, so small steps travel in batches (at most
+# STREAM_BATCH steps, and no more once their observations fill STREAM_BYTES: a large message
+# only makes the worker wait longer for the main process to read it)
 STREAM_BATCH = 8
+STREAM_BYTES = 256 * 1024
 
 
 def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> None:
@@ -57,12 +60,14 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
             remote.send((*results, shard.action_masks()))
         elif command == "learner_steps":  # a whole rollout, streamed without waiting
             batch: list[tuple[Any, ...]] = []
+            size = 0
             for _ in range(payload):
                 results = shard.learner_step()
                 batch.append((*results, shard.action_masks()))
-                if len(batch) == STREAM_BATCH:
+                size += results[0].nbytes
+                if len(batch) == STREAM_BATCH or size >= STREAM_BYTES:
                     remote.send(batch)
-                    batch = []
+                    batch, size = [], 0
                 if remote.poll():  # only "cancel" may come during a stream
                     break
             if batch:
