@@ -24,6 +24,7 @@ samples are exactly those of one process (tested), so a run's result does not de
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import multiprocessing as mp
@@ -133,8 +134,9 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
     played = int(np.searchsorted(np.cumsum(samples), max_samples)) + 1
     samples = samples[:played]
     samples[-1] -= max(0, sum(samples) - max_samples)  # that game's samples beyond the cap
-    demos = Demonstrations(*(np.concatenate([getattr(p.demos, f) for p in parts])[:max_samples]
-                             for f in ("obs", "masks", "actions", "returns")))
+    joined = functools.reduce(merge, (p.demos for p in parts))
+    demos = Demonstrations(joined.obs[:max_samples], joined.masks[:max_samples],
+                           joined.actions[:max_samples], joined.returns[:max_samples])
     return Recording(demos, samples,
                      [k for p in parts for k in p.game_decisions][:played],
                      [k for p in parts for k in p.game_hits][:played])

@@ -296,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
                      "--bc-games N > 0; rounds: 0 (none) or more")
     if args.target_kl is not None and not args.target_kl > 0:
         parser.error(f"--target-kl {args.target_kl}: a positive KL (e.g. 0.01), or leave it out")
+    if args.processes < 1:
+        parser.error(f"--processes {args.processes}: allowed: 1 (one process) or more")
     if args.resume and args.force:
         parser.error("--resume and --force exclude each other")
     if args.force:

@@ -44,7 +44,11 @@ def test_the_sample_cap_ends_at_the_same_game_in_processes(max_samples):
     two = generate_dagger(game, env_name, 9, learner, seed=3, max_samples=max_samples,
                           processes=2)
     assert_same(one.demos, two.demos)
-    assert len(one.demos) == min(max_samples, sum(one.game_samples))
+    uncapped = generate_dagger(game, env_name, 9, learner, seed=3, max_samples=10**9)
+    assert len(uncapped.demos) > 120  # so the caps 1, 37 and 120 cut inside the games
+    for field in FIELDS:  # the cap keeps the first samples of the same games
+        np.testing.assert_array_equal(getattr(two.demos, field),
+                                      getattr(uncapped.demos, field)[:max_samples])
     assert (one.game_samples, one.game_decisions, one.game_hits) == (
         two.game_samples, two.game_decisions, two.game_hits)
     assert one.learner_decisions > 0 and one.learner_agreement == two.learner_agreement
@@ -54,3 +58,15 @@ def test_zero_processes_is_refused_with_the_allowed_values():
     game = envs.make_game("bower_v0")
     with pytest.raises(ValueError, match="processes=0; allowed: >= 1"):
         generate(game, "bower_v0", 2, processes=0)
+
+
+@pytest.mark.parametrize("value", ["0", "-2"])
+def test_training_refuses_fewer_than_one_process_by_name(tmp_path, capsys, value):
+    from training import imitate
+
+    with pytest.raises(SystemExit):
+        imitate.main(["--env", "bower_v0", "--out", str(tmp_path / "x"), "--games", "1",
+                      "--processes", value])
+    err = capsys.readouterr().err
+    assert f"--processes {value}" in err and "allowed: 1" in err
+    assert not (tmp_path / "x").exists()  # refused before anything was written
