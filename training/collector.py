@@ -42,6 +42,20 @@ MAX_RESET_TRIES = 100
 
 
 @dataclass
+class Ended:
+    """What ``step`` reports per game: filled in for the games that end during it."""
+
+    rewards: np.ndarray
+    dones: np.ndarray
+    infos: list[dict[str, Any]]
+
+    @classmethod
+    def none(cls, num_envs: int) -> Ended:
+        return cls(np.zeros(num_envs, np.float32), np.zeros(num_envs, bool),
+                   [{} for _ in range(num_envs)])
+
+
+@dataclass
 class Slot:
     """One game of the batch and who plays it."""
 
@@ -138,9 +152,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
     # --- VecEnv ----------------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
         self.slots = [self._new_slot() for _ in range(self.num_envs)]
-        self._run_until_learner(range(self.num_envs))
-        for i in range(self.num_envs):
-            self._ensure_learner_turn(i)
+        self._run_until_learner(range(self.num_envs), Ended.none(self.num_envs))
         self._last_obs, self._masks = self._observations(), self._learner_masks()
         return self._last_obs
 
@@ -161,31 +173,15 @@ class MultiSeatVecEnv(LockstepVecEnv):
             slot.state.apply(joint)
             slot.decisions += 1
             slot.episode_length += 1
-        self._run_until_learner(range(self.num_envs))
-        rewards = np.zeros(self.num_envs, np.float32)
-        dones = np.zeros(self.num_envs, bool)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        ended = Ended.none(self.num_envs)
+        self._run_until_learner(range(self.num_envs), ended)
+        rewards, dones, infos = ended.rewards, ended.dones, ended.infos
         for i, slot in enumerate(self.slots):
-            now = float(slot.state.returns()[slot.seat])
-            delta, slot.last_return = now - slot.last_return, now
-            slot.episode_return += delta
-            rewards[i] = delta * self.reward_scale
-            if self._over(slot):
-                dones[i] = True
-                truncated = not slot.state.is_terminal()
-                infos[i] = {"terminal_observation": self._observe(slot),
-                            "TimeLimit.truncated": truncated,
-                            "episode": {"r": slot.episode_return, "l": slot.episode_length,
-                                        "t": round(time.perf_counter() - slot.started, 6)},
-                            "entry": slot.plan.entry, "seat": slot.seat}
-                self.league.record(slot.plan.entry, slot.episode_return)
-                self.finished.append((slot.plan.entry, slot.episode_return))
-        done_ids = [i for i in range(self.num_envs) if dones[i]]
-        for i in done_ids:
-            self.slots[i] = self._new_slot()
-        self._run_until_learner(done_ids)
-        for i in done_ids:
-            self._ensure_learner_turn(i)
+            if not dones[i]:  # rewards during a game (the ended ones were paid in full)
+                now = float(slot.state.returns()[slot.seat])
+                delta, slot.last_return = now - slot.last_return, now
+                slot.episode_return += delta
+                rewards[i] = delta * self.reward_scale
         self._last_obs, self._masks = self._observations(), self._learner_masks()
         return self._last_obs, rewards, dones, infos
 
@@ -269,26 +265,46 @@ class MultiSeatVecEnv(LockstepVecEnv):
     def _over(self, slot: Slot) -> bool:
         return slot.state.is_over() or slot.decisions >= self.game.max_decisions
 
-    def _ensure_learner_turn(self, i: int) -> None:
-        """A game over before the learner decided once is replaced (rare: never in our games)."""
-        for _ in range(MAX_RESET_TRIES):
-            if not self._over(self.slots[i]):
-                return
-            self.slots[i] = self._new_slot()
-            self._run_until_learner([i])
-        raise RuntimeError(f"{self.game.name}: the learner's seat never had a decision in "
-                           f"{MAX_RESET_TRIES} new games")
+    def _end_episode(self, i: int, ended: Ended) -> None:
+        """Game ``i`` is over after its learner decided: pay the rest of its return, report the
+        episode (sb3's ``Monitor`` and auto-reset conventions) and the league result."""
+        slot = self.slots[i]
+        now = float(slot.state.returns()[slot.seat])
+        delta, slot.last_return = now - slot.last_return, now
+        slot.episode_return += delta
+        ended.rewards[i] = delta * self.reward_scale
+        ended.dones[i] = True
+        ended.infos[i] = {"terminal_observation": self._observe(slot),
+                          "TimeLimit.truncated": not slot.state.is_terminal(),
+                          "episode": {"r": slot.episode_return, "l": slot.episode_length,
+                                      "t": round(time.perf_counter() - slot.started, 6)},
+                          "entry": slot.plan.entry, "seat": slot.seat}
+        self.league.record(slot.plan.entry, slot.episode_return)
+        self.finished.append((slot.plan.entry, slot.episode_return))
 
-    def _run_until_learner(self, ids: Sequence[int]) -> None:
+    def _run_until_learner(self, ids: Sequence[int], ended: Ended) -> None:
         """Answer and apply non-learner decisions, batched, until each game in ``ids`` waits
-        for its learner or is over."""
-        active = list(ids)
+        for its learner.
+
+        A game that ends after its learner decided is reported in ``ended`` and replaced at
+        once by a new game, whose opening decisions join the same rounds: one chain of batched
+        rounds per step however many games end in it (each round has a fixed cost: a forward
+        pass per network, the softmax and the sampling). A new game over before its learner
+        decided once is replaced without a report (rare: never in our games)."""
+        active, unplayed = list(ids), [0] * self.num_envs
         while active:
             waiting, requests = [], []
             for i in active:
+                while self._over(self.slots[i]):
+                    if self.slots[i].episode_length:
+                        self._end_episode(i, ended)
+                    elif unplayed[i] == MAX_RESET_TRIES:
+                        raise RuntimeError(f"{self.game.name}: the learner's seat never had a "
+                                           f"decision in {MAX_RESET_TRIES} new games")
+                    else:
+                        unplayed[i] += 1
+                    self.slots[i] = self._new_slot()
                 slot = self.slots[i]
-                if self._over(slot):
-                    continue
                 acting = slot.state.acting_players()
                 if slot.seat not in acting:
                     waiting.append(i)
