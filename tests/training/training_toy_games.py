@@ -1,8 +1,9 @@
-"""A tiny simultaneous-move game on the engine protocol, to test the generic training code on a
-decision structure bauer_trick does not have (several seats acting at once, no teams).
+"""Tiny games on the engine protocol, to test the generic training code on decision structures
+our four games do not have or rarely reach.
 
-"Bid": 3 players hold cards 0, 1, 2; each of 3 rounds all play one unused card at once; the single
-highest unique card scores a point. Rank rewards at the end.
+``BidGame`` has several seats acting at once and no teams ("Bid": 3 players hold cards 0, 1,
+2; each of 3 rounds all play one unused card at once; the single highest unique card scores a
+point; rank rewards at the end). ``StopGame`` often ends before a given seat decides at all.
 """
 
 from __future__ import annotations
@@ -105,3 +106,83 @@ class BidState(State):
 
     def __str__(self):
         return f"round {self.round} points {self.points}"
+
+
+class StopGame(Game):
+    """"Stop": 3 players in turn each either stop the game (action 0) or pass it on (1); whoever
+    stops loses 1, the others win 0.5 each; after 6 passes nobody loses. A game can end before a
+    given seat ever decides, the case the collector replaces without a report. With
+    ``over_at_start`` every game is over before anyone decides."""
+
+    name = "toy_stop"
+
+    def __init__(self, over_at_start: bool = False, **options: Any):
+        super().__init__(**options)
+        self.over_at_start = over_at_start
+        self.num_players = N
+        self.num_actions = 2
+        self.obs_spec = ObsSpec([ObsPiece("passes", (1,), "passes so far", high=6),
+                                 ObsPiece("seat", (N,), "my seat, one-hot")])
+        self.max_decisions = 6
+
+    def new_state(self, seed=None) -> StopState:
+        return StopState(self, stopped=None, passes=6 if self.over_at_start else 0)
+
+    def state_from_dict(self, data):
+        return StopState(self, data["stopped"], data["passes"])
+
+    def action_name(self, action: int) -> str:
+        return ("stop", "pass")[action]
+
+
+class StopState(State):
+    def __init__(self, game: StopGame, stopped: int | None, passes: int):
+        self.game, self.stopped, self.passes = game, stopped, passes
+
+    def acting_players(self):
+        return () if self.is_terminal() else (self.passes % N,)
+
+    def legal_mask(self, player):
+        return np.array([True, True]) if player in self.acting_players() else np.zeros(2, bool)
+
+    def apply(self, actions):
+        joint = self.check_actions(actions)
+        for p, a in joint.items():
+            if a == 0:
+                self.stopped = p
+            else:
+                self.passes += 1
+
+    def is_terminal(self):
+        return self.stopped is not None or self.passes >= 6
+
+    def returns(self):
+        if self.stopped is None:
+            return [0.0] * N
+        return [-1.0 if p == self.stopped else 0.5 for p in range(N)]
+
+    def scores(self):
+        return self.returns()
+
+    def observe(self, player, out=None):
+        vec = np.zeros(1 + N, np.float32)
+        vec[0], vec[1 + player] = self.passes, 1.0
+        if out is None:
+            return vec
+        out[...] = vec
+        return out
+
+    def clone(self):
+        return StopState(self.game, self.stopped, self.passes)
+
+    def determinize(self, player, rng):
+        return self.clone()
+
+    def score_breakdown(self):
+        return [{"result": r} for r in self.returns()]
+
+    def to_dict(self):
+        return {"stopped": self.stopped, "passes": self.passes}
+
+    def __str__(self):
+        return f"passes {self.passes}, stopped by {self.stopped}"
