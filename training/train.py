@@ -46,6 +46,7 @@ from training.cli import (
     existing_run,
     make_parser,
     parse_env_options,
+    positive_int,
 )
 
 ACTIVATIONS = ("tanh", "relu")
@@ -68,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshot-every", type=int, default=50_000,
                    help="learner steps between frozen self-play snapshots (taken at the "
                         "first rollout end at or after each multiple)")
-    p.add_argument("--max-snapshots", type=int, default=5, help="snapshots kept in the league")
+    p.add_argument("--max-snapshots", type=positive_int, default=5,
+                   help="snapshots kept in the league (the newest)")
     p.add_argument("--pfsp-power", type=float, default=2.0,
                    help="PFSP weighting: opponents the learner loses to are drawn more often")
     p.add_argument("--partner-snapshot-prob", type=float, default=0.2,
@@ -404,7 +406,9 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"timesteps": steps, "total_timesteps": model.num_timesteps,
                "seconds": round(seconds, 2), "wall_seconds": round(wall, 1),
                "steps_per_second": round(steps / seconds, 1) if seconds > 0 and steps else None,
-               "final_pool": league_cb.names(), "bc": bc_info}
+               # the league keeps the newest max_snapshots of the snapshots it was given
+               "final_pool": league_cb.names()[-args.max_snapshots:],
+               "snapshots_added": len(league_cb.names()), "bc": bc_info}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
     if eval_cb.rows:
         from training.plot import plot_run

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from training import train
 from training.cli import clear_run, existing_run
 
 
@@ -62,3 +63,12 @@ def test_force_clears_only_the_run_files(tmp_path):
     clear_run(tmp_path)
     assert existing_run(tmp_path) == []
     assert (tmp_path / "my_notes.md").read_text() == "keep me"
+
+
+def test_max_snapshots_below_one_is_refused_by_name(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        train.main(["--env", "bauer_trick_v0", "--out", str(tmp_path / "x"), "--timesteps", "1",
+                    "--self-play", "--max-snapshots", "0"])
+    err = capsys.readouterr().err
+    assert "--max-snapshots" in err and "expected an integer >= 1, got '0'" in err
+    assert not (tmp_path / "x").exists()

@@ -24,7 +24,7 @@ def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     code = train.main(["--env", ENV, "--timesteps", "2048", "--out", str(out), "--self-play",
                        "--snapshot-every", "1024", "--checkpoint-every", "1024",
-                       "--bc-games", "30", "--bc-epochs", "1", *SMALL])
+                       "--max-snapshots", "1", "--bc-games", "30", "--bc-epochs", "1", *SMALL])
     assert code == 0
     return out
 
@@ -38,6 +38,9 @@ def test_training_writes_model_checkpoints_logs_and_config(run_dir):
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["timesteps"] >= 2048
     assert any(name.startswith("self@") for name in summary["final_pool"])
+    # the league keeps the newest --max-snapshots 1 of those added: so does the summary
+    assert summary["snapshots_added"] > 1
+    assert len(summary["final_pool"]) == 1
 
 
 def test_training_exports_numpy_weights_with_a_card_and_an_eval_log(run_dir):
