@@ -298,11 +298,11 @@ class MultiSeatVecEnv(LockstepVecEnv):
                 while self._over(self.slots[i]):
                     if self.slots[i].episode_length:
                         self._end_episode(i, ended)
-                    elif unplayed[i] == MAX_RESET_TRIES:
-                        raise RuntimeError(f"{self.game.name}: the learner's seat never had a "
-                                           f"decision in {MAX_RESET_TRIES} new games")
                     else:
                         unplayed[i] += 1
+                        if unplayed[i] == MAX_RESET_TRIES:
+                            raise RuntimeError(f"{self.game.name}: the learner's seat never had "
+                                               f"a decision in {MAX_RESET_TRIES} new games")
                     self.slots[i] = self._new_slot()
                 slot = self.slots[i]
                 acting = slot.state.acting_players()

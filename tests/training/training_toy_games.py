@@ -116,14 +116,14 @@ class StopGame(Game):
 
     name = "toy_stop"
 
-    def __init__(self, over_at_start: bool = False, **options: Any):
+    def __init__(self, over_at_start: bool = False, max_decisions: int = 6, **options: Any):
         super().__init__(**options)
         self.over_at_start = over_at_start
         self.num_players = N
         self.num_actions = 2
         self.obs_spec = ObsSpec([ObsPiece("passes", (1,), "passes so far", high=6),
                                  ObsPiece("seat", (N,), "my seat, one-hot")])
-        self.max_decisions = 6
+        self.max_decisions = max_decisions  # below 6: games cut by the decision limit
 
     def new_state(self, seed=None) -> StopState:
         return StopState(self, stopped=None, passes=6 if self.over_at_start else 0)
