@@ -349,7 +349,8 @@ class MultiSeatVecEnv(LockstepVecEnv):
                 state.observe(p, out=obs[j, :size])  # written in place: no per-row array
                 masks[start + j] = state.legal_mask(p)
                 if self.advisor is not None:
-                    write_advice(obs[j, size:], self._advice(self.slots[i], p))
+                    write_advice(obs[j, size:], self._advice(self.slots[i], p, obs[j, :size],
+                                                             masks[start + j]))
             logits[start:start + len(rows)] = mlp.logits(obs)
             start += len(rows)
         probs = masked_softmax(logits, masks)
@@ -362,12 +363,16 @@ class MultiSeatVecEnv(LockstepVecEnv):
         obs = np.asarray(slot.state.observe(slot.seat), np.float32)
         if self.advisor is not None:
             n = self.game.num_actions
-            obs = with_advice(obs, n if self._over(slot) else self._advice(slot, slot.seat), n)
+            advice = n if self._over(slot) else self._advice(slot, slot.seat, obs)
+            obs = with_advice(obs, advice, n)
         return obs * self.obs_scale if self.obs_scale is not None else obs.copy()
 
-    def _advice(self, slot: Slot, p: int) -> int:
+    def _advice(self, slot: Slot, p: int, observation: np.ndarray | None = None,
+                mask: np.ndarray | None = None) -> int:
         """Seat ``p``'s advisor's move in the current position, asked once per decision (its
-        own advisor for the whole game, so a stateful heuristic keeps its plans)."""
+        own advisor for the whole game, so a stateful heuristic keeps its plans). The caller's
+        ``observation`` and ``mask`` of that position, when it has them, spare observing it
+        again."""
         cached = slot.advice.get(p)
         if cached is not None and cached[0] == slot.decisions:
             return cached[1]
@@ -375,8 +380,9 @@ class MultiSeatVecEnv(LockstepVecEnv):
         if advisor is None:
             advisor = slot.advisors[p] = self.advisor(advisor_seed(slot.seed, p))
         state = slot.state
-        a = advice_of(advisor, state, p, state.observe(p), state.legal_mask(p),
-                      self.game.num_actions)
+        a = advice_of(advisor, state, p,
+                      state.observe(p) if observation is None else observation,
+                      state.legal_mask(p) if mask is None else mask, self.game.num_actions)
         slot.advice[p] = (slot.decisions, a)
         return a
 
