@@ -11,13 +11,8 @@ from training.collector import MAX_RESET_TRIES, MultiSeatVecEnv
 from training.league import League
 
 
-@pytest.mark.parametrize("max_decisions", [6, 4])  # 4: some games are cut by the limit
-def test_only_games_the_learner_played_in_are_reported_with_their_returns(max_decisions):
-    game = StopGame(max_decisions=max_decisions)
-    league = League(game, None, ["random"])
-    vec = MultiSeatVecEnv(game, league, num_envs=5, seed=3, reward_scale=0.5)
-    vec.reset()
-    rng = np.random.default_rng(0)
+def count_new_games(vec: MultiSeatVecEnv) -> dict[str, int]:
+    """``{"slots": n}``: how many games ``vec`` starts from now on, reported or not."""
     created = {"slots": 0}
     new_slot = vec._new_slot
 
@@ -26,6 +21,17 @@ def test_only_games_the_learner_played_in_are_reported_with_their_returns(max_de
         return new_slot()
 
     vec._new_slot = counting_new_slot
+    return created
+
+
+@pytest.mark.parametrize("max_decisions", [6, 4])  # 4: some games are cut by the limit
+def test_only_games_the_learner_played_in_are_reported_with_their_returns(max_decisions):
+    game = StopGame(max_decisions=max_decisions)
+    league = League(game, None, ["random"])
+    vec = MultiSeatVecEnv(game, league, num_envs=5, seed=3, reward_scale=0.5)
+    vec.reset()
+    rng = np.random.default_rng(0)
+    created = count_new_games(vec)
     running = np.zeros(vec.num_envs)
     episodes, truncated = [], 0
     for _ in range(400):
@@ -71,14 +77,7 @@ def test_new_games_after_a_step_that_never_reach_the_learner_are_refused_by_name
     vec = MultiSeatVecEnv(game, League(game, None, ["random"]), num_envs=2, seed=0)
     vec.reset()
     game.over_at_start = True  # every game from now on is over before anyone decides
-    created = {"slots": 0}
-    new_slot = vec._new_slot
-
-    def counting_new_slot():
-        created["slots"] += 1
-        return new_slot()
-
-    vec._new_slot = counting_new_slot
+    created = count_new_games(vec)
     with pytest.raises(RuntimeError, match=f"never had a decision in {MAX_RESET_TRIES} new"):
         for _ in range(20):  # "stop" ends a game at once
             vec.step(np.zeros(vec.num_envs, int))
