@@ -178,10 +178,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
         rewards, dones, infos = ended.rewards, ended.dones, ended.infos
         for i, slot in enumerate(self.slots):
             if not dones[i]:  # rewards during a game (the ended ones were paid in full)
-                now = float(slot.state.returns()[slot.seat])
-                delta, slot.last_return = now - slot.last_return, now
-                slot.episode_return += delta
-                rewards[i] = delta * self.reward_scale
+                rewards[i] = self._pay(slot)
         self._last_obs, self._masks = self._observations(), self._learner_masks()
         return self._last_obs, rewards, dones, infos
 
@@ -265,14 +262,19 @@ class MultiSeatVecEnv(LockstepVecEnv):
     def _over(self, slot: Slot) -> bool:
         return slot.state.is_over() or slot.decisions >= self.game.max_decisions
 
+    def _pay(self, slot: Slot) -> float:
+        """The learner's return gained since it was last paid, scaled: dense rewards whatever
+        the game's scoring schedule, summing to the episode's return."""
+        now = float(slot.state.returns()[slot.seat])
+        delta, slot.last_return = now - slot.last_return, now
+        slot.episode_return += delta
+        return delta * self.reward_scale
+
     def _end_episode(self, i: int, ended: Ended) -> None:
         """Game ``i`` is over after its learner decided: pay the rest of its return, report the
         episode (sb3's ``Monitor`` and auto-reset conventions) and the league result."""
         slot = self.slots[i]
-        now = float(slot.state.returns()[slot.seat])
-        delta, slot.last_return = now - slot.last_return, now
-        slot.episode_return += delta
-        ended.rewards[i] = delta * self.reward_scale
+        ended.rewards[i] = self._pay(slot)
         ended.dones[i] = True
         ended.infos[i] = {"terminal_observation": self._observe(slot),
                           "TimeLimit.truncated": not slot.state.is_terminal(),
