@@ -11,6 +11,8 @@ learner's latest weights and a frozen snapshot every ``--snapshot-every`` steps,
 PFSP-style. In team games the partner is the learner itself (or a snapshot). ``--bc-games N``
 first clones the ``--bc-teacher`` (default ``heuristic``) on N generated games; ``--init
 MODEL.zip`` starts from a saved model instead (e.g. ``training.imitate``'s).
+``--rollout-games N`` then fits the actor to one step of policy improvement over the teacher,
+valued by the teacher's rollouts (``training/improve.py``).
 ``--processes 2`` runs the games in two worker processes.
 
 Writes ``OUT/model.zip``, ``OUT/model.npz`` + ``OUT/model.json`` (numpy weights and card, what
@@ -51,6 +53,10 @@ from training.cli import (
 
 ACTIVATIONS = ("tanh", "relu")
 REQUIRED = ("env", "timesteps", "out")
+# --rollout-games plays its games from seed + this: apart from cloning's (seed..), DAgger's
+# (seed + k * 1,000,000) and the evaluation seeds (1,000,000.. in training, 5,000,000.. and
+# up in the shipped models' measurements)
+ROLLOUT_SEED_OFFSET = 50_000_000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,6 +107,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per DAgger round (default: --bc-games)")
     p.add_argument("--dagger-epochs", type=int, default=4,
                    help="passes over the aggregated samples after each DAgger round")
+    p.add_argument("--rollout-games", type=int, default=0,
+                   help="one step of policy improvement (training/improve.py): the teacher "
+                        "(--bc-teacher) plays this many games, every legal action of each choice "
+                        "is valued by the teacher's rollout, and the actor is fitted to play the "
+                        "teacher's move unless another is predicted to pay more (0: none)")
+    p.add_argument("--rollout-margin", type=float, default=0.1,
+                   help="predicted gain over the teacher's move an alternative needs")
+    p.add_argument("--rollout-explore", type=float, default=0.05,
+                   help="chance that a seat leaves the teacher's path with a random move while "
+                        "the rollout games are played")
+    p.add_argument("--rollout-epochs", type=int, default=10,
+                   help="passes over the rollout values")
     p.add_argument("--init", type=Path,
                    help="start from this model.zip (e.g. a BC model) instead of fresh weights")
     p.add_argument("--force", action="store_true",
@@ -278,6 +296,26 @@ def write_config(args: argparse.Namespace, env_options: dict[str, Any], game: An
     path.write_text(json.dumps(config, indent=2, default=str))
 
 
+def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
+                        obs_scale: np.ndarray | None) -> dict[str, Any]:
+    """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
+    the policy to the improvement (``training/improve.py``); returns the card's record."""
+    from training.improve import fit, generate
+
+    t0 = time.perf_counter()
+    values = generate(game, args.env, args.rollout_games, args.seed + ROLLOUT_SEED_OFFSET,
+                      args.bc_teacher, obs_scale, args.rollout_explore, args.reward_scale,
+                      args.advice, args.processes)
+    generated = time.perf_counter() - t0
+    info = fit(policy, values, args.rollout_margin, epochs=args.rollout_epochs, seed=args.seed,
+               log=lambda m: print(m, file=sys.stderr))
+    info.update({"games": args.rollout_games, "teacher": args.bc_teacher,
+                 "explore": args.rollout_explore, "first_seed": args.seed + ROLLOUT_SEED_OFFSET,
+                 "generate_seconds": round(generated, 1),
+                 "seconds": round(time.perf_counter() - t0, 1)})
+    return info
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_args(parser, argv)
@@ -296,6 +334,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.dagger_rounds < 0 or (args.dagger_rounds > 0 and args.bc_games <= 0):
         parser.error(f"--dagger-rounds {args.dagger_rounds}: DAgger refines a clone, so it needs "
                      "--bc-games N > 0; rounds: 0 (none) or more")
+    if args.rollout_games < 0 or args.rollout_epochs < 1:
+        parser.error(f"--rollout-games {args.rollout_games} --rollout-epochs "
+                     f"{args.rollout_epochs}: allowed: games 0 (none) or more, epochs 1 or more")
+    if args.rollout_games > 0:
+        from training.improve import check_options
+
+        try:
+            check_options(args.rollout_margin, args.rollout_explore, args.advice,
+                          args.bc_teacher)
+        except ValueError as exc:
+            parser.error(str(exc))
     if args.target_kl is not None and not args.target_kl > 0:
         parser.error(f"--target-kl {args.target_kl}: a positive KL (e.g. 0.01), or leave it out")
     if args.processes < 1:
@@ -358,6 +407,9 @@ def main(argv: list[str] | None = None) -> int:
                 processes=args.processes)
         bc_info["seconds"] = round(time.perf_counter() - t0, 1)
         del demos
+    rollout_info: dict[str, Any] | None = None
+    if args.rollout_games > 0 and not args.resume:
+        rollout_info = improve_by_rollouts(args, game, model.policy, obs_scale)
     write_config(args, env_options, game, obs_scale, model.num_timesteps, argv)
     vec_env.set_self(export_policy(model.policy, obs_scale))
     league_cb = LeagueCallback(vec_env, obs_scale, args.snapshot_every if args.self_play else 0)
@@ -398,7 +450,8 @@ def main(argv: list[str] | None = None) -> int:
             "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
             "budget": {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
                        "machine": "2-core CPU shared with other jobs, torch 1 thread"},
-            "seed": args.seed, "bc": bc_info, "league": league_kwargs(args)["specs"],
+            "seed": args.seed, "bc": bc_info, "rollout": rollout_info,
+            "league": league_kwargs(args)["specs"],
             "self_play": args.self_play, "eval_during_training": eval_cb.last_row,
             **(model_card or {})}
     export_policy(model.policy, obs_scale).save(args.out / "model.npz", card)
@@ -408,7 +461,8 @@ def main(argv: list[str] | None = None) -> int:
                "steps_per_second": round(steps / seconds, 1) if seconds > 0 and steps else None,
                # the league keeps the newest max_snapshots of the snapshots it was given
                "final_pool": league_cb.names()[-args.max_snapshots:],
-               "snapshots_added": len(league_cb.names()), "bc": bc_info}
+               "snapshots_added": len(league_cb.names()), "bc": bc_info,
+               "rollout": rollout_info}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
     if eval_cb.rows:
         from training.plot import plot_run

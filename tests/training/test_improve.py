@@ -1,0 +1,207 @@
+"""Rollout policy improvement (training/improve.py): the values are real rollouts of the teacher,
+worker processes give the same samples, the fit keeps the teacher's move inside the margin and
+leaves it beyond, and bad options are refused by name."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import envs
+from agents.registry import factory_from_spec
+from training.collector import obs_scale_for
+from training.improve import ActionValues, fit, generate, targets
+from training.match import seeds_for
+
+TRICK = ("bauer_trick_v0", {"episode": "deal"})
+
+
+def teacher_game(game, env_name, seed):
+    """The teacher's self-play game on ``seed`` (the generator's seeds), written out here:
+    (deciding seat, observation, legal mask, teacher's move) of every choice, and the returns."""
+    n = game.num_players
+    state_seed, _explore, *agent_seeds = seeds_for(seed, 2 * n + 2)
+    make = factory_from_spec("heuristic", env_name)
+    players = [make(s) for s in agent_seeds[:n]]
+    state, choices = game.new_state(state_seed), []
+    while not state.is_over():
+        (p,) = state.acting_players()
+        o, m = state.observe(p), state.legal_mask(p)
+        a = players[p].act(o, m, state=state, player=p)
+        if m.sum() > 1:
+            choices.append((p, o.copy(), m.copy(), a))
+        state.apply({p: a})
+    return choices, state.returns()
+
+
+def test_the_teachers_move_is_valued_at_the_return_its_own_game_reaches():
+    # bauer_trick's heuristic is deterministic: after its own move, its rollout is the rest of
+    # the very game it plays, so that value must be the deciding seat's final return
+    env_name, options = TRICK
+    game = envs.make_game(env_name, **options)
+    for g in range(3):
+        data = generate(game, env_name, 1, seed=70 + g, explore=0.0)
+        choices, returns = teacher_game(game, env_name, 70 + g)
+        assert len(data) == len(choices) > 10
+        np.testing.assert_array_equal(data.teacher, [c[3] for c in choices])
+        np.testing.assert_array_equal(data.obs, np.stack([c[1] for c in choices]))
+        np.testing.assert_array_equal(data.masks, np.stack([c[2] for c in choices]))
+        teacher_values = data.values[np.arange(len(data)), data.teacher]
+        np.testing.assert_array_equal(teacher_values, [returns[c[0]] for c in choices])
+        # the alternatives are other games: some of them end differently
+        others = data.values[data.masks] != np.repeat(teacher_values, data.masks.sum(1))
+        assert others.any()
+        assert not data.values[~data.masks].any()
+
+
+def test_an_alternative_is_valued_by_playing_it_and_letting_the_teacher_finish():
+    env_name, options = TRICK
+    game = envs.make_game(env_name, **options)
+    data = generate(game, env_name, 1, seed=90, explore=0.0)
+    n = game.num_players
+    state_seed, _explore, *agent_seeds = seeds_for(90, 2 * n + 2)
+    make = factory_from_spec("heuristic", env_name)
+    path = [make(s) for s in agent_seeds[:n]]
+    state = game.new_state(state_seed)
+    # the first choice of the game: play its last legal action, then the teacher everywhere
+    while state.legal_mask(state.acting_players()[0]).sum() < 2:
+        (p,) = state.acting_players()
+        state.apply({p: path[p].act(state.observe(p), state.legal_mask(p), state=state,
+                                    player=p)})
+    (seat,) = state.acting_players()
+    last = int(np.flatnonzero(state.legal_mask(seat))[-1])
+    state.apply({seat: last})
+    finish = [make(s) for s in agent_seeds[n:]]
+    while not state.is_over():
+        (p,) = state.acting_players()
+        state.apply({p: finish[p].act(state.observe(p), state.legal_mask(p), state=state,
+                                      player=p)})
+    assert data.values[0, last] == state.returns()[seat]
+
+
+def test_worker_processes_give_the_samples_of_one_process():
+    env_name, options = TRICK
+    game = envs.make_game(env_name, **options)
+    scale = obs_scale_for(game, True)
+    one = generate(game, env_name, 5, seed=3, obs_scale=scale, advice="heuristic", explore=0.3)
+    two = generate(game, env_name, 5, seed=3, obs_scale=scale, advice="heuristic", explore=0.3,
+                   processes=2)
+    for a, b in zip((one.obs, one.masks, one.teacher, one.values),
+                    (two.obs, two.masks, two.teacher, two.values)):
+        np.testing.assert_array_equal(a, b)
+    # the advice is the teacher's move, as an advised network reads it
+    advice = one.obs[:, game.obs_spec.size:]
+    np.testing.assert_array_equal(advice.argmax(1), one.teacher)
+
+
+def test_exploring_leaves_the_teachers_path():
+    env_name, options = TRICK
+    game = envs.make_game(env_name, **options)
+    on_path = generate(game, env_name, 4, seed=5, explore=0.0)
+    off_path = generate(game, env_name, 4, seed=5, explore=1.0)
+    assert len(on_path) != len(off_path) or not np.array_equal(on_path.obs, off_path.obs)
+
+
+def test_simultaneous_moves_are_refused_by_name():
+    game = envs.make_game("bauer_draft_v0", num_players=2)
+    with pytest.raises(ValueError, match=r"act at once.*allowed: games where one seat acts"):
+        generate(game, "bauer_draft_v0", 1)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"explore": 1.5}, r"explore=1.5: allowed: a probability in \[0, 1\]"),
+    ({"advice": "random"}, r"advice='random' and teacher='heuristic'.*allowed"),
+    ({"processes": 0}, r"processes=0; allowed: >= 1"),
+])
+def test_bad_generation_options_are_refused_with_the_allowed_values(kwargs, message):
+    game = envs.make_game("bauer_trick_v0", episode="deal")
+    with pytest.raises(ValueError, match=message):
+        generate(game, "bauer_trick_v0", 1, **kwargs)
+
+
+def test_targets_are_gains_over_the_teachers_move_less_the_margin():
+    data = ActionValues(obs=np.zeros((2, 1), np.float32),
+                        masks=np.array([[1, 1, 1, 0], [0, 1, 1, 1]], bool),
+                        teacher=np.array([1, 3]),
+                        values=np.array([[1.0, 0.0, -1.0, 0.0], [0.0, 1.0, 1.0, -1.0]],
+                                        np.float32))
+    np.testing.assert_allclose(targets(data, 0.25), [[0.75, 0.0, -1.25, 0.0],
+                                                     [0.0, 1.75, 1.75, 0.0]])
+
+
+def synthetic_positions(rng, count):
+    """Three kinds of position (one-hot observation), four actions, the teacher's move 0:
+    kind 0: action 2 gains +0.5 over it; kind 1: action 3 gains only +0.05; kind 2: every
+    alternative loses. Each sample adds luck common to its actions and noise to the gains."""
+    kinds = rng.integers(0, 3, count)
+    gains = np.array([[0, -0.2, 0.5, -0.4], [0, -0.3, -0.6, 0.05], [0, -0.5, -0.1, -0.2]])
+    values = gains[kinds] + rng.normal(0, 0.2, (count, 4))
+    values[:, 0] = gains[kinds, 0]
+    values += rng.choice([-1.0, 0.0, 1.0], count)[:, None]  # the deal's luck
+    obs = np.eye(3, dtype=np.float32)[kinds]
+    return kinds, ActionValues(obs, np.ones((count, 4), bool), np.zeros(count, np.int64),
+                               values.astype(np.float32))
+
+
+def test_the_fit_leaves_the_teacher_only_for_a_gain_beyond_the_margin():
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    torch.manual_seed(0)
+    policy = MaskableActorCriticPolicy(gym.spaces.Box(0, 1, (3,)), gym.spaces.Discrete(4),
+                                       lr_schedule=lambda _: 1e-3, net_arch=[16, 16])
+    kinds, data = synthetic_positions(np.random.default_rng(0), 1200)
+    report = fit(policy, data, margin=0.1, epochs=30, batch_size=64, log=lambda _: None)
+    with torch.no_grad():
+        probs = policy.get_distribution(torch.eye(3)).distribution.probs.numpy()
+    assert list(probs.argmax(1)) == [2, 0, 0]
+    # held out: kind 0 (a third of the positions) gains 0.5 when it leaves the teacher
+    assert report["heldout_kept"] == pytest.approx(np.mean(kinds != 0), abs=0.1)
+    assert 0.1 < report["heldout_gain"] < 0.25
+
+
+def test_a_negative_margin_is_refused():
+    with pytest.raises(ValueError, match=r"margin=-0.1: allowed: 0 or more"):
+        fit(None, ActionValues(*[np.zeros((2, 1))] * 4), margin=-0.1)
+
+
+def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    from training import train
+
+    for extra, message in ((["--rollout-margin", "-1"], "margin=-1.0: allowed: 0 or more"),
+                           (["--rollout-games", "-3"], "--rollout-games -3"),
+                           (["--advice", "heuristic", "--bc-teacher", "random"],
+                            "advice='heuristic' and teacher='random'")):
+        with pytest.raises(SystemExit):
+            train.main(["--env", "bauer_trick_v0", "--timesteps", "0", "--rollout-games", "2",
+                        "--out", str(tmp_path / "x"), *extra])
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "x").exists()
+
+
+def test_a_training_run_records_the_improvement_on_the_models_card(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from agents.policy import MLPAgent, load_mlp
+    from training import train
+
+    out = tmp_path / "run"
+    code = train.main(["--env", "bauer_trick_v0", "--env-option", "episode=deal",
+                       "--advice", "heuristic", "--rollout-games", "12", "--rollout-epochs", "2",
+                       "--timesteps", "0", "--eval-games", "0", "--net-arch", "16",
+                       "--no-progress", "--out", str(out)])
+    assert code == 0
+    card = json.loads((out / "model.json").read_text())
+    rollout = card["rollout"]
+    assert rollout["games"] == 12 and rollout["teacher"] == "heuristic"
+    assert rollout["samples"] > 12 * 10 and 0 <= rollout["heldout_kept"] <= 1
+    mlp = load_mlp(out / "model.npz", "bauer_trick_v0")
+    game = envs.make_game("bauer_trick_v0", episode="deal")
+    state = game.new_state(1)
+    (p,) = state.acting_players()
+    action = MLPAgent(mlp).act(state.observe(p), state.legal_mask(p), state=state, player=p)
+    assert state.legal_mask(p)[action]
