@@ -37,6 +37,7 @@ import numpy as np
 
 import envs
 from agents.advice import ADVISORS
+from agents.registry import factory_from_spec
 from training.cli import (
     add_env,
     add_env_options,
@@ -307,8 +308,11 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
                       args.bc_teacher, obs_scale, args.rollout_explore, args.reward_scale,
                       args.advice, args.processes)
     generated = time.perf_counter() - t0
-    info = fit(policy, values, args.rollout_margin, epochs=args.rollout_epochs, seed=args.seed,
+    # the values are scaled returns (--reward-scale), so the margin is scaled with them
+    info = fit(policy, values, args.rollout_margin * args.reward_scale,
+               epochs=args.rollout_epochs, seed=args.seed,
                log=lambda m: print(m, file=sys.stderr))
+    info["margin"] = args.rollout_margin
     info.update({"games": args.rollout_games, "teacher": args.bc_teacher,
                  "explore": args.rollout_explore, "first_seed": args.seed + ROLLOUT_SEED_OFFSET,
                  "generate_seconds": round(generated, 1),
@@ -337,14 +341,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.rollout_games < 0 or args.rollout_epochs < 1:
         parser.error(f"--rollout-games {args.rollout_games} --rollout-epochs "
                      f"{args.rollout_epochs}: allowed: games 0 (none) or more, epochs 1 or more")
-    if args.rollout_games > 0:
-        from training.improve import check_options
+    if args.rollout_games > 0 and args.resume:
+        parser.error("--rollout-games with --resume: the improvement is fitted before training "
+                     "starts, so a resumed run would skip it; allowed: one or the other")
+    from training.improve import check_game, check_options
 
-        try:
-            check_options(args.rollout_margin, args.rollout_explore, args.advice,
-                          args.bc_teacher)
-        except ValueError as exc:
-            parser.error(str(exc))
+    try:
+        # the margin and the exploring rate are checked even when unused, so a typo shows
+        check_options(args.rollout_margin, args.rollout_explore,
+                      args.advice if args.rollout_games > 0 else None, args.bc_teacher)
+        if args.rollout_games > 0:
+            check_game(game, args.env)
+        if args.rollout_games > 0 or args.bc_games > 0:
+            factory_from_spec(args.bc_teacher, args.env)  # an unknown teacher, before OUT
+    except (ValueError, OSError) as exc:  # OSError: a teacher's model file that is not there
+        parser.error(str(exc))
     if args.target_kl is not None and not args.target_kl > 0:
         parser.error(f"--target-kl {args.target_kl}: a positive KL (e.g. 0.01), or leave it out")
     if args.processes < 1:

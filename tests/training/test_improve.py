@@ -56,13 +56,16 @@ def test_the_teachers_move_is_valued_at_the_return_its_own_game_reaches():
         assert not data.values[~data.masks].any()
 
 
-def test_an_alternative_is_valued_by_playing_it_and_letting_the_teacher_finish():
+@pytest.mark.parametrize("teacher", ["heuristic", "random"])
+def test_an_alternative_is_valued_by_playing_it_and_letting_the_teacher_finish(teacher):
+    # with the random teacher every draw counts: the path's seats and the playout's agents
+    # must take the seeds written out here (state, explore, n path seats, n playout seats)
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
-    data = generate(game, env_name, 1, seed=90, explore=0.0)
+    data = generate(game, env_name, 1, seed=90, teacher=teacher, explore=0.0)
     n = game.num_players
     state_seed, _explore, *agent_seeds = seeds_for(90, 2 * n + 2)
-    make = factory_from_spec("heuristic", env_name)
+    make = factory_from_spec(teacher, env_name)
     path = [make(s) for s in agent_seeds[:n]]
     state = game.new_state(state_seed)
     # the first choice of the game: play its last legal action, then the teacher everywhere
@@ -71,14 +74,18 @@ def test_an_alternative_is_valued_by_playing_it_and_letting_the_teacher_finish()
         state.apply({p: path[p].act(state.observe(p), state.legal_mask(p), state=state,
                                     player=p)})
     (seat,) = state.acting_players()
-    last = int(np.flatnonzero(state.legal_mask(seat))[-1])
-    state.apply({seat: last})
-    finish = [make(s) for s in agent_seeds[n:]]
-    while not state.is_over():
-        (p,) = state.acting_players()
-        state.apply({p: finish[p].act(state.observe(p), state.legal_mask(p), state=state,
-                                      player=p)})
-    assert data.values[0, last] == state.returns()[seat]
+    expected = {}
+    for action in np.flatnonzero(state.legal_mask(seat)):
+        world = state.clone()
+        world.apply({seat: int(action)})
+        finish = [make(s) for s in agent_seeds[n:]]  # afresh for every action
+        while not world.is_over():
+            (p,) = world.acting_players()
+            world.apply({p: finish[p].act(world.observe(p), world.legal_mask(p), state=world,
+                                          player=p)})
+        expected[int(action)] = world.returns()[seat]
+    assert {a: data.values[0, a] for a in expected} == expected
+    assert data.masks[0].sum() == len(expected) > 1
 
 
 def test_worker_processes_give_the_samples_of_one_process():
@@ -94,6 +101,34 @@ def test_worker_processes_give_the_samples_of_one_process():
     # the advice is the teacher's move, as an advised network reads it
     advice = one.obs[:, game.obs_spec.size:]
     np.testing.assert_array_equal(advice.argmax(1), one.teacher)
+
+
+def test_the_inputs_are_what_an_advised_model_reads_when_it_plays():
+    from agents.policy import MLPAgent, NumpyMLP
+
+    env_name, options = TRICK
+    game = envs.make_game(env_name, **options)
+    scale = obs_scale_for(game, True)
+    data = generate(game, env_name, 2, seed=8, obs_scale=scale, advice="heuristic", explore=0.0)
+    width, a = game.obs_spec.size + game.num_actions, game.num_actions
+    mlp = NumpyMLP([np.zeros((width, 4)), np.zeros((4, a))], [np.zeros(4), np.zeros(a)],
+                   obs_scale=scale, card={"env": env_name, "advice": "heuristic"})
+    rows = []
+    for g in range(2):
+        state_seed = seeds_for(8 + g, 2 * game.num_players + 2)[0]
+        agent = MLPAgent(mlp, seed=0)
+        state = game.new_state(state_seed)
+        choices = iter(teacher_game(game, env_name, 8 + g)[0])
+        while not state.is_over():
+            (p,) = state.acting_players()
+            o, m = state.observe(p), state.legal_mask(p)
+            if m.sum() > 1:
+                rows.append(agent.network_input(o, m, state=state, player=p) * scale)
+                move = next(choices)[3]
+            else:
+                move = int(np.flatnonzero(m)[0])
+            state.apply({p: move})
+    np.testing.assert_array_equal(data.obs, np.stack(rows))
 
 
 def test_exploring_leaves_the_teachers_path():
@@ -164,9 +199,15 @@ def test_the_fit_leaves_the_teacher_only_for_a_gain_beyond_the_margin():
     assert 0.1 < report["heldout_gain"] < 0.25
 
 
-def test_a_negative_margin_is_refused():
-    with pytest.raises(ValueError, match=r"margin=-0.1: allowed: 0 or more"):
-        fit(None, ActionValues(*[np.zeros((2, 1))] * 4), margin=-0.1)
+@pytest.mark.parametrize("kwargs, message", [
+    ({"margin": -0.1}, r"margin=-0.1: allowed: 0 or more"),
+    ({"margin": float("nan")}, r"margin=nan: allowed: 0 or more"),
+    ({"margin": 0.1, "epochs": 0}, r"epochs=0, holdout=0.05; allowed: epochs 1 or more"),
+    ({"margin": 0.1, "holdout": 1.0}, r"holdout=1.0; allowed: .* strictly between 0 and 1"),
+])
+def test_bad_fit_options_are_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        fit(None, ActionValues(*[np.zeros((2, 1))] * 4), **kwargs)
 
 
 def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
@@ -175,8 +216,13 @@ def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
 
     for extra, message in ((["--rollout-margin", "-1"], "margin=-1.0: allowed: 0 or more"),
                            (["--rollout-games", "-3"], "--rollout-games -3"),
+                           (["--rollout-games", "0", "--rollout-explore", "2"],
+                            "explore=2.0: allowed: a probability in [0, 1]"),
                            (["--advice", "heuristic", "--bc-teacher", "random"],
-                            "advice='heuristic' and teacher='random'")):
+                            "advice='heuristic' and teacher='random'"),
+                           (["--bc-teacher", "nosuch"], "unknown agent 'nosuch'"),
+                           (["--env", "bauer_draft_v0"], "act at once"),
+                           (["--resume"], "--rollout-games with --resume")):
         with pytest.raises(SystemExit):
             train.main(["--env", "bauer_trick_v0", "--timesteps", "0", "--rollout-games", "2",
                         "--out", str(tmp_path / "x"), *extra])
