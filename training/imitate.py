@@ -281,16 +281,24 @@ def clone(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: int 
             _, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
             values = policy.predict_values(obs).flatten()
             loss = -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(values, rets)
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-            optimizer.step()
-            total += float(loss.detach()) * len(acts)
+            total += descend(policy, optimizer, loss) * len(acts)
         agree = agreement(policy, demos, val)
         log(f"bc epoch {epoch + 1}/{epochs}: loss {total / len(train):.4f}, "
             f"held-out agreement {agree:.3f}")
     policy.set_training_mode(False)
     return {"samples": len(demos), "heldout_agreement": agree, "epochs": epochs}
+
+
+def descend(policy: Any, optimizer: Any, loss: Any) -> float:
+    """One optimizer step on ``loss`` with the gradient norm clipped at 0.5 (sb3's PPO default,
+    so a warm start moves the weights as PPO will); returns the loss."""
+    import torch
+
+    optimizer.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+    optimizer.step()
+    return float(loss.detach())
 
 
 def agreement(policy: Any, demos: Demonstrations, idx: np.ndarray) -> float:

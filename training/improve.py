@@ -44,6 +44,7 @@ import numpy as np
 from agents.advice import with_advice
 from agents.registry import factory_from_spec
 from envs.core.game import Game, State
+from training.imitate import descend
 from training.match import seeds_for
 
 
@@ -230,11 +231,7 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
             values = policy.predict_values(x).flatten()
             loss = err.sum() / m.sum() + value_coef * torch.nn.functional.mse_loss(
                 values, teacher_value[idx])
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-            optimizer.step()
-            total += float(loss.detach()) * len(idx)
+            total += descend(policy, optimizer, loss) * len(idx)
         report = evaluate(policy, data, val)
         log(f"rollout fit epoch {epoch + 1}/{epochs}: loss {total / len(train):.4f}, held-out: "
             f"teacher's move kept {report['kept']:.3f}, gain per decision "
