@@ -29,6 +29,7 @@ import itertools
 import json
 import multiprocessing as mp
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -106,6 +107,23 @@ def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed:
                          max_samples, reward_scale, learner, advice)
 
 
+def play_in_blocks(record: Callable[..., Any], games: int, processes: int,
+                   args: tuple[Any, ...]) -> list[Any]:
+    """``record(block, *args)`` for contiguous blocks of ``range(games)``, one block per worker
+    process (one call in this process when there is one block); the results in game order.
+    Each game's seeds come from its index, so the blocks joined are one process's games."""
+    if processes < 1:
+        raise ValueError(f"processes={processes}; allowed: >= 1")
+    size, extra = divmod(games, processes)
+    starts = [k * size + min(k, extra) for k in range(processes + 1)]
+    blocks = [range(a, b) for a, b in itertools.pairwise(starts) if b > a]
+    if len(blocks) <= 1:
+        return [record(range(games), *args)]
+    context = mp.get_context("forkserver")
+    with ProcessPoolExecutor(len(blocks), mp_context=context) as pool:
+        return list(pool.map(record, blocks, *[[a] * len(blocks) for a in args]))
+
+
 def _record_split(processes: int, game: Game, env_name: str, games: int, seed: int,
                   teacher: str, obs_scale: np.ndarray | None, max_samples: int,
                   reward_scale: float, learner: Agent | None = None,
@@ -118,17 +136,10 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
     expensive teacher (bower's heuristic, a search) is what makes cloning slow; it plays the
     games in parallel, the fit afterwards stays in the main process.
     """
-    if processes < 1:
-        raise ValueError(f"processes={processes}; allowed: >= 1")
-    size, extra = divmod(games, processes)
-    starts = [k * size + min(k, extra) for k in range(processes + 1)]
-    blocks = [range(a, b) for a, b in itertools.pairwise(starts) if b > a]
     args = (game, env_name, seed, teacher, obs_scale, max_samples, reward_scale, learner, advice)
-    if len(blocks) <= 1:
-        return _record(range(games), *args)
-    context = mp.get_context("forkserver")
-    with ProcessPoolExecutor(len(blocks), mp_context=context) as pool:
-        parts = list(pool.map(_record, blocks, *[[a] * len(blocks) for a in args]))
+    parts = play_in_blocks(_record, games, processes, args)
+    if len(parts) == 1:
+        return parts[0]
     # one process stops after the game that reaches max_samples: so do the joined blocks
     samples = [k for p in parts for k in p.game_samples]
     played = int(np.searchsorted(np.cumsum(samples), max_samples)) + 1

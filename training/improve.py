@@ -33,9 +33,6 @@ the heuristic afterwards are the measurement.
 from __future__ import annotations
 
 import functools
-import itertools
-import multiprocessing as mp
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +41,7 @@ import numpy as np
 from agents.advice import with_advice
 from agents.registry import factory_from_spec
 from envs.core.game import Game, State
-from training.imitate import descend
+from training.imitate import descend, play_in_blocks
 from training.match import seeds_for
 
 
@@ -58,10 +55,13 @@ class ActionValues:
     def __len__(self) -> int:
         return len(self.teacher)
 
-    def gains(self, actions: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
-        """Rollout value of ``actions`` less that of the teacher's move, per position."""
-        rows = np.arange(len(self)) if idx is None else idx
-        return self.values[rows, actions] - self.values[rows, self.teacher[rows]]
+    def teacher_values(self) -> np.ndarray:
+        """The rollout value of the teacher's move, per position."""
+        return self.values[np.arange(len(self)), self.teacher]
+
+    def gains(self, actions: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Rollout value of ``actions`` less that of the teacher's move, at positions ``idx``."""
+        return self.values[idx, actions] - self.values[idx, self.teacher[idx]]
 
 
 def merge(a: ActionValues, b: ActionValues) -> ActionValues:
@@ -106,17 +106,8 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
     in worker processes: game ``g`` depends only on ``seed + g``, so the samples are the same.
     """
     check_options(0.0, explore, advice, teacher)
-    if processes < 1:
-        raise ValueError(f"processes={processes}; allowed: >= 1")
-    size, extra = divmod(games, processes)
-    starts = [k * size + min(k, extra) for k in range(processes + 1)]
-    blocks = [range(a, b) for a, b in itertools.pairwise(starts) if b > a]
     args = (game, env_name, seed, teacher, obs_scale, explore, reward_scale, advice)
-    if len(blocks) <= 1:
-        return _values(range(games), *args)
-    with ProcessPoolExecutor(len(blocks), mp_context=mp.get_context("forkserver")) as pool:
-        parts = list(pool.map(_values, blocks, *[[a] * len(blocks) for a in args]))
-    return functools.reduce(merge, parts)
+    return functools.reduce(merge, play_in_blocks(_values, games, processes, args))
 
 
 def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
@@ -189,7 +180,7 @@ def _rollout(game: Game, state: State, player: int, action: int, playout: list[A
 def targets(data: ActionValues, margin: float) -> np.ndarray:
     """Each legal action's gain over the teacher's move, less ``margin`` for the others;
     0 where illegal (masked out of the loss)."""
-    gain = data.values - data.values[np.arange(len(data)), data.teacher][:, None]
+    gain = data.values - data.teacher_values()[:, None]
     gain -= margin
     gain[np.arange(len(data)), data.teacher] = 0.0
     return np.where(data.masks, gain, 0.0).astype(np.float32)
@@ -217,7 +208,7 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
     val, train = order[:n_val], order[n_val:]
     goal = torch.as_tensor(targets(data, margin))
     legal = torch.as_tensor(data.masks)
-    teacher_value = torch.as_tensor(data.values[np.arange(len(data)), data.teacher])
+    teacher_value = torch.as_tensor(data.teacher_values())
     obs = torch.as_tensor(data.obs)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     policy.set_training_mode(True)
