@@ -33,8 +33,10 @@ from envs.bauer_trick.components import (
 from envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM, STATE_SPEC
 from envs.bauer_trick.render import render_state
 from envs.bauer_trick.scoring import CATEGORIES
+from envs.bauer_trick.symmetry import suit_symmetries
 from envs.core.game import Game, State, rng_from
 from envs.core.options import Option, int_range
+from envs.core.symmetry import Symmetries
 
 _ACTING = tuple((p,) for p in range(NUM_SEATS))
 _MASK_BYTES = (NUM_ACTIONS + 7) // 8
@@ -97,6 +99,10 @@ class BauerTrickGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def symmetries(self) -> Symmetries:
+        """The 8 colour-preserving suit renamings (``envs/bauer_trick/symmetry.py``)."""
+        return suit_symmetries()
 
 
 class BauerTrickState(State):

@@ -26,6 +26,7 @@ import numpy as np
 from envs.core.errors import IllegalActionError, StateFormatError
 from envs.core.obs_spec import ObsPiece, ObsSpec
 from envs.core.options import Option, resolve_options
+from envs.core.symmetry import Symmetries
 
 
 class Game(ABC):
@@ -76,6 +77,11 @@ class Game(ABC):
 
     def action_names(self) -> list[str]:
         return [self.action_name(a) for a in range(self.num_actions)]
+
+    def symmetries(self) -> Symmetries | None:
+        """Relabellings that map every position to an equivalent one (``envs.core.symmetry``),
+        for data augmentation in training; ``None`` (the default) where the game declares none."""
+        return None
 
     def player_name(self, player: int) -> str:
         return f"player_{player}"
