@@ -120,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "the rollout games are played")
     p.add_argument("--rollout-epochs", type=int, default=10,
                    help="passes over the rollout values")
+    p.add_argument("--rollout-symmetries", action="store_true",
+                   help="fit each rollout value under a random symmetry of the game "
+                        "(bauer_trick: the 8 colour-keeping suit renamings), drawn afresh each "
+                        "pass: more data without more games")
     p.add_argument("--init", type=Path,
                    help="start from this model.zip (e.g. a BC model) instead of fresh weights")
     p.add_argument("--force", action="store_true",
@@ -301,17 +305,25 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
                         obs_scale: np.ndarray | None) -> dict[str, Any]:
     """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
     the policy to the improvement (``training/improve.py``); returns the card's record."""
-    from training.improve import fit, generate
+    from training.improve import check_symmetries, fit, generate
 
+    symmetries = (check_symmetries(game, args.env, obs_scale) if args.rollout_symmetries
+                  else None)
     t0 = time.perf_counter()
     values = generate(game, args.env, args.rollout_games, args.seed + ROLLOUT_SEED_OFFSET,
                       args.bc_teacher, obs_scale, args.rollout_explore, args.reward_scale,
                       args.advice, args.processes)
     generated = time.perf_counter() - t0
-    # the values are scaled returns (--reward-scale), so the margin is scaled with them
-    info = fit(policy, values, args.rollout_margin * args.reward_scale,
-               epochs=args.rollout_epochs, seed=args.seed,
-               log=lambda m: print(m, file=sys.stderr))
+    import torch
+
+    torch.set_num_threads(max(1, args.processes))  # the worker processes are done: their cores
+    try:
+        # the values are scaled returns (--reward-scale), so the margin is scaled with them
+        info = fit(policy, values, args.rollout_margin * args.reward_scale,
+                   epochs=args.rollout_epochs, seed=args.seed,
+                   log=lambda m: print(m, file=sys.stderr), symmetries=symmetries)
+    finally:
+        torch.set_num_threads(1)
     info["margin"] = args.rollout_margin
     info.update({"games": args.rollout_games, "teacher": args.bc_teacher,
                  "explore": args.rollout_explore, "first_seed": args.seed + ROLLOUT_SEED_OFFSET,
@@ -344,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rollout_games > 0 and args.resume:
         parser.error("--rollout-games with --resume: the improvement is fitted before training "
                      "starts, so a resumed run would skip it; allowed: one or the other")
-    from training.improve import check_game, check_options
+    from training.collector import obs_scale_for
+    from training.improve import check_game, check_options, check_symmetries
 
     try:
         # the margin and the exploring rate are checked even when unused, so a typo shows
@@ -352,6 +365,12 @@ def main(argv: list[str] | None = None) -> int:
                       args.advice if args.rollout_games > 0 else None, args.bc_teacher)
         if args.rollout_games > 0:
             check_game(game, args.env)
+        if args.rollout_symmetries:
+            if args.rollout_games <= 0:
+                raise ValueError("--rollout-symmetries relabels the rollout values, so it needs "
+                                 "--rollout-games N > 0")
+            check_symmetries(game, args.env, None if args.no_obs_scale else
+                             obs_scale_for(game, args.advice is not None))
         if args.rollout_games > 0 or args.bc_games > 0:
             factory_from_spec(args.bc_teacher, args.env)  # an unknown teacher, before OUT
     except (ValueError, OSError) as exc:  # OSError: a teacher's model file that is not there
@@ -374,7 +393,6 @@ def main(argv: list[str] | None = None) -> int:
         export_policy,
         make_checkpoint_callback,
     )
-    from training.collector import obs_scale_for
     from training.ppo import CollectorPPO
 
     torch.set_num_threads(1)

@@ -199,6 +199,80 @@ def test_the_fit_leaves_the_teacher_only_for_a_gain_beyond_the_margin():
     assert 0.1 < report["heldout_gain"] < 0.25
 
 
+def test_symmetries_teach_the_relabelled_positions_too():
+    """Only one kind of position is played (input [1, 0]), where action 2 gains; the game's one
+    symmetry swaps the inputs and actions 2 and 3. Fitted with it, the network also leaves the
+    teacher for action 3 on the relabelled input [0, 1], which no game showed it; without it,
+    it does not."""
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from envs.core.symmetry import Symmetries
+
+    swap = Symmetries(np.array([[0, 1], [1, 0]]), np.array([[0, 1, 2, 3], [0, 1, 3, 2]]))
+    rng = np.random.default_rng(1)
+    count = 600
+    values = np.array([0, -0.3, 0.5, -0.4]) + rng.normal(0, 0.1, (count, 4))
+    values[:, 0] = 0.0
+    data = ActionValues(np.tile(np.array([[1, 0]], np.float32), (count, 1)),
+                        np.ones((count, 4), bool), np.zeros(count, np.int64),
+                        values.astype(np.float32))
+    greedy = {}
+    for name, symmetries in (("with", swap), ("without", None)):
+        torch.manual_seed(0)
+        policy = MaskableActorCriticPolicy(gym.spaces.Box(0, 1, (2,)), gym.spaces.Discrete(4),
+                                           lr_schedule=lambda _: 1e-3, net_arch=[16, 16])
+        fit(policy, data, margin=0.1, epochs=20, batch_size=64, log=lambda _: None,
+            symmetries=symmetries)
+        with torch.no_grad():
+            probs = policy.get_distribution(torch.eye(2)).distribution.probs.numpy()
+        greedy[name] = list(probs.argmax(1))
+    assert greedy["with"] == [2, 3]
+    assert greedy["without"][0] == 2 and greedy["without"][1] != 3
+
+
+def test_whole_games_are_held_out():
+    """Each of 20 games has its own best action, and its positions show only the game's id: a
+    fit that saw some positions of a game would know them all. Held out by game, the fit has
+    never seen the held-out games, so it cannot read their gain as if it had."""
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    rng = np.random.default_rng(3)
+    games = np.repeat(np.arange(20), 30)
+    best = rng.integers(1, 4, 20)
+    values = np.full((len(games), 4), -1.0, np.float32)
+    values[:, 0] = 0.0
+    values[np.arange(len(games)), best[games]] = 1.0
+    data = ActionValues(np.eye(20, dtype=np.float32)[games], np.ones((len(games), 4), bool),
+                        np.zeros(len(games), np.int64), values, games)
+    torch.manual_seed(0)
+    policy = MaskableActorCriticPolicy(gym.spaces.Box(0, 1, (20,)), gym.spaces.Discrete(4),
+                                       lr_schedule=lambda _: 1e-3, net_arch=[16])
+    report = fit(policy, data, margin=0.1, epochs=30, batch_size=32, holdout=0.25,
+                 log=lambda _: None)
+    with torch.no_grad():  # the games it trained on: learned
+        probs = policy.get_distribution(torch.eye(20)).distribution.probs.numpy()
+    assert np.mean(probs.argmax(1) == best) >= 0.7
+    assert report["heldout_gain"] < 0.5  # a position split reads about +1
+
+
+def test_symmetries_must_fit_the_values():
+    from envs.core.symmetry import Symmetries
+
+    swap = Symmetries(np.array([[0, 1], [1, 0]]), np.array([[0, 1, 2], [0, 2, 1]]))
+    for width, actions, message in ((3, 3, "observations of 2 \\(or 5 with advice\\)"),
+                                    (2, 4, "symmetries for 3 actions")):
+        data = ActionValues(np.zeros((4, width), np.float32), np.ones((4, actions), bool),
+                            np.zeros(4, np.int64), np.zeros((4, actions), np.float32))
+        with pytest.raises(ValueError, match=message):
+            fit(None, data, margin=0.1, symmetries=swap)
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"margin": -0.1}, r"margin=-0.1: allowed: 0 or more"),
     ({"margin": float("nan")}, r"margin=nan: allowed: 0 or more"),
@@ -222,7 +296,12 @@ def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
                             "advice='heuristic' and teacher='random'"),
                            (["--bc-teacher", "nosuch"], "unknown agent 'nosuch'"),
                            (["--env", "bauer_draft_v0"], "act at once"),
-                           (["--resume"], "--rollout-games with --resume")):
+                           (["--resume"], "--rollout-games with --resume"),
+                           (["--env", "bower_v0", "--rollout-symmetries"],
+                            "bower_v0 declares no symmetries; allowed for: bauer_trick_v0"),
+                           (["--rollout-games", "0", "--rollout-symmetries"],
+                            "--rollout-symmetries relabels the rollout values, so it needs "
+                            "--rollout-games N > 0")):
         with pytest.raises(SystemExit):
             train.main(["--env", "bauer_trick_v0", "--timesteps", "0", "--rollout-games", "2",
                         "--out", str(tmp_path / "x"), *extra])
@@ -238,12 +317,14 @@ def test_a_training_run_records_the_improvement_on_the_models_card(tmp_path):
     out = tmp_path / "run"
     code = train.main(["--env", "bauer_trick_v0", "--env-option", "episode=deal",
                        "--advice", "heuristic", "--rollout-games", "12", "--rollout-epochs", "2",
+                       "--rollout-symmetries",
                        "--timesteps", "0", "--eval-games", "0", "--net-arch", "16",
                        "--no-progress", "--out", str(out)])
     assert code == 0
     card = json.loads((out / "model.json").read_text())
     rollout = card["rollout"]
     assert rollout["games"] == 12 and rollout["teacher"] == "heuristic"
+    assert rollout["symmetries"] == 8  # bauer_trick's suit renamings, advice included
     assert rollout["samples"] > 12 * 10 and 0 <= rollout["heldout_kept"] <= 1
     mlp = load_mlp(out / "model.npz", "bauer_trick_v0")
     game = envs.make_game("bauer_trick_v0", episode="deal")
