@@ -18,7 +18,7 @@ wherever no alternative is predicted to beat it clearly (near-ties broken away f
 change what its partner and its later moves assumed, and cost more than they gain). The greedy
 network is then the improved policy; the critic learns the value of the teacher's move.
 
-    python -m training.train --config training/configs/bauer_trick_rollout.json --out DIR
+    python -m training.train --config training/configs/bauer_trick_rollout_sym.json --out DIR
 
 A rollout costs a whole game's remaining decisions per legal action, so this suits short games
 with a fast teacher (bauer_trick: the shipped model's 80,000 deals took 29 minutes on two
@@ -99,8 +99,7 @@ def check_symmetries(game: Game, env_name: str, obs_scale: np.ndarray | None) ->
         raise ValueError(f"--rollout-symmetries: {env_name} declares no symmetries; allowed for: "
                          f"{', '.join(having)}")
     if obs_scale is not None:
-        table = (symmetries.observation if len(obs_scale) == symmetries.observation.shape[1]
-                 else symmetries.with_advice())
+        table = symmetries.input_table(len(obs_scale))
         if not all(np.array_equal(obs_scale[row], obs_scale) for row in table):
             raise ValueError(f"--rollout-symmetries: {env_name}'s observation scale differs "
                              "between relabelled entries; pass --no-obs-scale")
@@ -282,17 +281,11 @@ class _Relabel:
     def __init__(self, symmetries: Symmetries, data: ActionValues, rng: np.random.Generator):
         import torch
 
-        width, actions = symmetries.observation.shape[1], symmetries.action.shape[1]
+        actions = symmetries.action.shape[1]
         if data.masks.shape[1] != actions:
             raise ValueError(f"symmetries for {actions} actions; the values have "
                              f"{data.masks.shape[1]}")
-        if data.obs.shape[1] == width:
-            table = symmetries.observation
-        elif data.obs.shape[1] == width + actions:
-            table = symmetries.with_advice()
-        else:
-            raise ValueError(f"symmetries for observations of {width} (or {width + actions} "
-                             f"with advice); the values' inputs have {data.obs.shape[1]}")
+        table = symmetries.input_table(data.obs.shape[1])
         self.obs, self.act = torch.as_tensor(table), torch.as_tensor(symmetries.action)
         self.rng = rng
 

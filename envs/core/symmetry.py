@@ -46,6 +46,17 @@ class Symmetries:
         inverse[self.action[k]] = np.arange(self.action.shape[1])
         return inverse
 
+    def input_table(self, width: int) -> np.ndarray:
+        """The gather table of a network input ``width`` wide: the observation, or the
+        observation followed by an advice one-hot (``with_advice``)."""
+        size, actions = self.observation.shape[1], self.action.shape[1]
+        if width == size:
+            return self.observation
+        if width == size + actions:
+            return self.with_advice()
+        raise ValueError(f"symmetries for observations of {size} (or {size + actions} with "
+                         f"advice); got inputs of {width}")
+
     def with_advice(self) -> np.ndarray:
         """The observation table of an advised network's input (``agents.advice``): the
         observation followed by a one-hot over the actions, which moves like an action."""
