@@ -115,7 +115,7 @@ class NumpyMLP:
             x = x * self.obs_scale
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-            x = _first_layer(x, w) if i == 0 else x @ w
+            x = x @ w
             x += b
             if i < last:
                 if self.activation == "relu":
@@ -146,25 +146,6 @@ class NumpyMLP:
         self.card = full
         path.with_suffix(".json").write_text(json.dumps(full, indent=2, default=str) + "\n")
         return path
-
-
-# The first layer of a small batch reads only the inputs that some row sets: the observations are
-# sparse (ethnos sets ~70 of 1,845 entries, bower ~110 of 2,169), and a batch of a few dozen rows
-# uses under a third of the inputs, so gathering those rows of the weight matrix costs less than
-# multiplying by all of it (ethnos, 12 rows: 30 us against 84 us). The zero inputs left out add
-# exact zeros, so only the rounding of the sum can differ (float32, ~1e-7 relative).
-SPARSE_MIN_INPUTS = 512  # narrower inputs gain nothing: the dense product is already cheap
-SPARSE_MAX_ROWS = 64  # bigger batches set most inputs between them: not worth checking
-SPARSE_MAX_USED = 0.3  # the share of inputs in use up to which the gather pays
-
-
-def _first_layer(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """``x @ w``, over the inputs in use only when the batch is small and sparse."""
-    if x.ndim == 2 and x.shape[1] >= SPARSE_MIN_INPUTS and x.shape[0] <= SPARSE_MAX_ROWS:
-        used = np.flatnonzero(x.any(axis=0))
-        if used.size <= SPARSE_MAX_USED * x.shape[1]:
-            return x[:, used] @ w[used]
-    return x @ w
 
 
 def masked_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -85,33 +85,6 @@ def test_numpy_forward_equals_torch_forward(activation):
     np.testing.assert_allclose(single, probs[:20], atol=1e-6, rtol=0)
 
 
-@pytest.mark.parametrize("env_name,options", [("ethnos_v0", {"num_players": 4}),
-                                              ("bower_v0", {}),
-                                              ("bauer_draft_v0", {"num_players": 4})])
-def test_small_sparse_batches_read_only_the_inputs_in_use_with_torch_numbers(env_name, options):
-    """A small batch of sparse observations multiplies only the weight rows of the inputs some
-    row sets (``agents.policy._first_layer``): the logits stay torch's, for one row or many."""
-    import torch
-
-    from agents import policy as policy_module
-
-    game = envs.make_game(env_name, **options)
-    policy = random_policy(game, arch=(64, 64), activation="relu", seed=3)
-    scale = obs_scale_for(game)
-    mlp = mlp_from_policy(policy, scale)
-    obs, _ = positions(game, 200, seed=5)
-    assert game.obs_spec.size >= policy_module.SPARSE_MIN_INPUTS
-    for rows in (1, 4, 16, 64, 200):
-        batch = obs[:rows]
-        share = (batch != 0).any(axis=0).mean()
-        if rows <= 4:  # the gathered path is the one under test here
-            assert share <= policy_module.SPARSE_MAX_USED
-        with torch.no_grad():
-            expected = policy.action_net(policy.mlp_extractor.forward_actor(
-                policy.extract_features(torch.as_tensor(batch * scale)))).numpy()
-        np.testing.assert_allclose(mlp.logits(batch), expected, atol=1e-5, rtol=0)
-
-
 def test_masked_sampling_follows_the_distribution_and_its_own_generator():
     probs = np.array([[0.0, 0.25, 0.0, 0.75]])
     rng = np.random.default_rng(1)
