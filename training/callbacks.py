@@ -133,13 +133,17 @@ class LeagueCallback(BaseCallback):
 
 
 class EvalCallback(BaseCallback):
-    """Fixed seeded games against random and heuristic every ``eval_every`` steps."""
+    """Fixed seeded games against random and heuristic every ``eval_every`` steps.
+
+    ``filename`` names the run's csv: ``eval.csv`` for PPO (its ``step`` column in learner
+    steps), ``rollout_eval.csv`` for the epochs of a rollout fit (``step`` is the epoch)."""
 
     def __init__(self, out: Path, game: Game, env_name: str, obs_scale: np.ndarray | None,
-                 eval_every: int, games: int, seed: int, card: dict[str, Any] | None = None):
+                 eval_every: int, games: int, seed: int, card: dict[str, Any] | None = None,
+                 filename: str = "eval.csv"):
         super().__init__()
         self.card = card  # what the exported network needs to play (an advised model's advice)
-        self.path = Path(out) / "eval.csv"
+        self.path = Path(out) / filename
         self.game, self.env_name, self.obs_scale = game, env_name, obs_scale
         self.eval_every, self.games, self.seed = eval_every, games, seed
         self.next_at = 0

@@ -33,6 +33,7 @@ deals give about +0.002); the games played against the heuristic afterwards are 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,7 +217,8 @@ def targets(data: ActionValues, margin: float) -> np.ndarray:
 def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
         batch_size: int = 1024, lr: float = 1e-3, value_coef: float = 0.5,
         holdout: float = 0.05, seed: int = 0, log: Any = print,
-        symmetries: Symmetries | None = None) -> dict[str, Any]:
+        symmetries: Symmetries | None = None,
+        on_epoch: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Fit ``policy``'s (an sb3 MaskablePPO policy) logits to ``targets`` by squared error over
     the legal actions, and its value to the teacher move's return. Returns held-out figures:
     how often the greedy policy keeps the teacher's move, and the rollout gain of its moves
@@ -225,7 +227,10 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
 
     With the game's ``symmetries`` (``envs.core.symmetry``) every training row is shown under a
     relabelling drawn afresh each time it is used: the same position and values with, e.g., the
-    suits renamed. The held-out figures are read on the positions as played."""
+    suits renamed. The held-out figures are read on the positions as played.
+
+    ``on_epoch(k)`` is called after epoch ``k`` (from 1), e.g. to play the policy as it stands
+    (a learning curve over the fit); it must only read the policy."""
     import torch
 
     check_options(margin, 0.0, None, "")
@@ -266,6 +271,8 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
         log(f"rollout fit epoch {epoch + 1}/{epochs}: loss {total / len(train):.4f}, held-out: "
             f"teacher's move kept {report['kept']:.3f}, gain per decision "
             f"{report['gain']:+.4f}")
+        if on_epoch is not None:
+            on_epoch(epoch + 1)
     policy.set_training_mode(False)
     info = {"samples": len(data), "epochs": epochs, "margin": margin,
             "heldout_kept": report["kept"], "heldout_gain": report["gain"]}

@@ -2,6 +2,10 @@
 and heuristic opponents over training steps, written to ``OUT/learning_curve.png``.
 
     python -m training.plot /work/runs/bower        # any time, also while the run trains
+    python -m training.plot /work/runs/trick --rollout   # over the epochs of a rollout fit
+
+``--rollout`` draws ``OUT/rollout_eval.csv`` (a run with ``--rollout-games`` and
+``--eval-games``: the policy played after every epoch of the fit) to ``OUT/rollout_curve.png``.
 """
 
 from __future__ import annotations
@@ -11,12 +15,14 @@ from pathlib import Path
 
 from training.cli import make_parser
 
+ROLLOUT_EVAL = "rollout_eval.csv"  # the rollout fit's evaluations, one per epoch
 
-def read_eval(run: Path) -> dict[str, list[dict[str, float]]]:
-    """Rows of ``eval.csv`` per opponent, as floats."""
-    path = Path(run) / "eval.csv"
+
+def read_eval(run: Path, name: str = "eval.csv") -> dict[str, list[dict[str, float]]]:
+    """Rows of the run's ``name`` csv per opponent, as floats."""
+    path = Path(run) / name
     if not path.is_file():
-        raise FileNotFoundError(f"no eval.csv in {run} (train with --eval-games > 0)")
+        raise FileNotFoundError(f"no {name} in {run} (train with --eval-games > 0)")
     by_opponent: dict[str, list[dict[str, float]]] = {}
     with path.open() as f:
         for row in csv.DictReader(f):
@@ -25,14 +31,17 @@ def read_eval(run: Path) -> dict[str, list[dict[str, float]]]:
     return by_opponent
 
 
-def plot_run(run: Path, out: Path | None = None) -> Path:
+def plot_run(run: Path, out: Path | None = None, rollout: bool = False) -> Path:
+    """``learning_curve.png`` over learner steps, or with ``rollout`` ``rollout_curve.png`` over
+    the epochs of the rollout fit (``out`` overrides the file)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import EngFormatter
 
-    data = read_eval(run)
+    data = read_eval(run, ROLLOUT_EVAL if rollout else "eval.csv")
+    xlabel = "rollout fit epoch (0: before the fit)" if rollout else "learner steps"
     fig, (ax_r, ax_w) = plt.subplots(1, 2, figsize=(10, 4))
     for opponent, rows in sorted(data.items()):
         rows.sort(key=lambda r: r["step"])
@@ -43,14 +52,15 @@ def plot_run(run: Path, out: Path | None = None) -> Path:
                           color=line.get_color())
         ax_w.plot(steps, [r["win"] for r in rows], marker="o", label=opponent)
     ax_r.axhline(0, color="grey", lw=0.8)
-    ax_r.set(xlabel="learner steps", ylabel="mean reward (95% CI)", title="vs opponents")
-    ax_w.set(xlabel="learner steps", ylabel="win rate", title="win rate", ylim=(0, 1))
+    ax_r.set(xlabel=xlabel, ylabel="mean reward (95% CI)", title="vs opponents")
+    ax_w.set(xlabel=xlabel, ylabel="win rate", title="win rate", ylim=(0, 1))
     for ax in (ax_r, ax_w):  # 100k, 1M: full step counts run into each other
         ax.xaxis.set_major_formatter(EngFormatter())
     ax_r.legend()
     fig.suptitle(Path(run).name)
     fig.tight_layout()
-    out = Path(run) / "learning_curve.png" if out is None else Path(out)
+    default = "rollout_curve.png" if rollout else "learning_curve.png"
+    out = Path(run) / default if out is None else Path(out)
     fig.savefig(out, dpi=90)
     plt.close(fig)
     return out
@@ -59,9 +69,12 @@ def plot_run(run: Path, out: Path | None = None) -> Path:
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("training.plot", __doc__)
     p.add_argument("run", type=Path, help="a run directory of training.train")
-    p.add_argument("--out", type=Path, help="default: RUN/learning_curve.png")
+    p.add_argument("--out", type=Path,
+                   help="default: RUN/learning_curve.png (--rollout: RUN/rollout_curve.png)")
+    p.add_argument("--rollout", action="store_true",
+                   help="the rollout fit's curve over its epochs (RUN/rollout_eval.csv)")
     args = p.parse_args(argv)
-    print(f"wrote {plot_run(args.run, args.out)}")
+    print(f"wrote {plot_run(args.run, args.out, args.rollout)}")
     return 0
 
 

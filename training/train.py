@@ -30,6 +30,7 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -302,9 +303,11 @@ def write_config(args: argparse.Namespace, env_options: dict[str, Any], game: An
 
 
 def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
-                        obs_scale: np.ndarray | None) -> dict[str, Any]:
+                        obs_scale: np.ndarray | None,
+                        on_epoch: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
-    the policy to the improvement (``training/improve.py``); returns the card's record."""
+    the policy to the improvement (``training/improve.py``); returns the card's record.
+    ``on_epoch(k)`` runs after epoch ``k`` of the fit (the per-epoch evaluation)."""
     from training.improve import check_symmetries, fit, generate
 
     symmetries = (check_symmetries(game, args.env, obs_scale) if args.rollout_symmetries
@@ -321,7 +324,8 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
         # the values are scaled returns (--reward-scale), so the margin is scaled with them
         info = fit(policy, values, args.rollout_margin * args.reward_scale,
                    epochs=args.rollout_epochs, seed=args.seed,
-                   log=lambda m: print(m, file=sys.stderr), symmetries=symmetries)
+                   log=lambda m: print(m, file=sys.stderr), symmetries=symmetries,
+                   on_epoch=on_epoch)
     finally:
         torch.set_num_threads(1)
     info["margin"] = args.rollout_margin
@@ -329,6 +333,32 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
                  "explore": args.rollout_explore, "first_seed": args.seed + ROLLOUT_SEED_OFFSET,
                  "generate_seconds": round(generated, 1),
                  "seconds": round(time.perf_counter() - t0, 1)})
+    return info
+
+
+def rollout_with_curve(args: argparse.Namespace, game: Any, eval_game: Any, policy: Any,
+                       obs_scale: np.ndarray | None,
+                       model_card: dict[str, Any] | None) -> dict[str, Any]:
+    """``improve_by_rollouts``; with ``--eval-games`` the policy also plays the evaluation games
+    before the fit and after every epoch (``OUT/rollout_eval.csv``, drawn to
+    ``OUT/rollout_curve.png``): the learning curve of a run that has no PPO steps. Playing only
+    reads the policy, so the fitted weights are those of a run without it."""
+    if args.eval_games <= 0:
+        return improve_by_rollouts(args, game, policy, obs_scale)
+    from training.callbacks import EvalCallback
+    from training.plot import ROLLOUT_EVAL, plot_run
+
+    curve = EvalCallback(args.out, eval_game, args.env, obs_scale, 0, args.eval_games,
+                         args.eval_seed, model_card, filename=ROLLOUT_EVAL)
+    curve.evaluate_now(policy, 0)
+
+    def after_epoch(epoch: int) -> None:
+        curve.evaluate_now(policy, epoch)
+
+    info = improve_by_rollouts(args, game, policy, obs_scale, after_epoch)
+    info["eval_by_epoch"] = ROLLOUT_EVAL
+    info["eval_after_fit"] = curve.last_row
+    plot_run(args.out, rollout=True)
     return info
 
 
@@ -436,9 +466,11 @@ def main(argv: list[str] | None = None) -> int:
                 processes=args.processes)
         bc_info["seconds"] = round(time.perf_counter() - t0, 1)
         del demos
+    eval_game = envs.make_game(args.env, **eval_options(env_options))
     rollout_info: dict[str, Any] | None = None
     if args.rollout_games > 0 and not args.resume:
-        rollout_info = improve_by_rollouts(args, game, model.policy, obs_scale)
+        rollout_info = rollout_with_curve(args, game, eval_game, model.policy, obs_scale,
+                                          model_card)
     write_config(args, env_options, game, obs_scale, model.num_timesteps, argv)
     vec_env.set_self(export_policy(model.policy, obs_scale))
     league_cb = LeagueCallback(vec_env, obs_scale, args.snapshot_every if args.self_play else 0)
@@ -446,7 +478,6 @@ def main(argv: list[str] | None = None) -> int:
         for checkpoint in sorted((args.out / "checkpoints").glob("model_*_steps.zip"),
                                  key=lambda f: int(f.stem.split("_")[-2]))[-args.max_snapshots:]:
             league_cb.add_saved(checkpoint)
-    eval_game = envs.make_game(args.env, **eval_options(env_options))
     eval_cb = EvalCallback(args.out, eval_game, args.env, obs_scale, args.eval_every,
                            args.eval_games, args.eval_seed, model_card)
     callbacks = [make_checkpoint_callback(args), league_cb, eval_cb]

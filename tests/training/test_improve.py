@@ -332,3 +332,39 @@ def test_a_training_run_records_the_improvement_on_the_models_card(tmp_path):
     (p,) = state.acting_players()
     action = MLPAgent(mlp).act(state.observe(p), state.legal_mask(p), state=state, player=p)
     assert state.legal_mask(p)[action]
+
+
+def test_a_rollout_run_with_evaluation_games_draws_its_curve_over_the_epochs(tmp_path):
+    """``--eval-games`` plays the policy before the fit and after every epoch: one csv row per
+    epoch and opponent, the figure, and the card's last row; the fitted weights are those of
+    the same run without the evaluation (playing only reads the policy)."""
+    pytest.importorskip("sb3_contrib")
+    import csv
+
+    from training import plot, train
+
+    def run(out, eval_games):
+        code = train.main(["--env", "bauer_trick_v0", "--env-option", "episode=deal",
+                           "--advice", "heuristic", "--rollout-games", "10",
+                           "--rollout-epochs", "3", "--timesteps", "0",
+                           "--eval-games", str(eval_games), "--net-arch", "16",
+                           "--no-progress", "--out", str(out)])
+        assert code == 0
+        return np.load(out / "model.npz")
+
+    curved, plain = run(tmp_path / "curved", 6), run(tmp_path / "plain", 0)
+    assert all(np.array_equal(curved[k], plain[k]) for k in plain.files)
+    with (tmp_path / "curved" / "rollout_eval.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert sorted((int(r["step"]), r["opponent"]) for r in rows) == sorted(
+        (epoch, opponent) for epoch in range(4) for opponent in ("random", "heuristic"))
+    assert all(int(r["games"]) == 6 for r in rows)
+    assert (tmp_path / "curved" / "rollout_curve.png").stat().st_size > 0
+    assert not (tmp_path / "plain" / "rollout_eval.csv").exists()
+    card = json.loads((tmp_path / "curved" / "model.json").read_text())
+    last = card["rollout"]["eval_after_fit"]
+    assert last["step"] == 3 and last["heuristic"]["games"] == 6
+    # drawn again on demand from the run folder
+    assert plot.main([str(tmp_path / "curved"), "--rollout", "--out",
+                      str(tmp_path / "again.png")]) == 0
+    assert (tmp_path / "again.png").stat().st_size > 0
