@@ -38,7 +38,7 @@ def plot_run(run: Path, out: Path | None = None, rollout: bool = False) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import EngFormatter
+    from matplotlib.ticker import EngFormatter, MaxNLocator
 
     data = read_eval(run, ROLLOUT_EVAL if rollout else "eval.csv")
     xlabel = "rollout fit epoch (0: before the fit)" if rollout else "learner steps"
@@ -54,8 +54,11 @@ def plot_run(run: Path, out: Path | None = None, rollout: bool = False) -> Path:
     ax_r.axhline(0, color="grey", lw=0.8)
     ax_r.set(xlabel=xlabel, ylabel="mean reward (95% CI)", title="vs opponents")
     ax_w.set(xlabel=xlabel, ylabel="win rate", title="win rate", ylim=(0, 1))
-    for ax in (ax_r, ax_w):  # 100k, 1M: full step counts run into each other
-        ax.xaxis.set_major_formatter(EngFormatter())
+    for ax in (ax_r, ax_w):  # epochs are whole; 100k, 1M: full step counts run into each other
+        if rollout:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        else:
+            ax.xaxis.set_major_formatter(EngFormatter())
     ax_r.legend()
     fig.suptitle(Path(run).name)
     fig.tight_layout()
