@@ -77,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rollout", action="store_true",
                    help="the rollout fit's curve over its epochs (RUN/rollout_eval.csv)")
     args = p.parse_args(argv)
-    print(f"wrote {plot_run(args.run, args.out, args.rollout)}")
+    try:
+        print(f"wrote {plot_run(args.run, args.out, args.rollout)}")
+    except FileNotFoundError as missing:  # a folder without the csv: say so, no traceback
+        p.error(str(missing))
     return 0
 
 

@@ -368,3 +368,12 @@ def test_a_rollout_run_with_evaluation_games_draws_its_curve_over_the_epochs(tmp
     assert plot.main([str(tmp_path / "curved"), "--rollout", "--out",
                       str(tmp_path / "again.png")]) == 0
     assert (tmp_path / "again.png").stat().st_size > 0
+
+
+def test_plotting_a_run_without_its_csv_names_the_missing_file(tmp_path, capsys):
+    from training import plot
+
+    for extra, name in (([], "eval.csv"), (["--rollout"], "rollout_eval.csv")):
+        with pytest.raises(SystemExit):
+            plot.main([str(tmp_path), *extra])
+        assert f"no {name} in {tmp_path}" in capsys.readouterr().err
