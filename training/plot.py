@@ -16,6 +16,9 @@ from pathlib import Path
 from training.cli import make_parser
 
 ROLLOUT_EVAL = "rollout_eval.csv"  # the rollout fit's evaluations, one per epoch
+# (csv read, figure written, x axis) of a PPO run's curve and of a rollout fit's
+CURVES = {False: ("eval.csv", "learning_curve.png", "learner steps"),
+          True: (ROLLOUT_EVAL, "rollout_curve.png", "rollout fit epoch (0: before the fit)")}
 
 
 def read_eval(run: Path, name: str = "eval.csv") -> dict[str, list[dict[str, float]]]:
@@ -40,8 +43,8 @@ def plot_run(run: Path, out: Path | None = None, rollout: bool = False) -> Path:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import EngFormatter, MaxNLocator
 
-    data = read_eval(run, ROLLOUT_EVAL if rollout else "eval.csv")
-    xlabel = "rollout fit epoch (0: before the fit)" if rollout else "learner steps"
+    csv_name, figure_name, xlabel = CURVES[rollout]
+    data = read_eval(run, csv_name)
     fig, (ax_r, ax_w) = plt.subplots(1, 2, figsize=(10, 4))
     for opponent, rows in sorted(data.items()):
         rows.sort(key=lambda r: r["step"])
@@ -62,8 +65,7 @@ def plot_run(run: Path, out: Path | None = None, rollout: bool = False) -> Path:
     ax_r.legend()
     fig.suptitle(Path(run).name)
     fig.tight_layout()
-    default = "rollout_curve.png" if rollout else "learning_curve.png"
-    out = Path(run) / default if out is None else Path(out)
+    out = Path(run) / figure_name if out is None else Path(out)
     fig.savefig(out, dpi=90)
     plt.close(fig)
     return out

@@ -351,11 +351,8 @@ def rollout_with_curve(args: argparse.Namespace, game: Any, eval_game: Any, poli
     curve = EvalCallback(args.out, eval_game, args.env, obs_scale, 0, args.eval_games,
                          args.eval_seed, model_card, filename=ROLLOUT_EVAL)
     curve.evaluate_now(policy, 0)
-
-    def after_epoch(epoch: int) -> None:
-        curve.evaluate_now(policy, epoch)
-
-    info = improve_by_rollouts(args, game, policy, obs_scale, after_epoch)
+    info = improve_by_rollouts(args, game, policy, obs_scale,
+                               functools.partial(curve.evaluate_now, policy))
     info["eval_by_epoch"] = ROLLOUT_EVAL
     info["eval_after_fit"] = curve.last_row
     plot_run(args.out, rollout=True)
