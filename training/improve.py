@@ -123,22 +123,29 @@ def _simultaneous(env_name: str, acting: tuple[int, ...]) -> str:
 def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
              obs_scale: np.ndarray | None = None, explore: float = 0.05,
              reward_scale: float = 1.0, advice: str | None = None,
-             processes: int = 1) -> ActionValues:
+             processes: int = 1, candidates: int | None = None) -> ActionValues:
     """Rollout values of every legal action at each real choice of ``games`` teacher games.
 
     With probability ``explore`` a seat plays a uniformly random legal move instead of the
     teacher's, so the samples also cover positions just off the teacher's path (where the
     improved policy's own deviations lead). ``processes`` > 1 plays contiguous blocks of games
     in worker processes: game ``g`` depends only on ``seed + g``, so the samples are the same.
+
+    ``candidates=K`` values only the teacher's move and the teacher's next best moves by its own
+    ``action_values``, K in all (every legal move where the teacher weighs none, as at a fixed
+    rule). The other legal moves get no rollout (NaN): a game with dozens of placements a turn
+    (bower) costs K rollouts a choice instead of dozens, and the moves the teacher itself ranks
+    lowest are the least likely improvements. ``targets`` keeps them below the teacher's move.
     """
     check_options(0.0, explore, advice, teacher)
-    args = (game, env_name, seed, teacher, obs_scale, explore, reward_scale, advice)
+    check_candidates(candidates, teacher, env_name)
+    args = (game, env_name, seed, teacher, obs_scale, explore, reward_scale, advice, candidates)
     return functools.reduce(merge, play_in_blocks(_values, games, processes, args))
 
 
 def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             obs_scale: np.ndarray | None, explore: float, reward_scale: float,
-            advice: str | None) -> ActionValues:
+            advice: str | None, candidates: int | None = None) -> ActionValues:
     make = factory_from_spec(teacher, env_name)
     n, num_actions = game.num_players, game.num_actions
     obs, masks, moves, values, games = [], [], [], [], []
@@ -147,6 +154,8 @@ def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
         players = [make(s) for s in agent_seeds[:n]]
         rollout_seeds = agent_seeds[n:]
         playout = [make(s) for s in rollout_seeds]
+        # the ranking teachers are apart from the players, so ranking leaves the games unchanged
+        rankers = [make(s) for s in agent_seeds[:n]] if candidates else None
         rng = np.random.default_rng(explore_seed)
         state = game.new_state(state_seed)
         decisions = 0
@@ -161,7 +170,12 @@ def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             legal = np.flatnonzero(mask[:num_actions])
             if len(legal) > 1:
                 row = np.zeros(num_actions, np.float32)
-                for a in legal:
+                tried = legal
+                if rankers is not None:
+                    row[:] = np.nan
+                    tried = ranked_candidates(rankers[p], o, mask, state, p, move, legal,
+                                              candidates)
+                for a in tried:
                     row[a] = _rollout(game, state, p, int(a), playout, rollout_seeds,
                                       decisions) * reward_scale
                 obs.append(np.asarray(o if advice is None else
@@ -182,6 +196,29 @@ def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
                         np.asarray(moves, np.int64),
                         np.stack(values) if values else np.zeros((0, num_actions), np.float32),
                         np.asarray(games, np.int64))
+
+
+def check_candidates(candidates: int | None, teacher: str, env_name: str) -> None:
+    """Refuse a candidate count below 2, or a teacher that does not rank its moves."""
+    if candidates is None:
+        return
+    if candidates < 2:
+        raise ValueError(f"rollout candidates={candidates}: allowed: 2 or more (the teacher's "
+                         "move and at least one alternative), or none for every legal move")
+    if not hasattr(factory_from_spec(teacher, env_name)(0), "action_values"):
+        raise ValueError(f"rollout candidates: the teacher {teacher!r} does not rank its moves "
+                         "(no action_values); allowed: a teacher that does, or every legal move")
+
+
+def ranked_candidates(ranker: Any, observation: np.ndarray, mask: np.ndarray, state: State,
+                      player: int, move: int, legal: np.ndarray, k: int) -> np.ndarray:
+    """The teacher's ``move`` and its next best legal moves by the ranker's ``action_values``,
+    ``k`` in all; where it weighs fewer than two moves (a fixed rule), the first legal ones."""
+    values = ranker.action_values(observation, mask, state=state, player=player)
+    weighed = [a for a in sorted(values, key=lambda a: -values[a]) if mask[a] and a != move]
+    if not weighed:
+        weighed = [int(a) for a in legal if a != move]
+    return np.asarray([move, *weighed[:k - 1]], np.int64)
 
 
 def _rollout(game: Game, state: State, player: int, action: int, playout: list[Any],
@@ -207,8 +244,9 @@ def _rollout(game: Game, state: State, player: int, action: int, playout: list[A
 
 def targets(data: ActionValues, margin: float) -> np.ndarray:
     """Each legal action's gain over the teacher's move, less ``margin`` for the others;
-    0 where illegal (masked out of the loss)."""
-    gain = data.values - data.teacher_values()[:, None]
+    0 where illegal (masked out of the loss). A legal action without a rollout (``candidates``)
+    counts as level with the teacher's move, so it too sits ``margin`` below it."""
+    gain = np.nan_to_num(data.values - data.teacher_values()[:, None], nan=0.0)
     gain -= margin
     gain[np.arange(len(data)), data.teacher] = 0.0
     return np.where(data.masks, gain, 0.0).astype(np.float32)
@@ -323,5 +361,7 @@ def evaluate(policy: Any, data: ActionValues, idx: np.ndarray) -> dict[str, floa
     with torch.no_grad():
         logits = logits_of(policy, torch.as_tensor(data.obs[idx])).numpy()
     greedy = np.where(data.masks[idx], logits, -np.inf).argmax(1)
+    gains = data.gains(greedy, idx)
+    # a move without a rollout (``candidates``) has no known gain; it counts as none
     return {"kept": float(np.mean(greedy == data.teacher[idx])),
-            "gain": float(np.mean(data.gains(greedy, idx)))}
+            "gain": float(np.mean(np.nan_to_num(gains, nan=0.0)))}

@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rollout-explore", type=float, default=0.05,
                    help="chance that a seat leaves the teacher's path with a random move while "
                         "the rollout games are played")
+    p.add_argument("--rollout-candidates", type=int, default=None,
+                   help="value only the teacher's move and its next best moves by the "
+                        "teacher's own ranking, this many in all (default: every legal move); "
+                        "for games with dozens of moves a turn (bower)")
     p.add_argument("--rollout-epochs", type=int, default=10,
                    help="passes over the rollout values")
     p.add_argument("--rollout-symmetries", action="store_true",
@@ -315,7 +319,7 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
     t0 = time.perf_counter()
     values = generate(game, args.env, args.rollout_games, args.seed + ROLLOUT_SEED_OFFSET,
                       args.bc_teacher, obs_scale, args.rollout_explore, args.reward_scale,
-                      args.advice, args.processes)
+                      args.advice, args.processes, args.rollout_candidates)
     generated = time.perf_counter() - t0
     import torch
 
@@ -331,6 +335,7 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
     info["margin"] = args.rollout_margin
     info.update({"games": args.rollout_games, "teacher": args.bc_teacher,
                  "explore": args.rollout_explore, "first_seed": args.seed + ROLLOUT_SEED_OFFSET,
+                 "candidates": args.rollout_candidates,
                  "generate_seconds": round(generated, 1),
                  "seconds": round(time.perf_counter() - t0, 1)})
     return info
@@ -384,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rollout-games with --resume: the improvement is fitted before training "
                      "starts, so a resumed run would skip it; allowed: one or the other")
     from training.collector import obs_scale_for
-    from training.improve import check_game, check_options, check_symmetries
+    from training.improve import check_candidates, check_game, check_options, check_symmetries
 
     try:
         # the margin and the exploring rate are checked even when unused, so a typo shows
@@ -392,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
                       args.advice if args.rollout_games > 0 else None, args.bc_teacher)
         if args.rollout_games > 0:
             check_game(game, args.env)
+            check_candidates(args.rollout_candidates, args.bc_teacher, args.env)
         if args.rollout_symmetries:
             if args.rollout_games <= 0:
                 raise ValueError("--rollout-symmetries relabels the rollout values, so it needs "

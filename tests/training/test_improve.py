@@ -149,11 +149,47 @@ def test_simultaneous_moves_are_refused_by_name():
     ({"explore": 1.5}, r"explore=1.5: allowed: a probability in \[0, 1\]"),
     ({"advice": "random"}, r"advice='random' and teacher='heuristic'.*allowed"),
     ({"processes": 0}, r"processes=0; allowed: >= 1"),
+    ({"candidates": 1}, r"candidates=1: allowed: 2 or more"),
+    ({"candidates": 3, "teacher": "random"}, r"teacher 'random' does not rank its moves"),
 ])
 def test_bad_generation_options_are_refused_with_the_allowed_values(kwargs, message):
     game = envs.make_game("bauer_trick_v0", episode="deal")
     with pytest.raises(ValueError, match=message):
         generate(game, "bauer_trick_v0", 1, **kwargs)
+
+
+def test_candidates_value_the_teachers_best_moves_and_leave_the_rest_unvalued():
+    # ranking by a separate teacher leaves the games as they were: 2 and 3 candidates see the
+    # same positions, try nested sets of moves (the teacher's first), and agree on the values
+    # they share (every rollout starts from the same seeds)
+    from agents.heuristics.bower import HeuristicAgent
+
+    game = envs.make_game("bower_v0")
+    two = generate(game, "bower_v0", 1, seed=5, explore=0.0, candidates=2)
+    three = generate(game, "bower_v0", 1, seed=5, explore=0.0, candidates=3)
+    np.testing.assert_array_equal(two.obs, three.obs)
+    np.testing.assert_array_equal(two.teacher, three.teacher)
+    tried2, tried3 = ~np.isnan(two.values), ~np.isnan(three.values)
+    legal = two.masks.sum(1)
+    np.testing.assert_array_equal(tried2.sum(1), np.minimum(legal, 2))
+    np.testing.assert_array_equal(tried3.sum(1), np.minimum(legal, 3))
+    assert not (tried2 & ~two.masks).any()
+    assert (tried2 <= tried3).all() and (legal > 3).any()
+    np.testing.assert_array_equal(two.values[tried2], three.values[tried2])
+    assert tried2[np.arange(len(two)), two.teacher].all()
+    # the alternative tried is the teacher's best other move by its own values
+    state_seed, _explore, *agent_seeds = seeds_for(5, 6)
+    teacher = HeuristicAgent(agent_seeds[0])
+    state = game.new_state(state_seed)
+    (p,) = state.acting_players()
+    while state.legal_mask(p).sum() < 2:
+        state.apply({p: teacher.act(state.observe(p), state.legal_mask(p), state=state,
+                                    player=p)})
+        (p,) = state.acting_players()
+    values = teacher.action_values(state.observe(p), state.legal_mask(p), state=state, player=p)
+    ranked = sorted(values, key=lambda a: -values[a])
+    assert set(np.flatnonzero(tried2[0])) == {int(two.teacher[0]),
+                                               next(a for a in ranked if a != two.teacher[0])}
 
 
 def test_targets_are_gains_over_the_teachers_move_less_the_margin():
@@ -164,6 +200,9 @@ def test_targets_are_gains_over_the_teachers_move_less_the_margin():
                                         np.float32))
     np.testing.assert_allclose(targets(data, 0.25), [[0.75, 0.0, -1.25, 0.0],
                                                      [0.0, 1.75, 1.75, 0.0]])
+    # a legal move without a rollout (candidates) sits the margin below the teacher's move
+    data.values[0, 2] = np.nan
+    np.testing.assert_allclose(targets(data, 0.25)[0], [0.75, 0.0, -0.25, 0.0])
 
 
 def synthetic_positions(rng, count):
@@ -296,6 +335,7 @@ def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
                             "advice='heuristic' and teacher='random'"),
                            (["--bc-teacher", "nosuch"], "unknown agent 'nosuch'"),
                            (["--env", "bauer_draft_v0"], "act at once"),
+                           (["--rollout-candidates", "1"], "candidates=1: allowed: 2 or more"),
                            (["--resume"], "--rollout-games with --resume"),
                            (["--env", "bower_v0", "--rollout-symmetries"],
                             "bower_v0 declares no symmetries; allowed for: bauer_trick_v0"),
