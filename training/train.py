@@ -55,6 +55,7 @@ from training.cli import (
 
 ACTIVATIONS = ("tanh", "relu")
 REQUIRED = ("env", "timesteps", "out")
+ROLLOUT_VALUES = "rollout_values.npz"
 # --rollout-games plays its games from seed + this: apart from cloning's (seed..), DAgger's
 # (seed + k * 1,000,000) and the evaluation seeds (1,000,000.. in training, 5,000,000.. and
 # up in the shipped models' measurements)
@@ -123,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="value only the teacher's move and its next best moves by the "
                         "teacher's own ranking, this many in all (default: every legal move); "
                         "for games with dozens of moves a turn (bower)")
+    p.add_argument("--rollout-save", action="store_true",
+                   help="also write the rollout values to OUT/rollout_values.npz")
+    p.add_argument("--rollout-values", type=Path, default=None,
+                   help="fit these saved rollout values (--rollout-save) instead of playing "
+                        "the games again; --rollout-games must still name how many they were")
     p.add_argument("--rollout-epochs", type=int, default=10,
                    help="passes over the rollout values")
     p.add_argument("--rollout-symmetries", action="store_true",
@@ -312,14 +318,20 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
     """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
     the policy to the improvement (``training/improve.py``); returns the card's record.
     ``on_epoch(k)`` runs after epoch ``k`` of the fit (the per-epoch evaluation)."""
-    from training.improve import check_symmetries, fit, generate
+    from training.improve import check_symmetries, fit, generate, load_values, save_values
 
     symmetries = (check_symmetries(game, args.env, obs_scale) if args.rollout_symmetries
                   else None)
     t0 = time.perf_counter()
-    values = generate(game, args.env, args.rollout_games, args.seed + ROLLOUT_SEED_OFFSET,
-                      args.bc_teacher, obs_scale, args.rollout_explore, args.reward_scale,
-                      args.advice, args.processes, args.rollout_candidates)
+    if args.rollout_values is not None:
+        values = load_values(args.rollout_values, game.obs_spec.size +
+                             (game.num_actions if args.advice else 0), game.num_actions)
+    else:
+        values = generate(game, args.env, args.rollout_games, args.seed + ROLLOUT_SEED_OFFSET,
+                          args.bc_teacher, obs_scale, args.rollout_explore, args.reward_scale,
+                          args.advice, args.processes, args.rollout_candidates)
+    if args.rollout_save:
+        save_values(values, args.out / ROLLOUT_VALUES)
     generated = time.perf_counter() - t0
     import torch
 
@@ -336,6 +348,7 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
     info.update({"games": args.rollout_games, "teacher": args.bc_teacher,
                  "explore": args.rollout_explore, "first_seed": args.seed + ROLLOUT_SEED_OFFSET,
                  "candidates": args.rollout_candidates,
+                 "values_from": None if args.rollout_values is None else str(args.rollout_values),
                  "generate_seconds": round(generated, 1),
                  "seconds": round(time.perf_counter() - t0, 1)})
     return info
@@ -389,7 +402,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rollout-games with --resume: the improvement is fitted before training "
                      "starts, so a resumed run would skip it; allowed: one or the other")
     from training.collector import obs_scale_for
-    from training.improve import check_candidates, check_game, check_options, check_symmetries
+    from training.improve import (
+        check_candidates,
+        check_game,
+        check_options,
+        check_symmetries,
+        load_values,
+    )
 
     try:
         # the margin and the exploring rate are checked even when unused, so a typo shows
@@ -398,6 +417,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.rollout_games > 0:
             check_game(game, args.env)
             check_candidates(args.rollout_candidates, args.bc_teacher, args.env)
+            if args.rollout_values is not None:
+                load_values(args.rollout_values, game.obs_spec.size +
+                            (game.num_actions if args.advice else 0), game.num_actions)
+        elif args.rollout_values is not None or args.rollout_save:
+            raise ValueError("--rollout-values/--rollout-save are rollout values, so they need "
+                             "--rollout-games N > 0")
         if args.rollout_symmetries:
             if args.rollout_games <= 0:
                 raise ValueError("--rollout-symmetries relabels the rollout values, so it needs "

@@ -200,8 +200,11 @@ def test_targets_are_gains_over_the_teachers_move_less_the_margin():
                                         np.float32))
     np.testing.assert_allclose(targets(data, 0.25), [[0.75, 0.0, -1.25, 0.0],
                                                      [0.0, 1.75, 1.75, 0.0]])
-    # a legal move without a rollout (candidates) sits the margin below the teacher's move
-    data.values[0, 2] = np.nan
+    # a legal move without a rollout (candidates) gets the worst gain tried there (never
+    # above the teacher's move), less the margin
+    data.values[0] = [-1.0, 0.0, np.nan, 0.0]
+    np.testing.assert_allclose(targets(data, 0.25)[0], [-1.25, 0.0, -1.25, 0.0])
+    data.values[0] = [1.0, 0.0, np.nan, 0.0]
     np.testing.assert_allclose(targets(data, 0.25)[0], [0.75, 0.0, -0.25, 0.0])
 
 
