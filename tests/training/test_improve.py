@@ -342,6 +342,11 @@ def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
                            (["--resume"], "--rollout-games with --resume"),
                            (["--env", "bower_v0", "--rollout-symmetries"],
                             "bower_v0 declares no symmetries; allowed for: bauer_trick_v0"),
+                           (["--rollout-games", "0", "--rollout-save"],
+                            "--rollout-values/--rollout-save are rollout values, so they need "
+                            "--rollout-games N > 0"),
+                           (["--rollout-values", str(tmp_path / "none.npz")],
+                            "none.npz: not a readable .npz"),
                            (["--rollout-games", "0", "--rollout-symmetries"],
                             "--rollout-symmetries relabels the rollout values, so it needs "
                             "--rollout-games N > 0")):
@@ -420,3 +425,40 @@ def test_plotting_a_run_without_its_csv_names_the_missing_file(tmp_path, capsys)
         with pytest.raises(SystemExit):
             plot.main([str(tmp_path), *extra])
         assert f"no {name} in {tmp_path}" in capsys.readouterr().err
+
+
+def test_saved_rollout_values_fit_again_to_the_same_weights(tmp_path, capsys):
+    # --rollout-save writes the values; a run that fits them (--rollout-values) instead of
+    # playing the games gets the same network; values of another shape are refused by name
+    pytest.importorskip("sb3_contrib")
+    from training import train
+
+    common = ["--env", "bauer_trick_v0", "--env-option", "episode=deal", "--advice",
+              "heuristic", "--rollout-games", "6", "--rollout-epochs", "2", "--timesteps", "0",
+              "--eval-games", "0", "--net-arch", "16", "--no-progress"]
+    assert train.main([*common, "--rollout-save", "--out", str(tmp_path / "a")]) == 0
+    saved = tmp_path / "a" / "rollout_values.npz"
+    assert train.main([*common, "--rollout-values", str(saved), "--out",
+                       str(tmp_path / "b")]) == 0
+    a, b = np.load(tmp_path / "a" / "model.npz"), np.load(tmp_path / "b" / "model.npz")
+    assert a.files == b.files
+    for k in a.files:
+        np.testing.assert_array_equal(a[k], b[k])
+    card = json.loads((tmp_path / "b" / "model.json").read_text())
+    assert card["rollout"]["values_from"] == str(saved)
+    # the fit reads the file: other values there give another network
+    with np.load(saved) as f:
+        arrays = {k: f[k] for k in f.files}
+    arrays["values"] = -arrays["values"]
+    np.savez_compressed(tmp_path / "negated.npz", **arrays)
+    assert train.main([*common, "--rollout-values", str(tmp_path / "negated.npz"), "--out",
+                       str(tmp_path / "d")]) == 0
+    d = np.load(tmp_path / "d" / "model.npz")
+    assert any(not np.array_equal(a[k], d[k]) for k in a.files)
+    capsys.readouterr()
+    with pytest.raises(SystemExit):  # without advice the input lacks the advice one-hot
+        train.main([*common[:4], *common[6:], "--rollout-values", str(saved), "--out",
+                    str(tmp_path / "c")])
+    err = capsys.readouterr().err
+    assert "rollout values" in err and "shapes {'obs'" in err and "input width" in err
+    assert not (tmp_path / "c").exists()
