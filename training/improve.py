@@ -86,11 +86,14 @@ def load_values(path: Any, width: int, num_actions: int) -> ActionValues:
     file of another shape or without the arrays is refused with what it holds and what is
     needed."""
     try:
-        with np.load(path, allow_pickle=False) as f:
-            arrays = {k: f[k] for k in FIELDS if k in f.files}
-            held = list(f.files)
+        f = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as exc:
         raise ValueError(f"rollout values {path}: not a readable .npz ({exc})") from None
+    if not isinstance(f, np.lib.npyio.NpzFile):  # a bare .npy array
+        raise ValueError(f"rollout values {path}: one array, not an .npz of {list(FIELDS)}")
+    with f:
+        arrays = {k: f[k] for k in FIELDS if k in f.files}
+        held = list(f.files)
     if len(arrays) < len(FIELDS):
         raise ValueError(f"rollout values {path}: holds {held}; needed: {list(FIELDS)}")
     data = ActionValues(**arrays)

@@ -462,3 +462,8 @@ def test_saved_rollout_values_fit_again_to_the_same_weights(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "rollout values" in err and "shapes {'obs'" in err and "input width" in err
     assert not (tmp_path / "c").exists()
+    np.save(tmp_path / "bare.npy", np.zeros(3))
+    with pytest.raises(SystemExit):
+        train.main([*common, "--rollout-values", str(tmp_path / "bare.npy"), "--out",
+                    str(tmp_path / "c")])
+    assert "bare.npy: one array, not an .npz" in capsys.readouterr().err
