@@ -314,18 +314,19 @@ def write_config(args: argparse.Namespace, env_options: dict[str, Any], game: An
 
 def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
                         obs_scale: np.ndarray | None,
-                        on_epoch: Callable[[int], Any] | None = None) -> dict[str, Any]:
+                        on_epoch: Callable[[int], Any] | None = None,
+                        saved: Any = None) -> dict[str, Any]:
     """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
     the policy to the improvement (``training/improve.py``); returns the card's record.
-    ``on_epoch(k)`` runs after epoch ``k`` of the fit (the per-epoch evaluation)."""
-    from training.improve import check_symmetries, fit, generate, load_values, save_values
+    ``on_epoch(k)`` runs after epoch ``k`` of the fit (the per-epoch evaluation); ``saved`` are
+    the values of ``--rollout-values``, already loaded (and checked) by ``main``."""
+    from training.improve import check_symmetries, fit, generate, save_values
 
     symmetries = (check_symmetries(game, args.env, obs_scale) if args.rollout_symmetries
                   else None)
     t0 = time.perf_counter()
-    if args.rollout_values is not None:
-        values = load_values(args.rollout_values, game.obs_spec.size +
-                             (game.num_actions if args.advice else 0), game.num_actions)
+    if saved is not None:
+        values = saved
     else:
         values = generate(game, args.env, args.rollout_games, args.seed + ROLLOUT_SEED_OFFSET,
                           args.bc_teacher, obs_scale, args.rollout_explore, args.reward_scale,
@@ -355,14 +356,14 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
 
 
 def rollout_with_curve(args: argparse.Namespace, game: Any, eval_game: Any, policy: Any,
-                       obs_scale: np.ndarray | None,
-                       model_card: dict[str, Any] | None) -> dict[str, Any]:
+                       obs_scale: np.ndarray | None, model_card: dict[str, Any] | None,
+                       saved: Any = None) -> dict[str, Any]:
     """``improve_by_rollouts``; with ``--eval-games`` the policy also plays the evaluation games
     before the fit and after every epoch (``OUT/rollout_eval.csv``, drawn to
     ``OUT/rollout_curve.png``): the learning curve of a run that has no PPO steps. Playing only
     reads the policy, so the fitted weights are those of a run without it."""
     if args.eval_games <= 0:
-        return improve_by_rollouts(args, game, policy, obs_scale)
+        return improve_by_rollouts(args, game, policy, obs_scale, saved=saved)
     from training.callbacks import EvalCallback
     from training.plot import ROLLOUT_EVAL, plot_run
 
@@ -370,7 +371,7 @@ def rollout_with_curve(args: argparse.Namespace, game: Any, eval_game: Any, poli
                          args.eval_seed, model_card, filename=ROLLOUT_EVAL)
     curve.evaluate_now(policy, 0)
     info = improve_by_rollouts(args, game, policy, obs_scale,
-                               functools.partial(curve.evaluate_now, policy))
+                               functools.partial(curve.evaluate_now, policy), saved)
     info["eval_by_epoch"] = ROLLOUT_EVAL
     info["eval_after_fit"] = curve.last_row
     plot_run(args.out, rollout=True)
@@ -401,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rollout_games > 0 and args.resume:
         parser.error("--rollout-games with --resume: the improvement is fitted before training "
                      "starts, so a resumed run would skip it; allowed: one or the other")
-    from training.collector import obs_scale_for
+    from training.collector import network_input_size, obs_scale_for
     from training.improve import (
         check_candidates,
         check_game,
@@ -410,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         load_values,
     )
 
+    saved_values = None  # --rollout-values, loaded once: checked here, fitted later
     try:
         # the margin and the exploring rate are checked even when unused, so a typo shows
         check_options(args.rollout_margin, args.rollout_explore,
@@ -418,8 +420,9 @@ def main(argv: list[str] | None = None) -> int:
             check_game(game, args.env)
             check_candidates(args.rollout_candidates, args.bc_teacher, args.env)
             if args.rollout_values is not None:
-                load_values(args.rollout_values, game.obs_spec.size +
-                            (game.num_actions if args.advice else 0), game.num_actions)
+                saved_values = load_values(args.rollout_values,
+                                           network_input_size(game, args.advice is not None),
+                                           game.num_actions)
         elif args.rollout_values is not None or args.rollout_save:
             raise ValueError("--rollout-values/--rollout-save are rollout values, so they need "
                              "--rollout-games N > 0")
@@ -498,7 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     rollout_info: dict[str, Any] | None = None
     if args.rollout_games > 0 and not args.resume:
         rollout_info = rollout_with_curve(args, game, eval_game, model.policy, obs_scale,
-                                          model_card)
+                                          model_card, saved_values)
+        del saved_values
     write_config(args, env_options, game, obs_scale, model.num_timesteps, argv)
     vec_env.set_self(export_policy(model.policy, obs_scale))
     league_cb = LeagueCallback(vec_env, obs_scale, args.snapshot_every if args.self_play else 0)
