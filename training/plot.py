@@ -34,16 +34,19 @@ def read_eval(run: Path, name: str = "eval.csv") -> dict[str, list[dict[str, flo
     return by_opponent
 
 
-def plot_run(run: Path, out: Path | None = None, rollout: bool = False) -> Path:
+def plot_run(run: Path, out: Path | None = None, rollout: bool = False,
+             xlabel: str | None = None) -> Path:
     """``learning_curve.png`` over learner steps, or with ``rollout`` ``rollout_curve.png`` over
-    the epochs of the rollout fit (``out`` overrides the file)."""
+    the epochs of the rollout fit (``out`` overrides the file, ``xlabel`` the x axis' name: an
+    evolved model's curve is over games played)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import EngFormatter, MaxNLocator
 
-    csv_name, figure_name, xlabel = CURVES[rollout]
+    csv_name, figure_name, default_xlabel = CURVES[rollout]
+    xlabel = xlabel or default_xlabel
     data = read_eval(run, csv_name)
     fig, (ax_r, ax_w) = plt.subplots(1, 2, figsize=(10, 4))
     for opponent, rows in sorted(data.items()):

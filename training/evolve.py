@@ -1,0 +1,303 @@
+"""Evolve a game heuristic's parameters with CMA-ES against the default heuristic.
+
+    python -m training.evolve --config training/configs/bower_evolve.json --out runs/bower_evolve
+    python -m training.evolve --env bower_v0 --param bonus_value=0:2 --param read_opponent=0:4 \
+        --out runs/evolve_small --max-minutes 5
+
+A black-box policy search (evolution strategies; Salimans et al. 2017 use ES as an RL method):
+the policy is the env's heuristic, its parameters (``--param NAME=LOW:HIGH``, searched inside
+those bounds, starting at the heuristic's defaults) are the weights, and the fitness is the
+mean reward against the default heuristic. Each generation CMA-ES (the ``cmaes`` library)
+proposes ``--population`` parameter vectors; each plays ``--pairs`` fresh seeded deals twice,
+once from each seat (the same deals for every candidate of the generation, so their ranking is
+not decided by the deals' luck), and CMA-ES moves its mean towards the better ones.
+
+Every ``--eval-every`` generations the distribution's mean (the model the run would save) plays
+``--eval-games`` fixed seeded games against the heuristic, seats rotated; those figures go to
+``OUT/eval.csv`` (``step``: games played so far) and ``OUT/learning_curve.png``, and each
+generation's population to ``OUT/evolution.csv``. At the end (``--generations`` or
+``--max-minutes``, whichever comes first) the mean is written as ``OUT/model.npz`` (a
+``agents.heuristic_weights`` model, played by ``trained:OUT/model.npz``).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import envs
+from agents.heuristic_weights import HeuristicWeights, heuristic_parameters
+from training.callbacks import EVAL_FIELDS
+from training.cli import add_env, add_out, add_seed, clear_run, existing_run, make_parser
+from training.match import play_game
+from training.stats import summarize
+
+TRAIN_SEEDS = 30_000_000  # generation g deals from TRAIN_SEEDS + 1,000,000 * seed + g * pairs
+EVAL_SEEDS = 1_000_000  # the learning curve's fixed games, as in training.train
+EVOLUTION_FIELDS = ["generation", "games", "seconds", "population_mean",
+                    "population_best", "mean_params"]
+
+
+# --- games ---------------------------------------------------------------------------------------
+def _play_pairs(task: tuple[str, dict[str, float], list[int]]) -> list[float]:
+    """The candidate's reward in each deal of ``seeds``, from seat 0 and then from seat 1."""
+    env, params, seeds = task
+    game = envs.make_game(env)
+    weights = HeuristicWeights(env, params)
+    rewards = []
+    for s in seeds:
+        for seat in (0, 1):
+            agents = [weights.make_heuristic() if p == seat else
+                      HeuristicWeights(env, {}).make_heuristic() for p in range(2)]
+            rewards.append(play_game(game, agents, s).returns[seat])
+    return rewards
+
+
+def _play_rotated(task: tuple[str, dict[str, float], list[int]]) -> list[float]:
+    """The candidate's reward in games ``seeds``, its seat = game index mod players."""
+    env, params, seeds = task
+    game = envs.make_game(env)
+    weights = HeuristicWeights(env, params)
+    rewards = []
+    for k, s in seeds:
+        seat = k % game.num_players
+        agents = [weights.make_heuristic() if p == seat else
+                  HeuristicWeights(env, {}).make_heuristic() for p in range(game.num_players)]
+        rewards.append(play_game(game, agents, s).returns[seat])
+    return rewards
+
+
+def _split(items: list[Any], parts: int) -> list[list[Any]]:
+    return [items[i::parts] for i in range(parts) if items[i::parts]]
+
+
+# --- parameters ----------------------------------------------------------------------------------
+def parse_bounds(items: list[str], env: str) -> dict[str, tuple[float, float]]:
+    """``NAME=LOW:HIGH`` flags -> bounds, checked against the heuristic's parameters."""
+    allowed = heuristic_parameters(env)
+    bounds = {}
+    for item in items:
+        name, _, rng = item.partition("=")
+        low, _, high = rng.partition(":")
+        if name not in allowed:
+            raise ValueError(f"--param {item!r}: the {env} heuristic has no parameter {name!r}; "
+                             f"allowed: {', '.join(sorted(allowed))}")
+        try:
+            lo, hi = float(low), float(high)
+        except ValueError:
+            raise ValueError(f"--param {item!r}: write NAME=LOW:HIGH with two numbers") from None
+        if not lo < hi or not lo <= allowed[name] <= hi:
+            raise ValueError(f"--param {item!r}: need LOW < HIGH around the default "
+                             f"{name}={allowed[name]}")
+        bounds[name] = (lo, hi)
+    if not bounds:
+        raise ValueError(f"give at least one --param NAME=LOW:HIGH; the {env} heuristic has "
+                         f"{', '.join(sorted(allowed))}")
+    return bounds
+
+
+def to_params(x: np.ndarray, bounds: dict[str, tuple[float, float]]) -> dict[str, float]:
+    """A point of the unit cube -> parameter values inside their bounds."""
+    return {n: round(lo + float(v) * (hi - lo), 6)
+            for (n, (lo, hi)), v in zip(bounds.items(), np.clip(x, 0.0, 1.0))}
+
+
+def to_unit(params: dict[str, float], bounds: dict[str, tuple[float, float]]) -> np.ndarray:
+    return np.array([(params[n] - lo) / (hi - lo) for n, (lo, hi) in bounds.items()])
+
+
+# --- the run -------------------------------------------------------------------------------------
+class Evolution:
+    """CMA-ES over the unit cube of ``bounds``; games in a pool of ``processes`` workers."""
+
+    def __init__(self, args: Any, bounds: dict[str, tuple[float, float]]):
+        from cmaes import CMA
+
+        self.args = args
+        self.bounds = bounds
+        start = to_unit(heuristic_parameters(args.env), bounds)
+        self.cma = CMA(mean=start, sigma=args.sigma, bounds=np.array([[0.0, 1.0]] * len(bounds)),
+                       seed=args.seed, population_size=args.population)
+        self.games = 0
+        self.pool = get_context("spawn").Pool(args.processes) if args.processes > 1 else None
+
+    def _map(self, fn: Any, tasks: list[Any]) -> list[list[float]]:
+        return self.pool.map(fn, tasks) if self.pool else [fn(t) for t in tasks]
+
+    def mean_params(self) -> dict[str, float]:
+        return to_params(self.cma.mean, self.bounds)
+
+    def generation(self, g: int) -> tuple[list[float], float]:
+        """Play one generation and update CMA-ES; the candidates' fitness and the seconds."""
+        t0 = time.perf_counter()
+        a = self.args
+        first = TRAIN_SEEDS + 1_000_000 * a.seed + g * a.pairs
+        seeds = list(range(first, first + a.pairs))
+        xs = [self.cma.ask() for _ in range(self.cma.population_size)]
+        chunks = _split(seeds, max(1, a.processes))
+        tasks = [(a.env, to_params(x, self.bounds), c) for x in xs for c in chunks]
+        results = self._map(_play_pairs, tasks)
+        per = len(chunks)
+        fitness = [float(np.mean(np.concatenate(results[i * per:(i + 1) * per])))
+                   for i in range(len(xs))]
+        self.cma.tell([(x, -f) for x, f in zip(xs, fitness)])  # cmaes minimises
+        self.games += len(xs) * 2 * a.pairs
+        return fitness, time.perf_counter() - t0
+
+    def evaluate_mean(self) -> dict[str, Any]:
+        """The mean's reward against the heuristic on the fixed curve games."""
+        t0 = time.perf_counter()
+        a = self.args
+        games = [(k, EVAL_SEEDS + k) for k in range(a.eval_games)]
+        parts = self._map(_play_rotated, [(a.env, self.mean_params(), c)
+                                          for c in _split(games, max(1, a.processes))])
+        rewards = [r for part in parts for r in part]
+        s = summarize(rewards)
+        return {"step": self.games, "opponent": "heuristic", "games": s.n, "win": s.win.value,
+                "win_low": s.win.low, "win_high": s.win.high,
+                "mean_reward": s.mean_reward.value, "mean_reward_low": s.mean_reward.low,
+                "mean_reward_high": s.mean_reward.high,
+                "seconds": round(time.perf_counter() - t0, 2)}
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool.join()
+
+
+def _append_csv(path: Path, fields: list[str], row: dict[str, Any]) -> None:
+    new = not path.is_file()
+    with path.open("a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path:
+    """The whole run; returns the model's path."""
+    from training.plot import plot_run
+
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(
+        {**{k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+         "bounds": bounds, "command": command}, indent=2) + "\n")
+    t_start = time.perf_counter()
+    deadline = t_start + 60.0 * args.max_minutes
+    evo = Evolution(args, bounds)
+    curve = [evo.evaluate_mean()]
+    _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
+    last = 0.0
+    g = 0
+    try:
+        while g < args.generations and time.perf_counter() + last < deadline:
+            fitness, seconds = evo.generation(g)
+            g += 1
+            last = seconds
+            _append_csv(out / "evolution.csv", EVOLUTION_FIELDS, {
+                "generation": g, "games": evo.games, "seconds": round(seconds, 1),
+                "population_mean": round(float(np.mean(fitness)), 4),
+                "population_best": round(float(np.max(fitness)), 4),
+                "mean_params": json.dumps(evo.mean_params())})
+            print(f"generation {g}: population {np.mean(fitness):+.3f} (best {max(fitness):+.3f})"
+                  f", mean {evo.mean_params()}, {seconds:.0f} s", file=sys.stderr, flush=True)
+            if args.eval_every and g % args.eval_every == 0:
+                curve.append(evo.evaluate_mean())
+                _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
+                last = seconds + curve[-1]["seconds"]
+        if curve[-1]["step"] != evo.games:
+            curve.append(evo.evaluate_mean())
+            _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
+    finally:
+        evo.close()
+    wall = time.perf_counter() - t_start
+    final = curve[-1]
+    model = HeuristicWeights(args.env, evo.mean_params())
+    path = model.save(out / "model.npz", {
+        "num_players": envs.make_game(args.env).num_players, "env_options": {},
+        "training_command": command, "timesteps": 0, "games": evo.games, "generations": g,
+        "wall_seconds": round(wall, 1), "seed": args.seed,
+        "budget": {"max_minutes": args.max_minutes, "generations": args.generations},
+        "evolution": {"method": "CMA-ES (cmaes)", "population": args.population,
+                      "pairs": args.pairs, "sigma0": args.sigma, "bounds": bounds,
+                      "opponent": "heuristic (default parameters)"},
+        "eval_during_training": {k: final[k] for k in ("games", "win", "mean_reward",
+                                                        "mean_reward_low", "mean_reward_high")}})
+    plot_run(out, xlabel="games played")
+    print(f"{path}: {model.describe()} after {g} generations, {evo.games} games, "
+          f"{wall / 60:.1f} min", file=sys.stderr)
+    return path
+
+
+def build_parser() -> Any:
+    p = make_parser("training.evolve", __doc__)
+    p.add_argument("--config", type=Path, help="a JSON file of these flags (flags given on the "
+                   "command line win)")
+    add_env(p, required=False, default="bower_v0")
+    p.add_argument("--param", action="append", metavar="NAME=LOW:HIGH",
+                   help="a heuristic parameter to evolve and its bounds (repeatable)")
+    add_out(p)
+    add_seed(p)
+    p.add_argument("--population", type=int, default=8, help="candidates per generation")
+    p.add_argument("--pairs", type=int, default=120,
+                   help="deals per candidate and generation, each played from both seats")
+    p.add_argument("--sigma", type=float, default=0.15,
+                   help="CMA-ES's initial step size, in units of each parameter's range")
+    p.add_argument("--generations", type=int, default=1000, help="at most this many")
+    p.add_argument("--max-minutes", type=float, default=60.0,
+                   help="stop before a generation that would end past this wall time")
+    p.add_argument("--eval-every", type=int, default=3, help="generations between curve points")
+    p.add_argument("--eval-games", type=int, default=400, help="games per curve point")
+    p.add_argument("--processes", type=int, default=2, help="worker processes for the games")
+    p.add_argument("--force", action="store_true", help="replace a run already in OUT")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.config is not None:
+        try:
+            config = json.loads(args.config.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            parser.error(f"--config {args.config}: {exc}")
+        known = {a.dest for a in parser._actions}
+        unknown = sorted(set(config) - known)
+        if unknown:
+            parser.error(f"--config {args.config}: unknown key(s) {', '.join(unknown)}; "
+                         f"allowed: {', '.join(sorted(known - {'help', 'config'}))}")
+        parser.set_defaults(**{k: v for k, v in config.items()})
+        args = parser.parse_args(argv)
+    if args.env not in envs.ENVS:
+        parser.error(f"unknown env {args.env!r}; known envs: {', '.join(envs.ENVS)}")
+    for flag in ("population", "pairs", "processes", "eval_games"):
+        if getattr(args, flag) < 1:
+            parser.error(f"--{flag.replace('_', '-')} must be at least 1")
+    try:
+        bounds = parse_bounds(args.param or [], args.env)
+    except ValueError as exc:
+        parser.error(str(exc))
+    found = existing_run(args.out) + (["evolution.csv"] if (args.out / "evolution.csv").exists()
+                                      else [])
+    if found and not args.force:
+        parser.error(f"{args.out} already holds a run ({', '.join(found)}); pass --force to "
+                     "replace it")
+    if found:
+        clear_run(args.out)
+        (args.out / "evolution.csv").unlink(missing_ok=True)
+    command = "python -m training.evolve " + " ".join(argv)
+    run(args, bounds, command)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
