@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,7 +142,12 @@ class WeightedHeuristicAgent(BaseAgent):
             state: State | None = None, player: int | None = None) -> int:
         return self.heuristic.act(observation, action_mask, state=state, player=player)
 
-    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
-                      state: State | None = None, player: int | None = None) -> dict[int, float]:
-        """The heuristic's own values under the learned parameters (a search ranks by them)."""
-        return self.heuristic.action_values(observation, action_mask, state, player)
+    @property
+    def action_values(self) -> Callable[..., dict[int, float]]:
+        """The heuristic's own ``action_values`` under the learned parameters (a search ranks
+        candidates by them); absent, as on the heuristic, where the heuristic has none."""
+        try:
+            return self.heuristic.action_values  # type: ignore[attr-defined]
+        except AttributeError:
+            raise AttributeError(f"{type(self.heuristic).__name__} gives no action_values"
+                                 ) from None

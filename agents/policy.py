@@ -27,6 +27,13 @@ import numpy as np
 
 from agents.advice import advice_of, advisor_factory, advisor_seed, check_advice, with_advice
 from agents.base import Agent, BaseAgent, legal_ids, only_noop
+from agents.heuristic_weights import FORMAT as WEIGHTS_FORMAT
+from agents.heuristic_weights import (
+    HeuristicWeights,
+    WeightedHeuristicAgent,
+    card_format,
+    load_weights,
+)
 from envs.core.game import State
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
@@ -298,6 +305,9 @@ class TrainedAgent(MLPAgent):
                  deterministic: bool = True, models: Sequence[NumpyMLP] | None = None):
         if models is None:
             models = load_trained(env_name, path, num_players)
+        if any(isinstance(m, HeuristicWeights) for m in models):
+            raise ValueError("TrainedAgent plays numpy networks; this model is heuristic "
+                             "weights: play it with make_agent('trained', ...) or model_agent()")
         self.models = list(models)
         super().__init__(self.models[0], seed, deterministic)
 
@@ -322,16 +332,34 @@ class TrainedAgent(MLPAgent):
             self.mlp = fitting[0]
 
 
+def load_model_file(path: str | Path, env_name: str | None = None,
+                    obs_size: int | None = None) -> NumpyMLP | HeuristicWeights:
+    """A trained-model ``.npz`` of either kind, by the ``format`` its card names: a numpy
+    network (``FORMAT``) or evolved heuristic weights (``agents.heuristic_weights``)."""
+    if card_format(path) == WEIGHTS_FORMAT:
+        return load_weights(path, env_name)
+    return load_mlp(path, env_name, obs_size)
+
+
+def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,
+                deterministic: bool = True) -> BaseAgent:
+    """The agent that plays ``model`` (a heuristic-weights model plays as its heuristic)."""
+    if isinstance(model, HeuristicWeights):
+        return WeightedHeuristicAgent(model, seed)
+    return MLPAgent(model, seed, deterministic)
+
+
 def load_trained(env_name: str | None, path: str | Path | None,
-                 num_players: int | None) -> list[NumpyMLP]:
-    """The model(s) a ``TrainedAgent`` plays, checked against ``env_name``/``num_players``."""
+                 num_players: int | None) -> list[NumpyMLP | HeuristicWeights]:
+    """The model(s) a ``trained`` agent plays, checked against ``env_name``/``num_players``:
+    numpy networks, or a single heuristic-weights model."""
     obs_size = None
     if env_name is not None and num_players is not None:
         import envs
 
         obs_size = envs.make_game(env_name, **_player_option(env_name, num_players)).obs_spec.size
     if path is not None:
-        return [load_mlp(path, env_name, obs_size)]
+        return [load_model_file(path, env_name, obs_size)]
     if env_name is None:
         raise ValueError("agent 'trained': pass env_name= (for a shipped model) or path=")
     files = shipped_models(env_name, num_players)
@@ -340,7 +368,12 @@ def load_trained(env_name: str | None, path: str | Path | None,
         who = env_name + (f" with {num_players} players" if num_players else "")
         raise FileNotFoundError(f"agent 'trained': no shipped model for {who} in "
                                 f"{PRETRAINED_DIR}; shipped: {', '.join(have) or 'none'}")
-    return [load_mlp(f, env_name, obs_size) for f in files]
+    models = [load_model_file(f, env_name, obs_size) for f in files]
+    if len(models) > 1 and any(isinstance(m, HeuristicWeights) for m in models):
+        raise ValueError(f"agent 'trained': {env_name} has several shipped models "
+                         f"({', '.join(f.name for f in files)}) and one of them is heuristic "
+                         "weights; pass num_players= or path=")
+    return models
 
 
 def _shipped_cards() -> list[dict[str, Any]]:

@@ -88,15 +88,23 @@ def agent_factory(
         if "path" in kw and "module" not in kw:  # load the checkpoint once, not per agent
             kw = {**{k: v for k, v in kw.items() if k != "path"}, "module": load_module(kw["path"])}
     elif name == "trained":
+        from agents.heuristic_weights import HeuristicWeights, WeightedHeuristicAgent
         from agents.policy import load_trained
 
         allowed, cls = TRAINED_PARAMS, _trained
         unknown = sorted(set(kw) - allowed)
         if not unknown:  # load the weights once, not per agent
             models = load_trained(env_name, kw.get("path"), kw.get("num_players"))
-            kw = {"models": models, "env_name": env_name,
-                  **({"deterministic": kw["deterministic"]} if "deterministic" in kw else {})}
-            allowed = {"models", "env_name", "deterministic"}
+            if isinstance(models[0], HeuristicWeights):
+                if "deterministic" in kw:
+                    raise ValueError(f"agent 'trained': {models[0].card.get('env')}'s model is "
+                                     "evolved heuristic weights, which play like the heuristic: "
+                                     "deterministic= does not apply; allowed: path, num_players")
+                kw, allowed, cls = {"weights": models[0]}, {"weights"}, WeightedHeuristicAgent
+            else:
+                kw = {"models": models, "env_name": env_name,
+                      **({"deterministic": kw["deterministic"]} if "deterministic" in kw else {})}
+                allowed = {"models", "env_name", "deterministic"}
     else:
         allowed = _policy_params()
         if "path" in kw and "model" not in kw:

@@ -246,7 +246,8 @@ def build_parser() -> Any:
                    help="a heuristic parameter to evolve and its bounds (repeatable)")
     add_out(p)
     add_seed(p)
-    p.add_argument("--population", type=int, default=8, help="candidates per generation")
+    p.add_argument("--population", type=int, default=8,
+                   help="candidates per generation (at least 4)")
     p.add_argument("--pairs", type=int, default=120,
                    help="deals per candidate and generation, each played from both seats")
     p.add_argument("--sigma", type=float, default=0.15,
@@ -279,9 +280,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     if args.env not in envs.ENVS:
         parser.error(f"unknown env {args.env!r}; known envs: {', '.join(envs.ENVS)}")
-    for flag in ("population", "pairs", "processes", "eval_games"):
-        if getattr(args, flag) < 1:
-            parser.error(f"--{flag.replace('_', '-')} must be at least 1")
+    for flag, least in (("population", 4), ("pairs", 1), ("processes", 1), ("eval_games", 1)):
+        if getattr(args, flag) < least:  # CMA-ES's recombination needs 2 parents of 4
+            parser.error(f"--{flag.replace('_', '-')} must be at least {least}")
     try:
         bounds = parse_bounds(args.param or [], args.env)
     except ValueError as exc:

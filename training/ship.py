@@ -2,7 +2,8 @@
 
     python -m training.ship /work/runs/bower --games 400 --seed 5000000
 
-The model (``RUN/model.npz``) plays one seat (in team games: its whole team, itself as the
+The model (``RUN/model.npz``: a numpy network of ``training.train`` or the heuristic weights of
+``training.evolve``) plays one seat (in team games: its whole team, itself as the
 partner) against heuristic seats and against random seats, seats rotated, on seeds
 ``--seed .. --seed + games - 1`` (keep them apart from the ``--eval-seed`` range training looked
 at). The game is scored with its default reward (rank / win-loss), whatever reward training
@@ -20,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import envs
-from agents.policy import PRETRAINED_DIR, MLPAgent, load_mlp
+from agents.base import BaseAgent
+from agents.heuristic_weights import HeuristicWeights
+from agents.policy import PRETRAINED_DIR, load_model_file, model_agent
 from agents.registry import factory_from_spec
 from training.cli import make_parser
 from training.evaluate import evaluate_seat
@@ -30,13 +33,13 @@ from training.train import eval_options
 
 def measure(run: Path, games: int, seed: int,
             opponents: tuple[str, ...] = ("heuristic", "random")) -> dict[str, Any]:
-    mlp = load_mlp(run / "model.npz")
-    env = mlp.card["env"]
-    game = envs.make_game(env, **eval_options(mlp.card.get("env_options", {})))
-    mlp = load_mlp(run / "model.npz", env, game.obs_spec.size)
+    model = load_model_file(run / "model.npz")
+    env = model.card["env"]
+    game = envs.make_game(env, **eval_options(model.card.get("env_options", {})))
+    model = load_model_file(run / "model.npz", env, game.obs_spec.size)
 
-    def hero(s: int | None) -> MLPAgent:
-        return MLPAgent(mlp, s)
+    def hero(s: int | None) -> BaseAgent:
+        return model_agent(model, s)
 
     out: dict[str, Any] = {}
     for spec in opponents:
@@ -55,7 +58,7 @@ def measure(run: Path, games: int, seed: int,
 
 
 def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR) -> Path:
-    mlp = load_mlp(run / "model.npz")
+    model = load_model_file(run / "model.npz")
     card = json.loads((run / "model.json").read_text())
     card["measured_strength"] = {
         "protocol": "model in one seat (team games: both team seats), the other seats the "
@@ -65,13 +68,14 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR) -> Pa
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(run / "model.npz", target)
     (target.with_suffix(".json")).write_text(json.dumps(card, indent=2, default=str) + "\n")
-    load_mlp(target, card["env"], mlp.env_obs_size)  # the shipped pair reads back
+    size = None if isinstance(model, HeuristicWeights) else model.env_obs_size
+    load_model_file(target, card["env"], size)  # the shipped pair reads back
     return target
 
 
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("training.ship", __doc__)
-    p.add_argument("run", type=Path, help="a run directory of training.train")
+    p.add_argument("run", type=Path, help="a run directory of training.train or training.evolve")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--seed", type=int, default=5_000_000)
     p.add_argument("--dest", type=Path, default=PRETRAINED_DIR)

@@ -24,10 +24,14 @@ for path in cards:
         options['episode'] = 'deal'
     game = envs.make_game(env, **options)
     agents = [make_agent('trained', env_name=env, num_players=n, seed=p) for p in range(n)]
-    mlp = agents[0].mlp
-    assert mlp.env_obs_size == game.obs_spec.size and mlp.obs_size == card['obs_size']
-    advice = game.num_actions if card.get('advice') else 0   # advised: the heuristic's move too
-    assert card['obs_size'] == game.obs_spec.size + advice
+    if card['format'] == 'tablezoo-heuristic-weights-v1':   # evolved heuristic weights
+        heuristic = agents[0].heuristic
+        assert {k: getattr(heuristic, k) for k in card['parameters']} == card['parameters']
+    else:
+        mlp = agents[0].mlp
+        assert mlp.env_obs_size == game.obs_spec.size and mlp.obs_size == card['obs_size']
+        advice = game.num_actions if card.get('advice') else 0   # advised: the heuristic's move
+        assert card['obs_size'] == game.obs_spec.size + advice
     result = play_game(game, agents, seed=3)   # legal actions, or the engine raises
     assert len(result.returns) == n
     spec_agent = make_agent('trained', env_name=env)   # no player count: picked by obs size
