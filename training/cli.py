@@ -10,6 +10,7 @@ breaks of the examples in the description. Old spellings stay as hidden aliases.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 from pathlib import Path
@@ -129,6 +130,28 @@ def clear_run(out: Path) -> None:
         (out / name).unlink(missing_ok=True)
     if (out / "checkpoints").is_dir():
         shutil.rmtree(out / "checkpoints")
+
+
+def parse_with_config(parser: argparse.ArgumentParser,
+                      argv: list[str] | None) -> argparse.Namespace:
+    """Parse ``argv`` over the defaults in its ``--config FILE`` (JSON; keys are the long option
+    names with ``_``; flags on the command line win). A missing or malformed file, or a key the
+    tool does not have, is an error naming the allowed keys."""
+    first, _ = parser.parse_known_args(argv)
+    if first.config is not None:
+        if not first.config.is_file():
+            parser.error(f"--config: no file {first.config}")
+        try:
+            config = json.loads(first.config.read_text())
+        except json.JSONDecodeError as exc:
+            parser.error(f"--config {first.config}: not JSON ({exc})")
+        known = {a.dest for a in parser._actions}
+        unknown = sorted(set(config) - known)
+        if unknown:
+            parser.error(f"--config {first.config}: unknown key(s) {', '.join(unknown)}; "
+                         f"allowed: {', '.join(sorted(known - {'help', 'config'}))}")
+        parser.set_defaults(**config)
+    return parser.parse_args(argv)
 
 
 def positive_int(text: str) -> int:

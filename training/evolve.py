@@ -35,7 +35,15 @@ import numpy as np
 import envs
 from agents.heuristic_weights import HeuristicWeights, heuristic_parameters
 from training.callbacks import EVAL_FIELDS
-from training.cli import add_env, add_out, add_seed, clear_run, existing_run, make_parser
+from training.cli import (
+    add_env,
+    add_out,
+    add_seed,
+    clear_run,
+    existing_run,
+    make_parser,
+    parse_with_config,
+)
 from training.match import play_game
 from training.stats import summarize
 
@@ -265,19 +273,7 @@ def build_parser() -> Any:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.config is not None:
-        try:
-            config = json.loads(args.config.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            parser.error(f"--config {args.config}: {exc}")
-        known = {a.dest for a in parser._actions}
-        unknown = sorted(set(config) - known)
-        if unknown:
-            parser.error(f"--config {args.config}: unknown key(s) {', '.join(unknown)}; "
-                         f"allowed: {', '.join(sorted(known - {'help', 'config'}))}")
-        parser.set_defaults(**{k: v for k, v in config.items()})
-        args = parser.parse_args(argv)
+    args = parse_with_config(parser, argv)
     if args.env not in envs.ENVS:
         parser.error(f"unknown env {args.env!r}; known envs: {', '.join(envs.ENVS)}")
     for flag, least in (("population", 4), ("pairs", 1), ("processes", 1), ("eval_games", 1)):

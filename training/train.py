@@ -50,6 +50,7 @@ from training.cli import (
     existing_run,
     make_parser,
     parse_env_options,
+    parse_with_config,
     positive_int,
 )
 
@@ -179,18 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
     """Command line over ``--config`` defaults; unknown config keys are an error."""
-    first, _ = parser.parse_known_args(argv)
-    if first.config is not None:
-        if not first.config.is_file():
-            parser.error(f"--config: no file {first.config}")
-        config = json.loads(first.config.read_text())
-        known = {a.dest for a in parser._actions}
-        unknown = sorted(set(config) - known)
-        if unknown:
-            parser.error(f"--config {first.config}: unknown key(s) {', '.join(unknown)}; "
-                         f"allowed: {', '.join(sorted(known - {'help', 'config'}))}")
-        parser.set_defaults(**config)
-    args = parser.parse_args(argv)
+    args = parse_with_config(parser, argv)
     for name in REQUIRED:
         if getattr(args, name) is None:
             parser.error(f"--{name} is required (on the command line or in --config)")

@@ -89,6 +89,10 @@ def test_config_with_an_unknown_key_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         evolve.main(["--config", str(config), "--out", str(tmp_path / "o")])
     assert "unknown key(s) popsize" in capsys.readouterr().err
+    config.write_text("{population: 8")
+    with pytest.raises(SystemExit):
+        evolve.main(["--config", str(config), "--out", str(tmp_path / "o")])
+    assert "not JSON" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         evolve.main(["--param", "bonus_value=0:2", "--population", "3", "--out",
                      str(tmp_path / "o")])
