@@ -8,9 +8,10 @@ A black-box policy search (evolution strategies; Salimans et al. 2017 use ES as 
 the policy is the env's heuristic, its parameters (``--param NAME=LOW:HIGH``, searched inside
 those bounds, starting at the heuristic's defaults) are the weights, and the fitness is the
 mean reward against the default heuristic. Each generation CMA-ES (the ``cmaes`` library)
-proposes ``--population`` parameter vectors; each plays ``--pairs`` fresh seeded deals twice,
-once from each seat (the same deals for every candidate of the generation, so their ranking is
-not decided by the deals' luck), and CMA-ES moves its mean towards the better ones.
+proposes ``--population`` parameter vectors; each plays ``--pairs`` fresh seeded deals once from
+every seat (team games: with its partners; the same deals for every candidate of the
+generation, so their ranking is not decided by the deals' luck), and CMA-ES moves its mean
+towards the better ones. Games use the env's default options.
 
 Every ``--eval-every`` generations the distribution's mean (the model the run would save) plays
 ``--eval-games`` fixed seeded games against the heuristic, seats rotated; those figures go to
@@ -46,6 +47,7 @@ from training.cli import (
 )
 from training.match import play_game
 from training.stats import summarize
+from training.teams import partners_of
 
 TRAIN_SEEDS = 30_000_000  # generation g deals from TRAIN_SEEDS + 1,000,000 * seed + g * pairs
 EVAL_SEEDS = 1_000_000  # the learning curve's fixed games, as in training.train
@@ -55,30 +57,32 @@ EVOLUTION_FIELDS = ["generation", "games", "seconds", "population_mean",
 
 # --- games ---------------------------------------------------------------------------------------
 def _play_pairs(task: tuple[str, dict[str, float], list[int]]) -> list[float]:
-    """The candidate's reward in each deal of ``seeds``, from seat 0 and then from seat 1."""
+    """The candidate's reward in each deal of ``seeds``, played once from every seat (team
+    games: the candidate plays the seat and its partners, as in ``training.evaluate``)."""
     env, params, seeds = task
     game = envs.make_game(env)
-    weights = HeuristicWeights(env, params)
     rewards = []
     for s in seeds:
-        for seat in (0, 1):
-            agents = [weights.make_heuristic() if p == seat else
-                      HeuristicWeights(env, {}).make_heuristic() for p in range(2)]
-            rewards.append(play_game(game, agents, s).returns[seat])
+        for seat in range(game.num_players):
+            rewards.append(play_game(game, _seating(env, game, params, seat), s).returns[seat])
     return rewards
 
 
-def _play_rotated(task: tuple[str, dict[str, float], list[int]]) -> list[float]:
-    """The candidate's reward in games ``seeds``, its seat = game index mod players."""
-    env, params, seeds = task
+def _seating(env: str, game: Any, params: dict[str, float], seat: int) -> list[Any]:
+    """The candidate's heuristic in ``seat`` (and its partners' seats), the default elsewhere."""
+    mine = {seat, *partners_of(game, seat)}
+    return [HeuristicWeights(env, params if p in mine else {}).make_heuristic()
+            for p in range(game.num_players)]
+
+
+def _play_rotated(task: tuple[str, dict[str, float], list[tuple[int, int]]]) -> list[float]:
+    """The candidate's reward in games ``(k, seed)``, its seat = game index mod players."""
+    env, params, games = task
     game = envs.make_game(env)
-    weights = HeuristicWeights(env, params)
     rewards = []
-    for k, s in seeds:
+    for k, s in games:
         seat = k % game.num_players
-        agents = [weights.make_heuristic() if p == seat else
-                  HeuristicWeights(env, {}).make_heuristic() for p in range(game.num_players)]
-        rewards.append(play_game(game, agents, s).returns[seat])
+        rewards.append(play_game(game, _seating(env, game, params, seat), s).returns[seat])
     return rewards
 
 
@@ -134,6 +138,7 @@ class Evolution:
         self.cma = CMA(mean=start, sigma=args.sigma, bounds=np.array([[0.0, 1.0]] * len(bounds)),
                        seed=args.seed, population_size=args.population)
         self.games = 0
+        self.seats = envs.make_game(args.env).num_players  # each deal is played from every seat
         self.pool = get_context("spawn").Pool(args.processes) if args.processes > 1 else None
 
     def _map(self, fn: Any, tasks: list[Any]) -> list[list[float]]:
@@ -156,7 +161,7 @@ class Evolution:
         fitness = [float(np.mean(np.concatenate(results[i * per:(i + 1) * per])))
                    for i in range(len(xs))]
         self.cma.tell([(x, -f) for x, f in zip(xs, fitness)])  # cmaes minimises
-        self.games += len(xs) * 2 * a.pairs
+        self.games += len(xs) * self.seats * a.pairs
         return fitness, time.perf_counter() - t0
 
     def evaluate_mean(self) -> dict[str, Any]:
@@ -257,7 +262,7 @@ def build_parser() -> Any:
     p.add_argument("--population", type=int, default=8,
                    help="candidates per generation (at least 4)")
     p.add_argument("--pairs", type=int, default=120,
-                   help="deals per candidate and generation, each played from both seats")
+                   help="deals per candidate and generation, each played once from every seat")
     p.add_argument("--sigma", type=float, default=0.15,
                    help="CMA-ES's initial step size, in units of each parameter's range")
     p.add_argument("--generations", type=int, default=1000, help="at most this many")

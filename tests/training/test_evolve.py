@@ -97,3 +97,11 @@ def test_config_with_an_unknown_key_is_refused(tmp_path, capsys):
         evolve.main(["--param", "bonus_value=0:2", "--population", "3", "--out",
                      str(tmp_path / "o")])
     assert "--population must be at least 4" in capsys.readouterr().err
+
+
+def test_team_games_seat_the_candidate_with_its_partners():
+    import envs
+
+    game = envs.make_game("bauer_trick_v0")
+    agents = evolve._seating("bauer_trick_v0", game, {"call_threshold": 5.0}, seat=1)
+    assert [a.call_threshold for a in agents] == [3.0, 5.0, 3.0, 5.0]  # seats 1 and 3: a team
