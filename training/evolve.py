@@ -11,7 +11,8 @@ mean reward against the default heuristic. Each generation CMA-ES (the ``cmaes``
 proposes ``--population`` parameter vectors; each plays ``--pairs`` fresh seeded deals once from
 every seat (team games: with its partners; the same deals for every candidate of the
 generation, so their ranking is not decided by the deals' luck), and CMA-ES moves its mean
-towards the better ones. Games use the env's default options.
+towards the better ones. ``--env-option`` sets the games' options (the tools' defaults
+otherwise: bauer_trick single deals).
 
 Every ``--eval-every`` generations the distribution's mean (the model the run would save) plays
 ``--eval-games`` fixed seeded games against the heuristic, seats rotated; those figures go to
@@ -38,11 +39,14 @@ from agents.heuristic_weights import HeuristicWeights, heuristic_parameters
 from training.callbacks import EVAL_FIELDS
 from training.cli import (
     add_env,
+    add_env_options,
     add_out,
     add_seed,
     clear_run,
+    env_options_for,
     existing_run,
     make_parser,
+    parse_env_options,
     parse_with_config,
 )
 from training.match import play_game
@@ -56,11 +60,14 @@ EVOLUTION_FIELDS = ["generation", "games", "seconds", "population_mean",
 
 
 # --- games ---------------------------------------------------------------------------------------
-def _play_pairs(task: tuple[str, dict[str, float], list[int]]) -> list[float]:
+Task = tuple[str, dict[str, Any], dict[str, float], list[Any]]  # env, options, params, games
+
+
+def _play_pairs(task: Task) -> list[float]:
     """The candidate's reward in each deal of ``seeds``, played once from every seat (team
     games: the candidate plays the seat and its partners, as in ``training.evaluate``)."""
-    env, params, seeds = task
-    game = envs.make_game(env)
+    env, options, params, seeds = task
+    game = envs.make_game(env, **options)
     rewards = []
     for s in seeds:
         for seat in range(game.num_players):
@@ -75,10 +82,10 @@ def _seating(env: str, game: Any, params: dict[str, float], seat: int) -> list[A
             for p in range(game.num_players)]
 
 
-def _play_rotated(task: tuple[str, dict[str, float], list[tuple[int, int]]]) -> list[float]:
+def _play_rotated(task: Task) -> list[float]:
     """The candidate's reward in games ``(k, seed)``, its seat = game index mod players."""
-    env, params, games = task
-    game = envs.make_game(env)
+    env, options, params, games = task
+    game = envs.make_game(env, **options)
     rewards = []
     for k, s in games:
         seat = k % game.num_players
@@ -138,7 +145,9 @@ class Evolution:
         self.cma = CMA(mean=start, sigma=args.sigma, bounds=np.array([[0.0, 1.0]] * len(bounds)),
                        seed=args.seed, population_size=args.population)
         self.games = 0
-        self.seats = envs.make_game(args.env).num_players  # each deal is played from every seat
+        self.options: dict[str, Any] = args.env_options
+        # each deal is played from every seat
+        self.seats = envs.make_game(args.env, **self.options).num_players
         self.pool = get_context("spawn").Pool(args.processes) if args.processes > 1 else None
 
     def _map(self, fn: Any, tasks: list[Any]) -> list[list[float]]:
@@ -155,7 +164,7 @@ class Evolution:
         seeds = list(range(first, first + a.pairs))
         xs = [self.cma.ask() for _ in range(self.cma.population_size)]
         chunks = _split(seeds, max(1, a.processes))
-        tasks = [(a.env, to_params(x, self.bounds), c) for x in xs for c in chunks]
+        tasks = [(a.env, self.options, to_params(x, self.bounds), c) for x in xs for c in chunks]
         results = self._map(_play_pairs, tasks)
         per = len(chunks)
         fitness = [float(np.mean(np.concatenate(results[i * per:(i + 1) * per])))
@@ -169,7 +178,7 @@ class Evolution:
         t0 = time.perf_counter()
         a = self.args
         games = [(k, EVAL_SEEDS + k) for k in range(a.eval_games)]
-        parts = self._map(_play_rotated, [(a.env, self.mean_params(), c)
+        parts = self._map(_play_rotated, [(a.env, self.options, self.mean_params(), c)
                                           for c in _split(games, max(1, a.processes))])
         rewards = [r for part in parts for r in part]
         s = summarize(rewards)
@@ -235,7 +244,7 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
     final = curve[-1]
     model = HeuristicWeights(args.env, evo.mean_params())
     path = model.save(out / "model.npz", {
-        "num_players": envs.make_game(args.env).num_players, "env_options": {},
+        "num_players": evo.seats, "env_options": args.env_options,
         "training_command": command, "timesteps": 0, "games": evo.games, "generations": g,
         "wall_seconds": round(wall, 1), "seed": args.seed,
         "budget": {"max_minutes": args.max_minutes, "generations": args.generations},
@@ -255,6 +264,8 @@ def build_parser() -> Any:
     p.add_argument("--config", type=Path, help="a JSON file of these flags (flags given on the "
                    "command line win)")
     add_env(p, required=False, default="bower_v0")
+    add_env_options(p, help="a game option of the env, repeatable (bauer_trick: single deals "
+                    "unless told otherwise, as in the other tools)")
     p.add_argument("--param", action="append", metavar="NAME=LOW:HIGH",
                    help="a heuristic parameter to evolve and its bounds (repeatable)")
     add_out(p)
@@ -286,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--{flag.replace('_', '-')} must be at least {least}")
     try:
         bounds = parse_bounds(args.param or [], args.env)
+        args.env_options = env_options_for(args.env, parse_env_options(args.env_option))
     except ValueError as exc:
         parser.error(str(exc))
     found = existing_run(args.out) + (["evolution.csv"] if (args.out / "evolution.csv").exists()

@@ -31,7 +31,7 @@ def test_bounds_are_checked_against_the_heuristic():
 
 
 def _args(**kw):
-    base = dict(env=ENV, seed=0, population=6, pairs=3, sigma=0.2, processes=1,
+    base = dict(env=ENV, env_options={}, seed=0, population=6, pairs=3, sigma=0.2, processes=1,
                 eval_games=4)
     return Namespace(**{**base, **kw})
 
@@ -43,7 +43,7 @@ def test_generation_pairs_every_candidate_on_the_same_deals_and_climbs(monkeypat
     seen: list[tuple[int, tuple[int, ...]]] = []
 
     def fake_pairs(task):
-        env, params, seeds = task
+        env, options, params, seeds = task
         seen.append((len(seen), tuple(seeds)))
         reward = -abs(params["bonus_value"] - 1.6)
         return [reward] * (2 * len(seeds))
@@ -97,6 +97,10 @@ def test_config_with_an_unknown_key_is_refused(tmp_path, capsys):
         evolve.main(["--param", "bonus_value=0:2", "--population", "3", "--out",
                      str(tmp_path / "o")])
     assert "--population must be at least 4" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        evolve.main(["--param", "bonus_value=0:2", "--env-option", "colour=blue", "--out",
+                     str(tmp_path / "o")])
+    assert "colour" in capsys.readouterr().err
 
 
 def test_team_games_seat_the_candidate_with_its_partners():
