@@ -30,6 +30,15 @@ EVAL_FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_
                "mean_reward_low", "mean_reward_high", "seconds"]
 
 
+def eval_row(step: int, opponent: str, rewards: list[float], seconds: float) -> dict[str, Any]:
+    """One ``eval.csv`` row (``EVAL_FIELDS``): win rate and mean reward with 95% intervals."""
+    s = summarize(rewards)
+    return {"step": step, "opponent": opponent, "games": s.n, "win": s.win.value,
+            "win_low": s.win.low, "win_high": s.win.high,
+            "mean_reward": s.mean_reward.value, "mean_reward_low": s.mean_reward.low,
+            "mean_reward_high": s.mean_reward.high, "seconds": round(seconds, 2)}
+
+
 def export_policy(policy: Any, obs_scale: np.ndarray | None,
                   card: dict[str, Any] | None = None) -> NumpyMLP:
     """The actor as a ``NumpyMLP``; ``card`` (e.g. an advised model's ``env`` and ``advice``)
@@ -173,12 +182,7 @@ class EvalCallback(BaseCallback):
         for spec, make in self.opponents.items():
             t0 = time.perf_counter()
             rewards = evaluate_seat(self.game, hero, hero, make, self.games, self.seed)
-            s = summarize(rewards)
-            row = {"step": step, "opponent": spec, "games": s.n, "win": s.win.value,
-                   "win_low": s.win.low, "win_high": s.win.high,
-                   "mean_reward": s.mean_reward.value, "mean_reward_low": s.mean_reward.low,
-                   "mean_reward_high": s.mean_reward.high,
-                   "seconds": round(time.perf_counter() - t0, 2)}
+            row = eval_row(step, spec, rewards, time.perf_counter() - t0)
             rows.append(row)
             logger = getattr(self, "logger", None)  # unset before learn() (the step-0 evaluation)
             if logger is not None:

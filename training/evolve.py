@@ -36,7 +36,7 @@ import numpy as np
 
 import envs
 from agents.heuristic_weights import HeuristicWeights, heuristic_parameters
-from training.callbacks import EVAL_FIELDS
+from training.callbacks import EVAL_FIELDS, eval_row
 from training.cli import (
     add_env,
     add_env_options,
@@ -49,8 +49,8 @@ from training.cli import (
     parse_env_options,
     parse_with_config,
 )
+from training.evaluate import evaluate_seat
 from training.match import play_game
-from training.stats import summarize
 from training.teams import partners_of
 
 TRAIN_SEEDS = 30_000_000  # generation g deals from TRAIN_SEEDS + 1,000,000 * seed + g * pairs
@@ -83,14 +83,16 @@ def _seating(env: str, game: Any, params: dict[str, float], seat: int) -> list[A
 
 
 def _play_rotated(task: Task) -> list[float]:
-    """The candidate's reward in games ``(k, seed)``, its seat = game index mod players."""
-    env, options, params, games = task
+    """The candidate's reward in the curve games ``ks`` (``training.evaluate``'s protocol: game
+    ``k`` from seed ``EVAL_SEEDS + k``, the candidate in seat ``k`` mod players); the other
+    curve games are another worker's."""
+    env, options, params, ks = task
     game = envs.make_game(env, **options)
-    rewards = []
-    for k, s in games:
-        seat = k % game.num_players
-        rewards.append(play_game(game, _seating(env, game, params, seat), s).returns[seat])
-    return rewards
+    weights = HeuristicWeights(env, params)
+    default = HeuristicWeights(env, {})
+    last = max(ks) + 1
+    return evaluate_seat(game, weights.make_heuristic, weights.make_heuristic,
+                         default.make_heuristic, last, EVAL_SEEDS, skip=set(range(last)) - set(ks))
 
 
 def _split(items: list[Any], parts: int) -> list[list[Any]]:
@@ -163,7 +165,7 @@ class Evolution:
         first = TRAIN_SEEDS + 1_000_000 * a.seed + g * a.pairs
         seeds = list(range(first, first + a.pairs))
         xs = [self.cma.ask() for _ in range(self.cma.population_size)]
-        chunks = _split(seeds, max(1, a.processes))
+        chunks = _split(seeds, a.processes)
         tasks = [(a.env, self.options, to_params(x, self.bounds), c) for x in xs for c in chunks]
         results = self._map(_play_pairs, tasks)
         per = len(chunks)
@@ -177,16 +179,10 @@ class Evolution:
         """The mean's reward against the heuristic on the fixed curve games."""
         t0 = time.perf_counter()
         a = self.args
-        games = [(k, EVAL_SEEDS + k) for k in range(a.eval_games)]
         parts = self._map(_play_rotated, [(a.env, self.options, self.mean_params(), c)
-                                          for c in _split(games, max(1, a.processes))])
+                                          for c in _split(list(range(a.eval_games)), a.processes)])
         rewards = [r for part in parts for r in part]
-        s = summarize(rewards)
-        return {"step": self.games, "opponent": "heuristic", "games": s.n, "win": s.win.value,
-                "win_low": s.win.low, "win_high": s.win.high,
-                "mean_reward": s.mean_reward.value, "mean_reward_low": s.mean_reward.low,
-                "mean_reward_high": s.mean_reward.high,
-                "seconds": round(time.perf_counter() - t0, 2)}
+        return eval_row(self.games, "heuristic", rewards, time.perf_counter() - t0)
 
     def close(self) -> None:
         if self.pool is not None:
