@@ -50,6 +50,7 @@ from training.cli import (
     parse_with_config,
 )
 from training.evaluate import evaluate_seat
+from training.machine import machine_record
 from training.match import play_game
 from training.teams import partners_of
 
@@ -209,6 +210,7 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
         {**{k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
          "bounds": bounds, "command": command}, indent=2) + "\n")
     t_start = time.perf_counter()
+    machine = machine_record(args.processes)
     deadline = t_start + 60.0 * args.max_minutes
     evo = Evolution(args, bounds)
     curve = [evo.evaluate_mean()]
@@ -243,7 +245,8 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
         "num_players": evo.seats, "env_options": args.env_options,
         "training_command": command, "timesteps": 0, "games": evo.games, "generations": g,
         "wall_seconds": round(wall, 1), "seed": args.seed,
-        "budget": {"max_minutes": args.max_minutes, "generations": args.generations},
+        "budget": {"max_minutes": args.max_minutes, "generations": args.generations,
+                   "machine": machine},
         "evolution": {"method": "CMA-ES (cmaes)", "population": args.population,
                       "pairs": args.pairs, "sigma0": args.sigma, "bounds": bounds,
                       "opponent": "heuristic (default parameters)"},

@@ -53,6 +53,7 @@ from training.cli import (
     parse_with_config,
     positive_int,
 )
+from training.machine import machine_record
 
 ACTIVATIONS = ("tanh", "relu")
 REQUIRED = ("env", "timesteps", "out")
@@ -448,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     t_start = time.perf_counter()
+    machine = machine_record(args.processes, update_threads=max(1, args.processes))
     args.out.mkdir(parents=True, exist_ok=True)
     tb_dir = args.out / "tb"
     obs_scale = None if args.no_obs_scale else obs_scale_for(game, args.advice is not None)
@@ -531,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
             "training_command": " && ".join(commands),
             "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
             "budget": {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
-                       "machine": "2-core CPU shared with other jobs, torch 1 thread"},
+                       "machine": machine},
             "seed": args.seed, "bc": bc_info, "rollout": rollout_info,
             "league": league_kwargs(args)["specs"],
             "self_play": args.self_play, "eval_during_training": eval_cb.last_row,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from argparse import Namespace
 
 import pytest
@@ -73,6 +74,8 @@ def test_small_run_writes_a_model_the_trained_spec_plays(tmp_path):
     assert (out / "learning_curve.png").stat().st_size > 0
     card = json.loads((out / "model.json").read_text())
     assert card["games"] == 32 and card["generations"] == 2
+    assert card["budget"]["machine"]["cpus"] == os.cpu_count()
+    assert card["budget"]["machine"]["update_threads"] is None  # no network trained
     assert set(card["parameters"]) == {"read_opponent", "bonus_value"}
     agent = make_agent("trained", env_name=ENV, path=str(out / "model.npz"), seed=0)
     assert isinstance(agent, WeightedHeuristicAgent)

@@ -4,6 +4,7 @@ resume, load as ``policy`` and as ``trained``, evaluate (no strength asserted)."
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -52,6 +53,9 @@ def test_training_exports_numpy_weights_with_a_card_and_an_eval_log(run_dir):
     assert card["obs_size"] == game.obs_spec.size and card["num_actions"] == game.num_actions
     assert card["timesteps"] >= 2048 and card["seed"] == 0 and card["bc"]["games"] == 30
     assert card["training_command"].startswith("python -m training.train")
+    machine = card["budget"]["machine"]  # read off this machine, not a fixed description
+    assert machine["cpus"] == os.cpu_count() and machine["processes"] == 1
+    assert machine["update_threads"] == 1 and machine["cpu"]
     rows = list(csv.DictReader((run_dir / "eval.csv").open()))
     assert {r["opponent"] for r in rows} == {"random", "heuristic"}
     assert {int(r["step"]) for r in rows} >= {0, 2048}
