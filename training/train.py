@@ -449,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     t_start = time.perf_counter()
-    machine = machine_record(args.processes, update_threads=max(1, args.processes))
+    machine = machine_record(args.processes, update_threads=args.processes)  # parse checks >= 1
     args.out.mkdir(parents=True, exist_ok=True)
     tb_dir = args.out / "tb"
     obs_scale = None if args.no_obs_scale else obs_scale_for(game, args.advice is not None)
