@@ -20,12 +20,19 @@ Every ``--eval-every`` generations the distribution's mean (the model the run wo
 generation's population to ``OUT/evolution.csv``. At the end (``--generations`` or
 ``--max-minutes``, whichever comes first) the mean is written as ``OUT/model.npz`` (a
 ``agents.heuristic_weights`` model, played by ``trained:OUT/model.npz``).
+
+``--tail-average F`` saves instead the average of the distribution's means over the last
+fraction ``F`` of the generations played (Polyak-Ruppert tail averaging), and the curve follows
+that average. Why: each generation's fitness is a few hundred noisy games, so once CMA-ES nears
+the optimum its mean keeps wandering around it, and the final mean is one draw of that walk; the
+average of the walk sits closer to its centre. CMA-ES itself is unchanged by it.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import math
 import sys
 import time
 from multiprocessing import get_context
@@ -148,6 +155,7 @@ class Evolution:
         self.cma = CMA(mean=start, sigma=args.sigma, bounds=np.array([[0.0, 1.0]] * len(bounds)),
                        seed=args.seed, population_size=args.population)
         self.games = 0
+        self.means: list[np.ndarray] = []  # the distribution's mean after each generation
         self.options: dict[str, Any] = args.env_options
         # each deal is played from every seat
         self.seats = envs.make_game(args.env, **self.options).num_players
@@ -158,6 +166,19 @@ class Evolution:
 
     def mean_params(self) -> dict[str, float]:
         return to_params(self.cma.mean, self.bounds)
+
+    def tail(self) -> list[int]:
+        """The generations (1-based) whose means the model averages: the last
+        ``--tail-average`` fraction of those played (at least one), or just the last."""
+        played = len(self.means)
+        count = max(1, math.ceil(self.args.tail_average * played)) if played else 0
+        return list(range(played - count + 1, played + 1))
+
+    def model_params(self) -> dict[str, float]:
+        """The parameters the run would save now: the mean, or its tail average."""
+        if not self.args.tail_average or not self.means:
+            return self.mean_params()
+        return to_params(np.mean([self.means[g - 1] for g in self.tail()], axis=0), self.bounds)
 
     def generation(self, g: int) -> tuple[list[float], float]:
         """Play one generation and update CMA-ES; the candidates' fitness and the seconds."""
@@ -173,14 +194,15 @@ class Evolution:
         fitness = [float(np.mean(np.concatenate(results[i * per:(i + 1) * per])))
                    for i in range(len(xs))]
         self.cma.tell([(x, -f) for x, f in zip(xs, fitness)])  # cmaes minimises
+        self.means.append(self.cma.mean.copy())
         self.games += len(xs) * self.seats * a.pairs
         return fitness, time.perf_counter() - t0
 
-    def evaluate_mean(self) -> dict[str, Any]:
-        """The mean's reward against the heuristic on the fixed curve games."""
+    def evaluate_model(self) -> dict[str, Any]:
+        """The model's reward against the heuristic on the fixed curve games."""
         t0 = time.perf_counter()
         a = self.args
-        parts = self._map(_play_rotated, [(a.env, self.options, self.mean_params(), c)
+        parts = self._map(_play_rotated, [(a.env, self.options, self.model_params(), c)
                                           for c in _split(list(range(a.eval_games)), a.processes)])
         rewards = [r for part in parts for r in part]
         return eval_row(self.games, "heuristic", rewards, time.perf_counter() - t0)
@@ -189,6 +211,13 @@ class Evolution:
         if self.pool is not None:
             self.pool.close()
             self.pool.join()
+
+
+def _model_description(evo: Evolution) -> str:
+    tail = evo.tail()
+    if not evo.args.tail_average or len(tail) < 2:
+        return "the distribution's mean after the last generation"
+    return f"the average of the distribution's means after generations {tail[0]}..{tail[-1]}"
 
 
 def _append_csv(path: Path, fields: list[str], row: dict[str, Any]) -> None:
@@ -213,7 +242,7 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
     machine = machine_record(args.processes)
     deadline = t_start + 60.0 * args.max_minutes
     evo = Evolution(args, bounds)
-    curve = [evo.evaluate_mean()]
+    curve = [evo.evaluate_model()]
     _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
     last = 0.0
     g = 0
@@ -230,17 +259,17 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
             print(f"generation {g}: population {np.mean(fitness):+.3f} (best {max(fitness):+.3f})"
                   f", mean {evo.mean_params()}, {seconds:.0f} s", file=sys.stderr, flush=True)
             if args.eval_every and g % args.eval_every == 0:
-                curve.append(evo.evaluate_mean())
+                curve.append(evo.evaluate_model())
                 _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
                 last = seconds + curve[-1]["seconds"]
         if curve[-1]["step"] != evo.games:
-            curve.append(evo.evaluate_mean())
+            curve.append(evo.evaluate_model())
             _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
     finally:
         evo.close()
     wall = time.perf_counter() - t_start
     final = curve[-1]
-    model = HeuristicWeights(args.env, evo.mean_params())
+    model = HeuristicWeights(args.env, evo.model_params())
     path = model.save(out / "model.npz", {
         "num_players": evo.seats, "env_options": args.env_options,
         "training_command": command, "timesteps": 0, "games": evo.games, "generations": g,
@@ -249,7 +278,8 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
                    "machine": machine},
         "evolution": {"method": "CMA-ES (cmaes)", "population": args.population,
                       "pairs": args.pairs, "sigma0": args.sigma, "bounds": bounds,
-                      "opponent": "heuristic (default parameters)"},
+                      "opponent": "heuristic (default parameters)",
+                      "model": _model_description(evo)},
         "eval_during_training": {k: final[k] for k in ("games", "win", "mean_reward",
                                                         "mean_reward_low", "mean_reward_high")}})
     plot_run(out, xlabel="games played")
@@ -280,6 +310,9 @@ def build_parser() -> Any:
                    help="stop before a generation that would end past this wall time")
     p.add_argument("--eval-every", type=int, default=3, help="generations between curve points")
     p.add_argument("--eval-games", type=int, default=400, help="games per curve point")
+    p.add_argument("--tail-average", type=float, default=0.0, metavar="F",
+                   help="save the average of the distribution's means over the last fraction F "
+                   "of the generations (0 < F <= 1) instead of the final mean; 0: the final mean")
     p.add_argument("--processes", type=int, default=2, help="worker processes for the games")
     p.add_argument("--force", action="store_true", help="replace a run already in OUT")
     return p
@@ -294,6 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     for flag, least in (("population", 4), ("pairs", 1), ("processes", 1), ("eval_games", 1)):
         if getattr(args, flag) < least:  # CMA-ES's recombination needs 2 parents of 4
             parser.error(f"--{flag.replace('_', '-')} must be at least {least}")
+    if not 0.0 <= args.tail_average <= 1.0:
+        parser.error(f"--tail-average must be between 0 and 1, got {args.tail_average}")
     try:
         bounds = parse_bounds(args.param or [], args.env)
         args.env_options = env_options_for(args.env, parse_env_options(args.env_option))

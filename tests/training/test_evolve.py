@@ -86,6 +86,31 @@ def test_small_run_writes_a_model_the_trained_spec_plays(tmp_path):
     assert len(list(csv.DictReader((out / "eval.csv").open()))) == 3
 
 
+def test_tail_average_takes_the_last_fraction_of_the_generations():
+    evo = evolve.Evolution.__new__(evolve.Evolution)
+    for played, fraction, tail in ((26, 0.5, range(14, 27)), (3, 0.5, range(2, 4)),
+                                   (1, 0.5, [1]), (26, 0.0, [26]), (4, 1.0, range(1, 5))):
+        evo.args = Namespace(tail_average=fraction)
+        evo.means = [None] * played
+        assert evo.tail() == list(tail)
+
+
+def test_tail_averaged_run_saves_the_average_of_the_logged_means(tmp_path):
+    """The model of a ``--tail-average 0.5`` run over 4 generations is the average of the
+    means that evolution.csv logged after generations 3 and 4, not the last mean."""
+    out = tmp_path / "run"
+    assert evolve.main(["--env", ENV, "--param", "read_opponent=0:4", "--param",
+                        "bonus_value=0:2", "--out", str(out), "--pairs", "1", "--population",
+                        "4", "--generations", "4", "--eval-every", "0", "--eval-games", "2",
+                        "--processes", "1", "--sigma", "0.3", "--tail-average", "0.5"]) == 0
+    logged = [json.loads(r["mean_params"]) for r in csv.DictReader((out / "evolution.csv").open())]
+    card = json.loads((out / "model.json").read_text())
+    assert card["evolution"]["model"].endswith("generations 3..4")
+    for name, value in card["parameters"].items():
+        assert value == pytest.approx((logged[2][name] + logged[3][name]) / 2, abs=2e-6)
+    assert card["parameters"] != logged[3]
+
+
 def test_config_with_an_unknown_key_is_refused(tmp_path, capsys):
     config = tmp_path / "c.json"
     config.write_text(json.dumps({"param": ["bonus_value=0:2"], "popsize": 4}))
@@ -100,6 +125,10 @@ def test_config_with_an_unknown_key_is_refused(tmp_path, capsys):
         evolve.main(["--param", "bonus_value=0:2", "--population", "3", "--out",
                      str(tmp_path / "o")])
     assert "--population must be at least 4" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        evolve.main(["--param", "bonus_value=0:2", "--tail-average", "1.5", "--out",
+                     str(tmp_path / "o")])
+    assert "--tail-average must be between 0 and 1, got 1.5" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         evolve.main(["--param", "bonus_value=0:2", "--env-option", "colour=blue", "--out",
                      str(tmp_path / "o")])
