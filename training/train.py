@@ -267,10 +267,17 @@ def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> An
         verbose=args.verbose)
 
 
+def checkpoints(out: Path) -> list[tuple[int, Path]]:
+    """A run's checkpoints as (learner steps, file), fewest steps first (names end in
+    ``_<steps>_steps.zip``)."""
+    found = (out / "checkpoints").glob("model_*_steps.zip")
+    return sorted((int(f.stem.split("_")[-2]), f) for f in found)
+
+
 def latest_checkpoint(out: Path) -> Path | None:
-    """The checkpoint with the most steps (names end in ``_<steps>_steps.zip``)."""
-    found = list((out / "checkpoints").glob("model_*_steps.zip"))
-    return max(found, key=lambda f: int(f.stem.split("_")[-2])) if found else None
+    """The checkpoint with the most steps."""
+    found = checkpoints(out)
+    return found[-1][1] if found else None
 
 
 def resume_path(out: Path) -> Path:
@@ -499,8 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     vec_env.set_self(export_policy(model.policy, obs_scale))
     league_cb = LeagueCallback(vec_env, obs_scale, args.snapshot_every if args.self_play else 0)
     if args.resume and args.self_play:
-        for checkpoint in sorted((args.out / "checkpoints").glob("model_*_steps.zip"),
-                                 key=lambda f: int(f.stem.split("_")[-2]))[-args.max_snapshots:]:
+        for _, checkpoint in checkpoints(args.out)[-args.max_snapshots:]:
             league_cb.add_saved(checkpoint)
     eval_cb = EvalCallback(args.out, eval_game, args.env, obs_scale, args.eval_every,
                            args.eval_games, args.eval_seed, model_card)
