@@ -45,9 +45,12 @@ def average_mlps(mlps: list[NumpyMLP], card: dict[str, Any]) -> NumpyMLP:
     first = mlps[0]
     for mlp in mlps[1:]:
         shapes = [w.shape for w in mlp.weights]
-        if shapes != [w.shape for w in first.weights] or mlp.activation != first.activation:
+        if shapes != [w.shape for w in first.weights]:
             raise ValueError(f"average: the networks differ in shape ({shapes} vs "
                              f"{[w.shape for w in first.weights]}); average one run's models")
+        if mlp.activation != first.activation:
+            raise ValueError(f"average: the networks differ in activation ({mlp.activation} vs "
+                             f"{first.activation}); average one run's models")
         if not np.array_equal(mlp.obs_scale, first.obs_scale):
             raise ValueError("average: the networks scale their inputs differently; average "
                              "one run's models")
@@ -64,7 +67,7 @@ def average_run(run: Path, fraction: float, out: Path,
     from training.export import mlp_from_policy
 
     card_path, final_path = run / "model.json", run / "model.zip"
-    for needed in (card_path, final_path):
+    for needed in (card_path, final_path, run / "config.json"):
         if not needed.is_file():
             raise FileNotFoundError(f"average: {run} is not a finished training.train run "
                                     f"(no {needed.name}); pass the --out folder of one")

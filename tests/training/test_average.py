@@ -12,8 +12,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from agents import make_agent
+from agents.policy import NumpyMLP
 from training import average, train
-from training.average import tail_steps
+from training.average import average_mlps, tail_steps
 
 ENV = "bauer_trick_v0"
 
@@ -95,3 +96,15 @@ def test_a_folder_that_is_no_run_or_the_run_itself_is_refused(run_dir, tmp_path,
         average.main([str(run_dir), "--tail", "0.5", "--out", str(run_dir)])
     assert "is the run itself" in capsys.readouterr().err
     assert (run_dir / "model.npz").read_bytes() == before
+
+
+def test_networks_of_another_shape_or_activation_are_refused():
+    def mlp(hidden: int, activation: str = "relu") -> NumpyMLP:
+        return NumpyMLP([np.zeros((3, hidden)), np.zeros((hidden, 2))],
+                        [np.zeros(hidden), np.zeros(2)], activation)
+
+    assert average_mlps([mlp(4), mlp(4)], {}).hidden == [4]
+    with pytest.raises(ValueError, match="differ in shape"):
+        average_mlps([mlp(4), mlp(5)], {})
+    with pytest.raises(ValueError, match="differ in activation"):
+        average_mlps([mlp(4), mlp(4, "tanh")], {})
