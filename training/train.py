@@ -289,6 +289,19 @@ def resume_path(out: Path) -> Path:
     return checkpoint
 
 
+def session_history(previous_card: dict[str, Any], machine: dict[str, Any], wall_seconds: float,
+                    timesteps: int) -> list[dict[str, Any]]:
+    """A resumed run's ``budget.sessions``: each session's machine, wall time and the steps it
+    ended at, oldest first. A card's single ``machine`` is only the latest session's, and the
+    wall time of a run spread over machines means little without each of them."""
+    budget = previous_card.get("budget", {})
+    earlier = budget.get("sessions") or [{"machine": budget.get("machine"),
+                                          "wall_seconds": previous_card.get("wall_seconds"),
+                                          "timesteps": previous_card.get("timesteps")}]
+    return [*earlier, {"machine": machine, "wall_seconds": round(wall_seconds, 1),
+                       "timesteps": int(timesteps)}]
+
+
 def write_config(args: argparse.Namespace, env_options: dict[str, Any], game: Any,
                  obs_scale: np.ndarray | None, steps: int, argv: list[str] | None) -> None:
     """``OUT/config.json``; a resumed run keeps the original record and appends the resume."""
@@ -531,15 +544,17 @@ def main(argv: list[str] | None = None) -> int:
     config = json.loads((args.out / "config.json").read_text())
     commands = [config["command"], *(r["command"] for r in config.get("resumed", []))]
     earlier = 0.0  # a resumed run's card counts the wall time of every session
+    budget: dict[str, Any] = {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
+                              "machine": machine}
     if args.resume and (args.out / "model.json").is_file():
         previous = json.loads((args.out / "model.json").read_text())
         earlier = float(previous.get("wall_seconds", 0))
         bc_info = bc_info or previous.get("bc")  # the first session's cloning record
+        budget["sessions"] = session_history(previous, machine, wall, model.num_timesteps)
     card = {"env": args.env, "env_options": env_options, "num_players": game.num_players,
             "training_command": " && ".join(commands),
             "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
-            "budget": {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
-                       "machine": machine},
+            "budget": budget,
             "seed": args.seed, "bc": bc_info, "rollout": rollout_info,
             "league": league_kwargs(args)["specs"],
             "self_play": args.self_play, "eval_during_training": eval_cb.last_row,

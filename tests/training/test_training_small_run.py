@@ -80,6 +80,7 @@ def test_training_exports_numpy_weights_with_a_card_and_an_eval_log(run_dir):
 
 def test_resume_continues_the_step_count(run_dir):
     before = json.loads((run_dir / "summary.json").read_text())["total_timesteps"]
+    first_card = json.loads((run_dir / "model.json").read_text())
     different_net = [x if x != "32" else "64" for x in SMALL]  # ignored: the model is loaded
     assert train.main(["--env", ENV, "--timesteps", "512", "--out", str(run_dir), "--resume",
                        "--self-play", *different_net]) == 0
@@ -88,6 +89,15 @@ def test_resume_continues_the_step_count(run_dir):
     config = json.loads((run_dir / "config.json").read_text())
     assert config["hyperparameters"]["net_arch"] == "32"  # the original run's record is kept
     assert config["resumed"][0]["at_steps"] == before
+    # the card keeps every session's machine, wall time and the steps it ended at
+    card = json.loads((run_dir / "model.json").read_text())
+    first, second = card["budget"]["sessions"]
+    assert first == {"machine": first_card["budget"]["machine"],
+                     "wall_seconds": first_card["wall_seconds"], "timesteps": before}
+    assert second["timesteps"] == after == card["timesteps"]
+    assert second["machine"]["cpus"] == os.cpu_count()
+    assert card["wall_seconds"] == pytest.approx(first["wall_seconds"] + second["wall_seconds"],
+                                                 abs=0.11)
     pool = json.loads((run_dir / "summary.json").read_text())["final_pool"]
     assert any(name.startswith("checkpoint:model_") for name in pool)  # saved ones rejoin
 
