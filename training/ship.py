@@ -10,6 +10,12 @@ at). The game is scored with its default reward (rank / win-loss), whatever rewa
 used. The card gets ``measured_strength`` (mean reward with 95% CI, W/D/L) and the files are
 copied to ``agents/pretrained/<env>_<n>p.npz`` / ``.json``, where ``make_agent("trained", ...)``
 finds them.
+
+A model trained under options other than the env's defaults (bauer_trick's single deals,
+``episode="deal"``) is measured a second time, on the same seeds, in the game that
+``envs.make(env)`` plays (whole games): the card's ``measured_strength_env_defaults`` names the
+options that differ. Users play the defaults, and a deal's small edge can add up over a game (or
+vanish), so the training setting's figure alone does not tell them what they get.
 """
 
 from __future__ import annotations
@@ -23,19 +29,27 @@ from typing import Any
 import envs
 from agents.base import BaseAgent
 from agents.heuristic_weights import HeuristicWeights
-from agents.policy import PRETRAINED_DIR, load_model_file, model_agent
+from agents.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
 from agents.registry import factory_from_spec
 from training.cli import make_parser
 from training.evaluate import evaluate_seat
 from training.stats import summarize
 from training.train import eval_options
 
+PROTOCOL = ("model in one seat (team games: both team seats), the other seats the named agent, "
+            "seats rotated (seat = game mod players), default reward")
+
 
 def measure(run: Path, games: int, seed: int,
-            opponents: tuple[str, ...] = ("heuristic", "random")) -> dict[str, Any]:
+            opponents: tuple[str, ...] = ("heuristic", "random"),
+            options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The model against each of ``opponents``; under its card's options (the reward aside)
+    unless ``options`` are given."""
     model = load_model_file(run / "model.npz")
     env = model.card["env"]
-    game = envs.make_game(env, **eval_options(model.card.get("env_options", {})))
+    if options is None:
+        options = eval_options(model.card.get("env_options", {}))
+    game = envs.make_game(env, **options)
     model = load_model_file(run / "model.npz", env, game.obs_spec.size)
 
     def hero(s: int | None) -> BaseAgent:
@@ -57,13 +71,47 @@ def measure(run: Path, games: int, seed: int,
     return out
 
 
-def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR) -> Path:
+def env_default_options(card: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``envs.make(env, num_players=n)`` for the card's player count."""
+    return {k: v for k, v in card.get("env_options", {}).items() if k == "num_players"}
+
+
+def options_off_default(card: dict[str, Any]) -> dict[str, Any]:
+    """The env's default value of each option the model was evaluated under that differs from
+    it (the reward aside: evaluation always uses the default); ``{}`` if none does."""
+    trained = envs.make_game(card["env"], **eval_options(card.get("env_options", {}))).options
+    default = envs.make_game(card["env"], **env_default_options(card)).options
+    return {k: v for k, v in default.items() if trained[k] != v}
+
+
+def measure_env_defaults(run: Path, games: int, seed: int) -> dict[str, Any] | None:
+    """``measure`` in the game under the env's defaults, for a model evaluated under other
+    options; ``None`` when there are none, or when the defaults' observation does not fit the
+    model (said on stdout)."""
+    model = load_model_file(run / "model.npz")
+    off = options_off_default(model.card)
+    if not off:
+        return None
+    size = envs.make_game(model.card["env"], **env_default_options(model.card)).obs_spec.size
+    if isinstance(model, NumpyMLP) and model.env_obs_size != size:
+        print(f"not measured under the env's defaults {off}: their observation has {size} "
+              f"entries, the model reads {model.env_obs_size}")
+        return None
+    print(f"under the env's defaults ({off}):")
+    strength = measure(run, games, seed, options=env_default_options(model.card))
+    return {"env_options": off, **strength}
+
+
+def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR,
+         env_defaults: dict[str, Any] | None = None) -> Path:
     model = load_model_file(run / "model.npz")
     card = json.loads((run / "model.json").read_text())
-    card["measured_strength"] = {
-        "protocol": "model in one seat (team games: both team seats), the other seats the "
-                    "named agent, seats rotated (seat = game mod players), default reward",
-        **strength}
+    card["measured_strength"] = {"protocol": PROTOCOL, **strength}
+    if env_defaults is not None:
+        card["measured_strength_env_defaults"] = {
+            "protocol": PROTOCOL + "; the env's default options, where these differ from the "
+                                   "model's (env_options: their default values)",
+            **env_defaults}
     target = dest / f"{card['env'].removesuffix('_v0')}_{card['num_players']}p.npz"
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(run / "model.npz", target)
@@ -82,9 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-ship", action="store_true", help="measure only")
     args = p.parse_args(argv)
     strength = measure(args.run, args.games, args.seed)
-    (args.run / "strength.json").write_text(json.dumps(strength, indent=2) + "\n")
+    env_defaults = measure_env_defaults(args.run, args.games, args.seed)
+    measured = strength if env_defaults is None else {**strength, "env_defaults": env_defaults}
+    (args.run / "strength.json").write_text(json.dumps(measured, indent=2) + "\n")
     if not args.no_ship:
-        print(f"shipped {ship(args.run, strength, args.dest)}")
+        print(f"shipped {ship(args.run, strength, args.dest, env_defaults)}")
     return 0
 
 

@@ -193,6 +193,25 @@ def test_ship_measures_on_its_own_seeds_and_copies_weights_and_card(run_dir, tmp
     assert low <= strength["random"]["mean_reward"] <= high
     agent = make_agent("trained", env_name=ENV, path=str(tmp_path / "bauer_trick_4p.npz"))
     assert agent.mlp.card["measured_strength"] == strength
+    # trained on single deals, so measured again in the env's default game: whole games, which
+    # end only when a team has won (a deal is drawn about half the time)
+    whole = card["measured_strength_env_defaults"]
+    assert whole["env_options"] == {"episode": "game"}
+    assert whole["heuristic"]["games"] == 8 and whole["heuristic"]["seeds"] == "77..84"
+    assert whole["heuristic"]["draw"] == 0
+    assert whole["heuristic"]["win"] + whole["heuristic"]["loss"] == pytest.approx(1)
+
+
+@pytest.mark.parametrize(("env", "options", "off"), [
+    ("bauer_trick_v0", {"episode": "deal"}, {"episode": "game"}),
+    ("bauer_trick_v0", {}, {}),
+    ("ethnos_v0", {"num_players": 4, "reward": "margin"}, {}),  # evaluation uses the default reward
+    ("bower_v0", {"hands_public": False}, {"hands_public": True}),
+])
+def test_ship_names_the_options_that_differ_from_the_envs_defaults(env, options, off):
+    from training.ship import options_off_default
+
+    assert options_off_default({"env": env, "env_options": options}) == off
 
 
 def test_imitation_only_then_ppo_from_it(tmp_path):
