@@ -84,11 +84,14 @@ def render_seat(state: BauerTrickState, seat: int, colour: bool = False) -> str:
 
 
 LEGEND = """\
-Cards: rank 7 8 9 10 J Q K A, suit ♣ clubs ♠ spades ♥ hearts ♦ diamonds (type e.g. 'Jh' or
-the menu id). Teams: player_0 + player_2 against player_1 + player_3.
+Cards: rank 7 8 9 10 J Q K A, suit ♣ clubs ♠ spades ♥ hearts ♦ diamonds. Play a card by typing
+e.g. 'Jh' or its menu id; the trump call's moves by their menu ids.
+Teams: player_0 + player_2 against player_1 + player_3.
 Trump order: right Bauer (J of trump), left Bauer (J of the same colour), then A K Q 10 9 8 7;
 other suits A K Q J 10 9 8 7. Follow the led suit if you can (the left Bauer belongs to trump).
-The calling team must win 3 of the 5 tricks; 'points to lose' count down to 0."""
+8 tricks a deal. With trump, the calling team subtracts 1 from its 'points to lose' if it takes
+5 or more tricks (4-4 scores nothing); without trump, the team that takes 5 or more does.
+The first team down to 0 points wins."""
 
 
 def explain(token: str) -> str | None:

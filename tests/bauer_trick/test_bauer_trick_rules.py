@@ -245,3 +245,18 @@ def test_determinize_depends_only_on_what_the_seat_saw():
     b = swapped.determinize(0, np.random.default_rng(5))
     assert a.hands == b.hands
     assert game.teams == ((0, 2), (1, 3))
+
+
+def test_terminal_legend_states_the_deal_result_the_engine_scores():
+    """The terminal player's legend once read '3 of the 5 tricks' (Euchre's count)."""
+    from envs.bauer_trick.render import LEGEND
+
+    game = BauerTrickGame(episode="deal")
+    state = game.new_state(0)
+    rng = np.random.default_rng(0)
+    while not state.is_over():
+        (p,) = state.acting_players()
+        state.step(int(rng.choice(np.flatnonzero(state.legal_mask(p)))))
+    total = sum(state.tricks)
+    assert f"{total} tricks a deal" in LEGEND
+    assert f"{total // 2 + 1} or more tricks" in LEGEND and f"{total // 2}-{total // 2}" in LEGEND
