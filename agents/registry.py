@@ -165,7 +165,15 @@ def agent_from_spec(spec: str, env_name: str | None = None, seed: int | None = N
     return make_agent(name, env_name=env_name, seed=seed, **kw)
 
 
-def factory_from_spec(spec: str, env_name: str | None = None) -> Callable[[int | None], BaseAgent]:
-    """``agent_factory`` from a spec string."""
+def factory_from_spec(spec: str, env_name: str | None = None,
+                      num_players: int | None = None) -> Callable[[int | None], BaseAgent]:
+    """``agent_factory`` from a spec string. ``num_players``, the game's player count, picks a
+    ``trained`` agent's model unless the spec names the count itself, so a count without a
+    shipped model (or a ``path=`` model for another count) is refused here, naming the models
+    there are, and not at the agent's first move."""
     name, kw = parse_agent_spec(spec)
+    wanted = num_players if name == "trained" else None
+    if wanted is not None and kw.setdefault("num_players", wanted) != wanted:
+        raise ValueError(f"agent {spec!r}: num_players={kw['num_players']}, but the game has "
+                         f"{wanted} players (allowed: {wanted}, or leave it out)")
     return agent_factory(name, env_name=env_name, **kw)

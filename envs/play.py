@@ -158,7 +158,7 @@ def make_bots(env: str, game: Game, seat: int, specs: Sequence[str], seed: int |
     from agents.registry import factory_from_spec
     from training.match import seeds_for
 
-    factories = [factory_from_spec(spec, env) for spec in specs]
+    factories = [factory_from_spec(spec, env, game.num_players) for spec in specs]
     seeds: list[int | None] = ([None] * game.num_players if seed is None
                                else list(seeds_for(seed, game.num_players)))
     others = [p for p in range(game.num_players) if p != seat]

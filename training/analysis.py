@@ -176,7 +176,7 @@ def _play_chunk(env_name: str, options: Mapping[str, Any], specs: Sequence[str],
                 seeds: Sequence[int]) -> list[GameRecord]:
     """Worker: build the game and the agents once, then play ``seeds``."""
     game = envs.make_game(env_name, **options)
-    factories = {spec: factory_from_spec(spec, env_name) for spec in set(specs)}
+    factories = {spec: factory_from_spec(spec, env_name, game.num_players) for spec in set(specs)}
     agents = [factories[spec](None) for spec in specs]
     observe = [spec != "random" for spec in specs]
     extras = EXTRAS.get(env_name)
@@ -199,7 +199,7 @@ def collect(env_name: str, agents: str | Sequence[str], games: int, seed: int = 
     game = envs.make_game(env_name, **opts)  # validates the options before any worker starts
     specs = _seat_specs(agents, game.num_players)
     for spec in set(specs):
-        factory_from_spec(spec, env_name)  # validates the specs here, with a clear message
+        factory_from_spec(spec, env_name, game.num_players)  # checks the specs here, clearly
     seeds = seeds_for(seed, games)
     count = workers if workers is not None else default_workers()
     if count <= 1 or games < 2 * count:

@@ -1,15 +1,16 @@
-"""Evaluate a saved model (or any agent) in one seat, over seeded games with seats rotated.
+r"""Evaluate a saved model (or any agent) in one seat, over seeded games with seats rotated.
 
     python -m training.evaluate --env bauer_trick_v0 --model RUN/model.zip --opponent random \
         --games 2000
 
 Game ``k`` is dealt from seed ``--seed + k`` and the model sits in seat ``k mod num_players``, so
-every seat is played equally often. Its team-mates (bauer_trick: the partner) are ``--partner``
-agents, every other seat an ``--opponent`` agent. Prints win/draw/loss rates (Wilson 95%
-intervals) and the mean reward with its 95% interval; ``--out DIR`` also writes them to
-``DIR/eval.json`` (``--json FILE`` to any file). ``--records FILE`` appends each game as it
-ends, and the same command run again resumes where it stopped (``training/records.py``).
-Env options default to the run's ``config.json`` next to the model.
+every seat is played equally often. Its team-mates (bauer_trick: the partner) are the evaluated
+agent itself unless ``--partner`` names another agent, every other seat an ``--opponent``
+agent. Prints win/draw/loss rates (Wilson 95% intervals) and the mean reward with its 95%
+interval; ``--out DIR`` also writes them to ``DIR/eval.json`` (``--json FILE`` to any file).
+``--records FILE`` appends each game as it ends, and the same command run again resumes where it
+stopped (``training/records.py``). Env options default to the run's ``config.json`` next to the
+model, else to the training tools' defaults (bauer_trick: single deals, ``episode=deal``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ from training.stats import OutcomeSummary, summarize
 from training.teams import partners_of
 
 AgentFactory = Callable[[int | None], BaseAgent]
+
+
+SELF_PARTNER = "the agent itself"  # the records' and the output's name of the default partner
 
 
 def evaluate_seat(
@@ -99,8 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="evaluate any agent spec instead (e.g. heuristic, trained), for "
                            "baselines")
     add_opponent(p, help="agent spec of the opponents")
-    p.add_argument("--partner", default="random", metavar="SPEC",
-                   help="agent spec of the evaluated agent's team-mates (team games)")
+    p.add_argument("--partner", metavar="SPEC",
+                   help="agent spec of the evaluated agent's team-mates (team games); without "
+                        "it the evaluated agent partners itself, so its team plays as one")
     add_games(p, default=2000, help="seeded games, seats rotated")
     add_seed(p)
     add_env_options(p, help="a game option, repeatable (default: the options in the run's "
@@ -132,10 +137,12 @@ def main(argv: list[str] | None = None) -> int:
         given = parse_env_options(args.env_option)
     try:
         options = env_options_for(args.env, given)
-        make_partner = factory_from_spec(args.partner, args.env)
-        make_opponent = factory_from_spec(args.opponent, args.env)
+        players = envs.make_game(args.env, **options).num_players
+        make_opponent = factory_from_spec(args.opponent, args.env, players)
+        named_partner = (None if args.partner is None  # checked before a model file is loaded
+                         else factory_from_spec(args.partner, args.env, players))
         if args.agent is not None:
-            make_hero = factory_from_spec(args.agent, args.env)
+            make_hero = factory_from_spec(args.agent, args.env, players)
         else:
             import torch
 
@@ -146,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 
             def make_hero(seed: int | None) -> BaseAgent:
                 return PolicyAgent(model=model, seed=seed, deterministic=not args.stochastic)
+        make_partner = make_hero if named_partner is None else named_partner
     except (ValueError, FileNotFoundError) as exc:  # argparse prints it and exits with 2
         parser.error(str(exc))
     game = envs.make_game(args.env, **options)
@@ -161,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
 
     has_partners = any(partners_of(game, seat) for seat in range(game.num_players))
     run = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
-           "partner": args.partner if has_partners else None, "opponent": args.opponent,
+           "partner": (args.partner or SELF_PARTNER) if has_partners else None,
+           "opponent": args.opponent,
            "seed": args.seed}
     records = None
     if args.records is not None:
@@ -205,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(rewards)
     last_seed = args.seed + args.games - 1
     hero_name = args.agent or f"model {args.model}"
-    partner = f"partner={args.partner}, " if has_partners else ""  # only team games have one
+    partner = f"partner={run['partner']}, " if has_partners else ""  # only team games have one
     print(f"{args.env} {options}: {hero_name} vs {partner}"
           f"opponents={args.opponent}, seats rotated, seeds {args.seed}..{last_seed}")
     print(format_summary(summary))

@@ -1,4 +1,4 @@
-"""Evolve a game heuristic's parameters with CMA-ES against the default heuristic.
+r"""Evolve a game heuristic's parameters with CMA-ES against the default heuristic.
 
     python -m training.evolve --config training/configs/bower_evolve.json --out runs/bower_evolve
     python -m training.evolve --env bower_v0 --param bonus_value=0:2 --param read_opponent=0:4 \

@@ -66,7 +66,8 @@ def play_pair(env_name: str, options: Mapping[str, Any], a: str, b: str, games: 
               seed: int) -> PairResult:
     """``games`` games of ``a`` against ``b`` (an even number: each deal with both seatings)."""
     game = envs.make_game(env_name, **options)
-    timed = {spec: TimedAgent(factory_from_spec(spec, env_name)(None)) for spec in (a, b)}
+    timed = {spec: TimedAgent(factory_from_spec(spec, env_name, game.num_players)(None))
+             for spec in (a, b)}
     outcomes, seat_specs, returns = [], [], []
     deals = seeds_for(seed, (games + 1) // 2)
     for k in range(games):
@@ -106,7 +107,7 @@ def run_ladder(env_name: str, specs: Sequence[str], games_per_pair: int, seed: i
     opts = dict(options or {})
     game = envs.make_game(env_name, **opts)  # validates env and options here
     for spec in specs:
-        factory_from_spec(spec, env_name)  # validates the specs before any worker starts
+        factory_from_spec(spec, env_name, game.num_players)  # checks the specs before any worker
     pairs = list(combinations(specs, 2))
     pair_seeds = seeds_for(seed, len(pairs))
     args = [(env_name, opts, a, b, games_per_pair, s) for (a, b), s in zip(pairs, pair_seeds)]

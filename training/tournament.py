@@ -1,4 +1,4 @@
-"""Seeded tournaments between any agents, with OpenSkill ratings, a table and a plot.
+r"""Seeded tournaments between any agents, with OpenSkill ratings, a table and a plot.
 
     python -m training.tournament --env bauer_trick_v0 \
         --agents random heuristic search:rollouts=32 policy:RUN/model.zip --games 400 --out DIR
@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         options = env_options_for(args.env, parse_env_options(args.env_option))
-        factories = [factory_from_spec(spec, args.env) for spec in args.agents]
+        players = envs.make_game(args.env, **options).num_players
+        factories = [factory_from_spec(spec, args.env, players) for spec in args.agents]
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
             raise ValueError(f"--agents needs at least two distinct specs, got {args.agents}")
     except (ValueError, FileNotFoundError) as exc:

@@ -179,3 +179,29 @@ def test_trained_picks_the_model_that_fits_the_observation(tmp_path, monkeypatch
                        "num_players, path"):
         make_agent("trained", env_name=ENV, rollouts=3)
     assert isinstance(make_agent("trained", env_name=ENV, num_players=2), TrainedAgent)
+
+
+@pytest.mark.parametrize("tool", ["training.evaluate", "training.tournament", "envs.play"])
+def test_tools_refuse_trained_for_a_player_count_without_a_model_before_any_game(tool, tmp_path,
+                                                                                  capsys):
+    """They used to start, then fail at the model's first move with a traceback."""
+    import importlib
+
+    argv = ["--env", "ethnos_v0", "--env-option", "num_players=3", *{
+        "training.evaluate": ["--agent", "trained", "--games", "2", "--no-progress"],
+        "training.tournament": ["--agents", "heuristic", "trained", "--games", "2",
+                                "--no-progress", "--out", str(tmp_path)],
+        "envs.play": ["--opponent", "trained"]}[tool]]
+    with pytest.raises(SystemExit) as exc:
+        importlib.import_module(tool).main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "no shipped model for ethnos_v0 with 3 players" in err and "ethnos_v0 4p" in err
+
+
+def test_a_trained_spec_naming_another_player_count_than_the_game_is_refused():
+    from agents.registry import factory_from_spec
+
+    with pytest.raises(ValueError, match="num_players=4, but the game has 3 players"):
+        factory_from_spec("trained:num_players=4", "ethnos_v0", 3)
+    assert factory_from_spec("trained:num_players=4", "ethnos_v0", 4)(0).name == "trained"

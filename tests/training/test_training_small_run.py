@@ -135,15 +135,23 @@ def test_evaluate_prints_and_writes_rates(run_dir, capsys):
     assert result["mean_reward_low"] <= result["mean_reward"] <= result["mean_reward_high"]
 
 
-def test_evaluate_any_agent_as_the_hero(tmp_path, capsys):
-    out = tmp_path / "heuristic.json"
-    assert evaluate.main(["--env", ENV, "--agent", "heuristic", "--games", "200", "--json",
-                          str(out), "--no-progress"]) == 0
-    result = json.loads(out.read_text())
-    assert result["hero"] == "heuristic" and result["games"] == 200
-    assert result["mean_reward"] > 0  # measured +0.19 over 2,000 deals with a random partner
-    assert "vs partner=random, opponents=random" in capsys.readouterr().out
-    assert result["partner"] == "random"
+def test_evaluate_any_agent_as_the_hero_partnering_itself_by_default(tmp_path, capsys):
+    runs = {}
+    for name, extra in (("default", []), ("heuristic", ["--partner", "heuristic"]),
+                        ("random", ["--partner", "random"])):
+        out = tmp_path / f"{name}.json"
+        assert evaluate.main(["--env", ENV, "--agent", "heuristic", "--games", "200", "--json",
+                              str(out), "--no-progress", *extra]) == 0
+        runs[name] = json.loads(out.read_text())
+    assert "vs partner=the agent itself, opponents=random" in capsys.readouterr().out
+    assert runs["default"]["hero"] == "heuristic" and runs["default"]["games"] == 200
+    assert runs["default"]["partner"] == "the agent itself"
+    # without --partner the agent partners itself: the very games of naming it as the partner
+    assert {k: runs["default"][k] for k in ("win", "draw", "mean_reward")} == {
+        k: runs["heuristic"][k] for k in ("win", "draw", "mean_reward")}
+    # and a heuristic team beats random opponents by more than a heuristic with a random partner
+    # (measured +0.19 over 2,000 deals)
+    assert runs["default"]["mean_reward"] > runs["random"]["mean_reward"] > 0
 
 
 def test_evaluate_names_no_partner_in_a_game_without_teams(capsys):
