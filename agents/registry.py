@@ -176,4 +176,22 @@ def factory_from_spec(spec: str, env_name: str | None = None,
     if wanted is not None and kw.setdefault("num_players", wanted) != wanted:
         raise ValueError(f"agent {spec!r}: num_players={kw['num_players']}, but the game has "
                          f"{wanted} players (allowed: {wanted}, or leave it out)")
+    if name == "ismcts" and num_players is not None:
+        _check_search_models(spec, kw, env_name, num_players)
     return agent_factory(name, env_name=env_name, **kw)
+
+
+def _check_search_models(spec: str, kw: dict[str, Any], env_name: str | None,
+                         num_players: int) -> None:
+    """An ``ismcts`` spec naming ``playout=trained`` or ``prior=trained`` needs a shipped model
+    for the game's player count; the search learns the count only at its first move, so without
+    this check such a tool run would stop there with a traceback."""
+    from agents.policy import load_trained
+
+    for label in ("playout", "prior"):
+        if kw.get(label) == "trained":
+            try:
+                load_trained(env_name, None, num_players)
+            except FileNotFoundError as err:
+                raise ValueError(f"agent {spec!r}: {label}=trained: {err} (or name another "
+                                 f"{label}: random, heuristic)") from None

@@ -181,22 +181,45 @@ def test_trained_picks_the_model_that_fits_the_observation(tmp_path, monkeypatch
     assert isinstance(make_agent("trained", env_name=ENV, num_players=2), TrainedAgent)
 
 
-@pytest.mark.parametrize("tool", ["training.evaluate", "training.tournament", "envs.play"])
+@pytest.mark.parametrize("tool", ["training.evaluate", "training.tournament", "envs.play",
+                                  "search prior", "search playout"])
 def test_tools_refuse_trained_for_a_player_count_without_a_model_before_any_game(tool, tmp_path,
                                                                                   capsys):
-    """They used to start, then fail at the model's first move with a traceback."""
+    """They used to start, then fail at the model's first move with a traceback (the searches
+    that name a ``trained`` prior or playout too: they learn the player count at that move)."""
     import importlib
 
     argv = ["--env", "ethnos_v0", "--env-option", "num_players=3", *{
         "training.evaluate": ["--agent", "trained", "--games", "2", "--no-progress"],
         "training.tournament": ["--agents", "heuristic", "trained", "--games", "2",
                                 "--no-progress", "--out", str(tmp_path)],
-        "envs.play": ["--opponent", "trained"]}[tool]]
+        "envs.play": ["--opponent", "trained"],
+        "search prior": ["--agent", "ismcts:prior=trained,iterations=4", "--games", "2",
+                         "--no-progress"],
+        "search playout": ["--agent", "heuristic", "--opponent",
+                           "ismcts:playout=trained,iterations=4", "--games", "2",
+                           "--no-progress"]}[tool]]
+    module = tool if "." in tool else "training.evaluate"
     with pytest.raises(SystemExit) as exc:
-        importlib.import_module(tool).main(argv)
+        importlib.import_module(module).main(argv)
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "no shipped model for ethnos_v0 with 3 players" in err and "ethnos_v0 4p" in err
+    if "search" in tool:
+        assert f"{tool.split()[1]}=trained" in err
+
+
+def test_a_search_naming_the_trained_model_plays_where_one_is_shipped():
+    """The check above refuses only a missing model: 2 players have one."""
+    from agents.registry import factory_from_spec
+
+    make = factory_from_spec("ismcts:prior=trained,playout=trained,iterations=4", "ethnos_v0", 2)
+    game = envs.make_game("ethnos_v0", num_players=2)
+    state = game.new_state(seed=3)
+    player = state.acting_players()[0]
+    action = make(0).act(state.observe(player), state.legal_mask(player), state=state,
+                         player=player)
+    assert state.legal_mask(player)[action]
 
 
 def test_a_trained_spec_naming_another_player_count_than_the_game_is_refused():
