@@ -41,7 +41,7 @@ from training.cli import (
 )
 from training.match import play_game
 from training.records import GameRecords, RecordsError
-from training.stats import OutcomeSummary, summarize
+from training.stats import OutcomeSummary, interval_caveat, summarize
 from training.teams import partners_of
 
 AgentFactory = Callable[[int | None], BaseAgent]
@@ -90,7 +90,8 @@ def format_summary(summary: OutcomeSummary) -> str:
         iv = getattr(summary, key)
         lines.append(f"{key:>5}: {iv.value:6.2%}  95% CI [{iv.low:6.2%}, {iv.high:6.2%}]")
     m = summary.mean_reward
-    lines.append(f"mean reward: {m.value:+.4f}  95% CI [{m.low:+.4f}, {m.high:+.4f}]")
+    lines.append(f"mean reward: {m.value:+.4f}  95% CI [{m.low:+.4f}, {m.high:+.4f}]"
+                 + interval_caveat(m, summary.n))
     return "\n".join(lines)
 
 

@@ -33,7 +33,7 @@ from agents.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
 from agents.registry import factory_from_spec
 from training.cli import make_parser
 from training.evaluate import evaluate_seat
-from training.stats import summarize
+from training.stats import interval_caveat, summarize
 from training.train import eval_options
 
 PROTOCOL = ("model in one seat (team games: both team seats), the other seats the named agent, "
@@ -66,7 +66,8 @@ def measure(run: Path, games: int, seed: int,
                      "win": round(s.win.value, 4), "draw": round(s.draw.value, 4),
                      "loss": round(s.loss.value, 4),
                      "seconds": round(time.perf_counter() - t0, 1)}
-        print(f"{env} {game.num_players}p vs {spec}: {s.mean_reward} win {s.win.value:.3f}",
+        print(f"{env} {game.num_players}p vs {spec}: {s.mean_reward} win {s.win.value:.3f} "
+              f"[{s.win.low:.3f}, {s.win.high:.3f}]{interval_caveat(s.mean_reward, games)}",
               flush=True)
     return out
 

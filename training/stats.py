@@ -38,6 +38,18 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
     return Interval(mean, mean - half, mean + half)
 
 
+def interval_caveat(iv: Interval, n: int) -> str:
+    """A note to print after a mean's interval where the normal interval says nothing: one game
+    has none, and games that all gave the same reward (a perfect record) give one of no width,
+    which is not certainty; the win rate's Wilson interval still bounds such a record."""
+    if n == 1:
+        return " (one game: no interval)"
+    if n > 1 and iv.low == iv.high:
+        return (f" (all {n} games gave the same reward, so the normal interval has no width; "
+                "read the win rate's interval)")
+    return ""
+
+
 def wilson_interval(successes: int, n: int, z: float = Z95) -> Interval:
     """Rate ``successes / n`` with the Wilson score interval."""
     if n <= 0:

@@ -63,3 +63,15 @@ def test_summarize_counts_wins_draws_losses_by_sign():
     assert s.mean_reward.value == pytest.approx(0.3)
     d = s.as_dict()
     assert d["games"] == 5 and d["win"] == 0.6 and d["mean_reward_low"] < 0.3
+
+
+def test_a_perfect_record_or_a_single_game_is_printed_with_a_caveat_not_as_certainty():
+    """The normal interval of 400 wins is [+1, +1]: the evaluation output says why, and points
+    to the win rate's Wilson interval, which still has width."""
+    from training.evaluate import format_summary
+
+    perfect = format_summary(summarize([1.0] * 400))
+    assert "all 400 games gave the same reward" in perfect
+    assert "[99.05%, 100.00%]" in perfect  # Wilson: 400 of 400 bounds the win rate below 1
+    assert "one game: no interval" in format_summary(summarize([1.0]))
+    assert "same reward" not in format_summary(summarize([1.0, 1.0, 0.0]))
