@@ -149,9 +149,12 @@ def main(argv: list[str] | None = None) -> int:
         plot = write_plot(rows, args.out, f"{args.env} {options}")
         if plot is not None:
             written.append(plot)
-    (args.out / "tournament.json").write_text(json.dumps(
+    summary = args.out / "tournament.json"
+    summary.write_text(json.dumps(
         {"env": args.env, "env_options": options, "games": args.games, "seed": args.seed,
          "agents": args.agents, "results": rows}, indent=2))
+    written.append(summary)
+    print(f"{args.env} {options}: {args.games} games, seeds from {args.seed}")
     print((args.out / "results.md").read_text())
     print("wrote " + ", ".join(str(p) for p in written))
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -73,6 +74,11 @@ def test_cli_writes_table_and_plot(tmp_path, capsys):
     rows = list(csv.DictReader((out / "results.csv").open()))
     assert {row["agent"] for row in rows} == {"random", "heuristic"}
     assert (out / "results.md").read_text().startswith("| agent |")
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"{ENV} ")  # the game and its options head the table
+    wrote = printed.splitlines()[-1]
+    assert wrote.startswith("wrote ") and str(out / "tournament.json") in wrote
+    assert json.loads((out / "tournament.json").read_text())["games"] == 8
     pytest.importorskip("matplotlib")
     assert (out / "results.png").stat().st_size > 0
 
