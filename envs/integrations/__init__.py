@@ -6,8 +6,8 @@ Each module imports its library at import time, so import only the one you use:
   ``MaskedPPOTorchRLModule`` and ``ppo_config`` (self-play PPO, one shared masked policy).
 - ``envs.integrations.sb3``: SuperSuit's ``pettingzoo_env_to_vec_env_v1`` for sb3-contrib's
   ``MaskablePPO``: ``maskable_vec_env`` adds the ``action_masks()`` it asks for.
-- ``envs.integrations.tianshou``: Tianshou's ``PettingZooEnv`` over a tablezoo env.
 
-TorchRL's ``PettingZooWrapper`` and Shimmy need no glue: ``README_SECTION_INTEGRATIONS.md`` and
-``tests/integrations/`` show the documented calls.
+Tianshou's ``PettingZooEnv``, TorchRL's ``PettingZooWrapper`` and Shimmy need no glue: the
+"Integrations with other RL libraries" section of ``README.md`` and ``tests/integrations/`` show
+the documented calls.
 """
