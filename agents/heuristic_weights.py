@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent
+from agents.model_files import ModelFileError, read_arrays, read_card
 from envs.core.game import State
 
 FORMAT = "tablezoo-heuristic-weights-v1"
@@ -91,10 +92,7 @@ class HeuristicWeights:
 
 def card_format(path: str | Path) -> str | None:
     """The ``format`` named by the card next to ``path`` (None without a card)."""
-    card_path = Path(path).with_suffix(".json")
-    if not card_path.is_file():
-        return None
-    return json.loads(card_path.read_text()).get("format")
+    return read_card(path).get("format")
 
 
 def load_weights(path: str | Path, env_name: str | None = None) -> HeuristicWeights:
@@ -107,16 +105,16 @@ def load_weights(path: str | Path, env_name: str | None = None) -> HeuristicWeig
     card_path = path.with_suffix(".json")
     if not card_path.is_file():
         raise ValueError(f"{path}: a {FORMAT} model needs its card {card_path.name}")
-    card = json.loads(card_path.read_text())
+    card = read_card(path)
     model_env = card.get("env")
     if env_name is not None and model_env != env_name:
         raise ModelMismatchError(
             f"{path} was trained for env {model_env!r}, not for env {env_name!r}")
-    with np.load(path, allow_pickle=False) as data:
-        if sorted(data.files) != ["names", "values"]:
-            raise ValueError(f"{path}: not a {FORMAT} file (arrays {sorted(data.files)}; "
+    data = read_arrays(path)
+    if sorted(data) != ["names", "values"]:
+        raise ModelFileError(f"{path}: not a {FORMAT} file (arrays {sorted(data)}; "
                              "expected names, values)")
-        names, values = data["names"], data["values"]
+    names, values = data["names"], data["values"]
     if names.shape != values.shape or names.ndim != 1:
         raise ValueError(f"{path}: names {names.shape} and values {values.shape} must be two "
                          "1-d arrays of the same length")

@@ -18,6 +18,7 @@ masked softmax drawn from the agent's own generator.
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ from agents.heuristic_weights import (
     card_format,
     load_weights,
 )
+from agents.model_files import ModelFileError, read_arrays, read_card
 from envs.core.game import State
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
@@ -74,6 +76,9 @@ class NumpyMLP:
             if i and w.shape[0] != self.weights[i - 1].shape[1]:
                 raise ValueError(f"NumpyMLP layer {i}: input {w.shape[0]} != previous output "
                                  f"{self.weights[i - 1].shape[1]}")
+            if not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise ValueError(f"NumpyMLP layer {i}: weights or biases that are not finite "
+                                 "(NaN or infinity; a diverged or damaged model)")
         if self.obs_scale is not None:
             self.obs_scale = np.ascontiguousarray(self.obs_scale, np.float32)
             if self.obs_scale.shape != (self.obs_size,):
@@ -184,16 +189,19 @@ def load_mlp(path: str | Path, env_name: str | None = None,
         path = path.with_suffix(".npz")
     if not path.is_file():
         raise FileNotFoundError(f"trained agent: no model file at {path}")
-    card_path = path.with_suffix(".json")
-    card = json.loads(card_path.read_text()) if card_path.is_file() else {}
-    with np.load(path, allow_pickle=False) as data:
-        layers = sorted(int(k[1:]) for k in data.files if k.startswith("w"))
-        if not layers or layers != list(range(len(layers))):
-            raise ValueError(f"{path}: not a {FORMAT} file (arrays {sorted(data.files)})")
+    card = read_card(path)
+    data = read_arrays(path)
+    layers = sorted(int(k[1:]) for k in data if k[:1] == "w" and k[1:].isdigit())
+    if (not layers or layers != list(range(len(layers)))
+            or any(f"b{i}" not in data for i in layers)):
+        raise ModelFileError(f"{path}: not a {FORMAT} file (arrays {sorted(data)}; expected "
+                             "w0, b0, w1, b1, ... and optionally obs_scale)")
+    try:
         mlp = NumpyMLP([data[f"w{i}"] for i in layers], [data[f"b{i}"] for i in layers],
                        activation=card.get("architecture", {}).get("activation", "relu"),
-                       obs_scale=data["obs_scale"] if "obs_scale" in data.files else None,
-                       card=card)
+                       obs_scale=data.get("obs_scale"), card=card)
+    except ValueError as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
     check_advice(mlp.advice)
     check_model_fits(mlp.card.get("env"), mlp.env_obs_size, env_name, obs_size, str(path))
     return mlp
@@ -207,7 +215,8 @@ def check_model_fits(model_env: str | None, model_obs: int | None, env_name: str
             f"{where} was trained for env {model_env!r}, not for env {env_name!r}")
     if obs_size is not None and model_obs is not None and model_obs != obs_size:
         raise ModelMismatchError(
-            f"{where} expects observations of size {model_obs} ({model_env}), but "
+            f"{where} expects observations of size {model_obs} "
+            f"({model_env or 'its env not recorded'}), but "
             f"{env_name or 'this env'} gives observations of size {obs_size}")
 
 
@@ -355,9 +364,7 @@ def load_trained(env_name: str | None, path: str | Path | None,
     numpy networks, or a single heuristic-weights model."""
     obs_size = None
     if env_name is not None and num_players is not None:
-        import envs
-
-        obs_size = envs.make_game(env_name, **_player_option(env_name, num_players)).obs_spec.size
+        obs_size = observation_size(env_name, num_players)
     if path is not None:
         return [load_model_file(path, env_name, obs_size)]
     if env_name is None:
@@ -378,6 +385,13 @@ def load_trained(env_name: str | None, path: str | Path | None,
 
 def _shipped_cards() -> list[dict[str, Any]]:
     return [json.loads(p.read_text()) for p in sorted(PRETRAINED_DIR.glob("*.json"))]
+
+
+def observation_size(env_name: str, num_players: int) -> int:
+    """The observation size of ``env_name`` played by ``num_players``."""
+    import envs
+
+    return envs.make_game(env_name, **_player_option(env_name, num_players)).obs_spec.size
 
 
 def _player_option(env_name: str, num_players: int) -> dict[str, Any]:
@@ -411,7 +425,11 @@ def load_model(path: str | Path, env_name: str | None = None,
             f"{path} OUT.npz) and play it as trained:OUT.npz")
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(str(path), device="cpu")
+    try:
+        model = MaskablePPO.load(str(path), device="cpu")
+    except (AssertionError, ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile) as exc:
+        raise ModelFileError(f"{path}: not a MaskablePPO model.zip from training.train "
+                             f"({type(exc).__name__}: {exc})") from None
     model_obs = int(model.observation_space.shape[0])
     check_model_fits(config_env, model_obs, env_name, obs_size, str(path))
     # the fixed input scaling the run trained with (``PolicyAgent`` applies it)
@@ -425,7 +443,15 @@ def run_config(model_path: str | Path) -> dict[str, Any]:
     path = Path(model_path)
     for candidate in (path.parent / "config.json", path.parent.parent / "config.json"):
         if candidate.is_file():
-            return json.loads(candidate.read_text())
+            try:
+                config = json.loads(candidate.read_text())
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise ModelFileError(f"{candidate} (the run's settings next to {path.name}): "
+                                     f"not JSON ({exc})") from None
+            if not isinstance(config, dict):
+                raise ModelFileError(f"{candidate} (the run's settings next to {path.name}): "
+                                     f"expected a JSON object, got a {type(config).__name__}")
+            return config
     return {}
 
 

@@ -178,6 +178,13 @@ def factory_from_spec(spec: str, env_name: str | None = None,
                          f"{wanted} players (allowed: {wanted}, or leave it out)")
     if name == "ismcts" and num_players is not None:
         _check_search_models(spec, kw, env_name, num_players)
+    if name == "policy" and "path" in kw and env_name is not None and num_players is not None:
+        # a zip away from its run's config.json names no env: check its input size against
+        # the game's here, not at its first move (a shape error from inside torch)
+        from agents.policy import load_model, observation_size
+
+        kw["model"] = load_model(kw.pop("path"), env_name,
+                                 observation_size(env_name, num_players))
     return agent_factory(name, env_name=env_name, **kw)
 
 

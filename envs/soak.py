@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import queue as queue_module
 import time
 import traceback
 from pathlib import Path
 
 import numpy as np
+
+from training.cli import non_negative_int
 
 
 def rss_mb() -> float:
@@ -80,8 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=10.0, help="how long each env plays")
     parser.add_argument("--env", action="append", choices=envs.ENVS,
                         help="env to soak (repeatable); default: every env")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the action choices")
+    parser.add_argument("--seed", type=non_negative_int, default=0,
+                        help="seed of the action choices")
     args = parser.parse_args(argv)
+    if not args.minutes > 0:
+        parser.error(f"--minutes {args.minutes}: allowed: more than 0")
     names = args.env or list(envs.ENVS)
     queue: mp.Queue = mp.get_context("spawn").Queue()
     workers = [
@@ -96,7 +102,16 @@ def main(argv: list[str] | None = None) -> int:
     running = len(workers)
     print(f"{'env':16} {'min':>5} {'steps':>11} {'games':>8} {'errors':>6} {'RSS MiB':>8}")
     while running:
-        name, minute, steps, played, errors, rss, error = queue.get()
+        try:
+            name, minute, steps, played, errors, rss, error = queue.get(timeout=5.0)
+        except queue_module.Empty:  # a worker that died without its last report would hang us
+            dead = [n for n, w in zip(names, workers) if w.exitcode not in (None, 0)]
+            if dead:
+                for worker in workers:
+                    worker.terminate()
+                print(f"soak worker(s) for {', '.join(dead)} stopped with an error (above)")
+                return 1
+            continue
         if minute is None:
             running -= 1
             continue

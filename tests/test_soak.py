@@ -12,3 +12,14 @@ def test_soak_reports_steps_and_rss_per_env(capsys):
         assert "0 exceptions" in line and "MiB" in line
         steps = int(line.split()[1].replace(",", ""))
         assert steps > 0
+
+
+def test_bad_settings_are_refused_before_any_worker_starts(capsys):
+    """A negative seed killed the worker inside numpy, and the tool then waited for it forever."""
+    import pytest
+
+    for argv, words in ((["--seed", "-1"], "--seed: expected an integer >= 0"),
+                        (["--minutes", "0"], "--minutes 0.0: allowed: more than 0")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--env", "bower_v0", *argv])
+        assert exc.value.code == 2 and words in capsys.readouterr().err

@@ -79,7 +79,7 @@ def add_opponent(p: argparse.ArgumentParser, *, default: str | list[str] | None 
 
 def add_seed(p: argparse.ArgumentParser, default: int | None = 0,
              help: str = "seed of the games (game k uses seed + k)") -> None:
-    p.add_argument("--seed", type=int, default=default, help=help)
+    p.add_argument("--seed", type=non_negative_int, default=default, help=help)
 
 
 def add_games(p: argparse.ArgumentParser, default: int,
@@ -145,6 +145,9 @@ def parse_with_config(parser: argparse.ArgumentParser,
             config = json.loads(first.config.read_text())
         except json.JSONDecodeError as exc:
             parser.error(f"--config {first.config}: not JSON ({exc})")
+        if not isinstance(config, dict):
+            parser.error(f"--config {first.config}: expected a JSON object of option names and "
+                         f"values, got a {type(config).__name__}")
         known = {a.dest for a in parser._actions}
         unknown = sorted(set(config) - known)
         if unknown:
@@ -158,6 +161,14 @@ def positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """A seed or a count that may be 0 (numpy's generators take no negative seed)."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value
 
 

@@ -40,7 +40,7 @@ from agents.advice import advice_of, advisor_factory, advisor_seed, with_advice
 from agents.base import Agent
 from agents.registry import factory_from_spec
 from envs.core.game import Game
-from training.cli import make_parser
+from training.cli import make_parser, non_negative_int, positive_int
 from training.match import seeds_for
 from training.teams import partners_of
 
@@ -271,6 +271,8 @@ def clone(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: int 
           lr: float = 1e-3, value_coef: float = 0.5, holdout: float = 0.1, seed: int = 0,
           log: Any = print) -> dict[str, float]:
     """Fit ``policy`` (an sb3 MaskablePPO policy) to ``demos``; returns held-out agreement."""
+    if epochs < 1:
+        raise ValueError(f"clone: epochs={epochs}; allowed: 1 or more")
     import torch
 
     rng = np.random.default_rng(seed)
@@ -334,14 +336,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--config", help="a training/configs/*.json (network, env, options)")
     p.add_argument("--env")
     p.add_argument("--out", required=True)
-    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--games", type=positive_int, default=400)
     p.add_argument("--teacher", default="heuristic")
-    p.add_argument("--epochs", type=int, default=10)
-    p.add_argument("--dagger-rounds", type=int, default=0,
+    p.add_argument("--epochs", type=positive_int, default=10)
+    p.add_argument("--dagger-rounds", type=non_negative_int, default=0,
                    help="DAgger rounds after cloning (the clone plays, the teacher labels)")
-    p.add_argument("--dagger-games", type=int, default=None,
+    p.add_argument("--dagger-games", type=positive_int, default=None,
                    help="games per DAgger round (default: --games)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--processes", type=int, default=1,
                    help="worker processes playing the teacher's games")
     args = p.parse_args(argv)

@@ -30,6 +30,7 @@ from training.cli import (
     add_seed,
     env_options_for,
     make_parser,
+    non_negative_int,
     parse_env_options,
 )
 
@@ -43,8 +44,9 @@ def build_parser():
     add_out(p, required=False, default=Path("runs/quick"), help="run folder for every result")
     add_env_options(p, help="a game option, repeatable (default: the tool defaults, e.g. "
                             "bauer_trick_v0 trains on single deals)")
-    p.add_argument("--timesteps", type=int, default=100_000, help="learner decisions to train")
-    p.add_argument("--bc-games", type=int, default=1000,
+    p.add_argument("--timesteps", type=non_negative_int, default=100_000,
+                   help="learner decisions to train")
+    p.add_argument("--bc-games", type=non_negative_int, default=1000,
                    help="heuristic games to clone before PPO (0: no warm start)")
     add_games(p, default=400, help="evaluation games against each opponent, seats rotated")
     add_seed(p, help="seed of training; evaluation uses other seeds")

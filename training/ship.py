@@ -31,7 +31,7 @@ from agents.base import BaseAgent
 from agents.heuristic_weights import HeuristicWeights
 from agents.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
 from agents.registry import factory_from_spec
-from training.cli import make_parser
+from training.cli import make_parser, non_negative_int, positive_int
 from training.evaluate import evaluate_seat
 from training.stats import interval_caveat, summarize
 from training.train import eval_options
@@ -125,8 +125,8 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR,
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("training.ship", __doc__)
     p.add_argument("run", type=Path, help="a run directory of training.train or training.evolve")
-    p.add_argument("--games", type=int, default=400)
-    p.add_argument("--seed", type=int, default=5_000_000)
+    p.add_argument("--games", type=positive_int, default=400)
+    p.add_argument("--seed", type=non_negative_int, default=5_000_000)
     p.add_argument("--dest", type=Path, default=PRETRAINED_DIR)
     p.add_argument("--no-ship", action="store_true", help="measure only")
     args = p.parse_args(argv)

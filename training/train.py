@@ -54,6 +54,7 @@ from training.cli import (
     positive_int,
 )
 from training.machine import machine_record
+from training.settings import hidden_layers, setting_problems
 
 ACTIVATIONS = ("tanh", "relu")
 REQUIRED = ("env", "timesteps", "out")
@@ -255,7 +256,7 @@ def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> An
 
     from training.ppo import CollectorPPO
 
-    layers = [int(x) for x in str(args.net_arch).split(",") if x.strip()]
+    layers = hidden_layers(args.net_arch)
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[args.activation]
     return CollectorPPO(
         "MlpPolicy", vec_env, learning_rate=args.lr, n_steps=args.n_steps,
@@ -392,6 +393,9 @@ def rollout_with_curve(args: argparse.Namespace, game: Any, eval_game: Any, poli
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_args(parser, argv)
+    problems = setting_problems(vars(args))
+    if problems:
+        parser.error("; ".join(problems))
     try:
         env_options = env_options_for(args.env, parse_env_options(args.env_option))
         game = envs.make_game(args.env, **env_options)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -154,6 +155,39 @@ def test_sb3_zip_for_another_env_is_refused(tmp_path):
         load_model(tmp_path / "m.zip", ENV, size4)
     with pytest.raises(ModelMismatchError, match="not for env 'bower_v0'"):
         make_agent("policy", env_name="bower_v0", path=str(tmp_path / "m.zip"))
+
+
+def test_a_zip_without_its_config_or_not_a_zip_is_refused_before_any_game(tmp_path, capsys):
+    """Away from its run's config.json a zip names no env: the tools still check its input size
+    against the game's (it failed at the first move with a shape error from inside torch), and
+    a file that is not a MaskablePPO zip, or a damaged config.json, is named."""
+    from sb3_contrib import MaskablePPO
+
+    from training import evaluate
+    from training.train import build_shard
+
+    vec = build_shard(ENV, {"num_players": 2}, {"specs": ["random"]}, True, 1.0, 2, 0)
+    MaskablePPO("MlpPolicy", vec, n_steps=8, batch_size=8, device="cpu").save(tmp_path / "m.zip")
+    size4 = envs.make_game(ENV, num_players=4).obs_spec.size
+    cases = {  # option, damage -> the error's words
+        "num_players=4": (None, f"size {vec.game.obs_spec.size}.*size {size4}"),
+        "num_players=2": ("[1]", "config.json .*expected a JSON object, got a list"),
+        "num_players=3": ("{", "config.json .*not JSON"),
+    }
+    for option, (config, message) in cases.items():
+        (tmp_path / "config.json").unlink(missing_ok=True)
+        if config is not None:
+            (tmp_path / "config.json").write_text(config)
+        with pytest.raises(SystemExit) as exc:
+            evaluate.main(["--env", ENV, "--env-option", option, "--agent",
+                           f"policy:{tmp_path / 'm.zip'}", "--games", "2", "--no-progress"])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and re.search(message, err), err
+    (tmp_path / "config.json").unlink()
+    (tmp_path / "m.npz").write_bytes((tmp_path / "m.zip").read_bytes()[:100])
+    with pytest.raises(ValueError, match="m.npz: not a MaskablePPO model.zip"):
+        make_agent("policy", env_name=ENV, path=str(tmp_path / "m.npz"))
 
 
 def test_trained_picks_the_model_that_fits_the_observation(tmp_path, monkeypatch):
