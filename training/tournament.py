@@ -53,6 +53,16 @@ def block_lineup(rng: np.random.Generator, agents: int, units: int) -> list[int]
             return lineup
 
 
+def check_games(games: int, agents: int) -> None:
+    """A block is one deal played once per rotation of the agents: a cut block would leave them
+    with unequal games on unequal cards, and fewer games than agents leaves some with none."""
+    if games < agents or games % agents:
+        low, high = max(agents, games - games % agents), games - games % agents + agents
+        raise ValueError(f"--games {games}: a block plays one deal {agents} times (once per "
+                         f"rotation of the {agents} agents), so games must be a multiple of "
+                         f"{agents}, e.g. {low}" + ("" if low == high else f" or {high}"))
+
+
 def run_tournament(
     game: Game,
     names: Sequence[str],
@@ -68,6 +78,7 @@ def run_tournament(
         raise ValueError(f"agent names must be distinct, got {list(names)}")
     units = teams_of(game)
     a = len(names)
+    check_games(games, a)
     rng = np.random.default_rng(seed)
     rewards: dict[str, list[float]] = {name: [] for name in names}
     ratings = Ratings(names)
@@ -128,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         factories = [factory_from_spec(spec, args.env, players) for spec in args.agents]
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
             raise ValueError(f"--agents needs at least two distinct specs, got {args.agents}")
+        check_games(args.games, len(args.agents))
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))
     if any(spec.startswith("policy") for spec in args.agents):

@@ -92,3 +92,21 @@ def test_cli_errors(agents, message, tmp_path, capsys):
     with pytest.raises(SystemExit):
         tournament.main(["--env", ENV, "--agents", *agents, "--out", str(tmp_path)])
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("games,hint", [(1, "e.g. 3"), (7, "e.g. 6 or 9"), (9, None)])
+def test_games_must_fill_whole_blocks(games, hint, tmp_path, capsys):
+    """A cut block dropped agents with no game from the table and gave the others unequal
+    games on unequal cards."""
+    argv = ["--env", ENV, "--agents", "random", "heuristic", "flat_search:rollouts=1",
+            "--games", str(games), "--out", str(tmp_path), "--no-progress", "--no-plot"]
+    if hint is None:
+        assert tournament.main(argv) == 0
+        rows = list(csv.DictReader((tmp_path / "results.csv").open()))
+        assert [int(row["games"]) for row in rows] == [6, 6, 6]  # 9 games, 2 teams each
+        return
+    with pytest.raises(SystemExit) as exc:
+        tournament.main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--games {games}: " in err and hint in err
