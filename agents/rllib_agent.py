@@ -34,10 +34,17 @@ def module_dir(path: str | Path) -> Path:
     )
 
 
+RAY_MISSING = ("needs Ray RLlib, which is not installed here: pip install -e \".[rllib]\" in a "
+               "venv of its own (ray[rllib] pins gymnasium 1.2.2; README, Ray RLlib section)")
+
+
 def load_module(path: str | Path) -> Any:
     """The trained masked PPO ``RLModule`` of ``path`` (see ``module_dir``), in eval mode."""
+    try:
+        from ray.rllib.core.rl_module.rl_module import RLModule
+    except ModuleNotFoundError:
+        raise ValueError(f"agent 'rllib:{path}' {RAY_MISSING}") from None
     folder = module_dir(path)
-    from ray.rllib.core.rl_module.rl_module import RLModule
 
     module = RLModule.from_checkpoint(folder)
     module.eval()

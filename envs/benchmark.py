@@ -88,9 +88,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure every option set of envs.VARIANTS, not just the defaults")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
+    if not args.seconds > 0:
+        parser.error(f"--seconds {args.seconds}: allowed: more than 0")
+    try:
+        given = parse_env_options(args.env_option)
+    except ValueError as exc:
+        parser.error(str(exc))
+    name = ""
+    try:  # every env's option set, checked before any measurement
+        for name in args.env or envs.ENVS:
+            for options in (VARIANTS[name] if args.variants else [{}]):
+                envs.make_game(name, **{**options, **given})
+    except ValueError as exc:  # InvalidOptionError names the allowed options and values
+        parser.error(f"{name}: {exc}" + ("" if args.env else " (options apply to every env; "
+                                              "name one with --env)"))
     results = []
     for name in args.env or envs.ENVS:
-        given = parse_env_options(args.env_option)
         for options in (VARIANTS[name] if args.variants else [{}]):
             options = {**options, **given}
             try:

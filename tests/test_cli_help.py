@@ -82,3 +82,60 @@ def test_shared_flags_are_spelled_the_same(name, monkeypatch):
             for shared in SHARED:
                 if flag != shared and flag.startswith(shared + "s"):
                     assert action.help == argparse.SUPPRESS, f"{name}: {flag} next to {shared}"
+
+
+MINIMAL_ARGV = {  # enough for each tool to get past its required flags
+    "envs.play": ["--env", "bower_v0"],
+    "envs.benchmark": ["--env", "bower_v0", "--seconds", "0.1"],
+    "training.train": ["--env", "bower_v0", "--timesteps", "1", "--out", "{tmp}/train"],
+    "training.evaluate": ["--env", "bower_v0", "--agent", "random", "--games", "1"],
+    "training.tournament": ["--env", "bower_v0", "--agents", "random", "heuristic", "--games",
+                            "2", "--out", "{tmp}/t"],
+    "training.quickstart": ["--env", "bower_v0", "--out", "{tmp}/q"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(MINIMAL_ARGV))
+def test_an_env_option_without_a_value_is_a_one_line_error(name, tmp_path, capsys):
+    """``--env-option reward`` (no ``=``) was a traceback in evaluate and envs.benchmark."""
+    argv = [a.format(tmp=tmp_path) for a in MINIMAL_ARGV[name]]
+    with pytest.raises(SystemExit) as stop:
+        importlib.import_module(name).main([*argv, "--env-option", "reward"])
+    assert stop.value.code == 2
+    assert "--env-option expects key=value, got 'reward'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(set(MINIMAL_ARGV) - {"envs.benchmark"}))
+def test_a_negative_seed_is_a_one_line_error(name, tmp_path, capsys):
+    """numpy takes no negative seed: it crashed four tools and hung envs.soak."""
+    argv = [a.format(tmp=tmp_path) for a in MINIMAL_ARGV[name]]
+    with pytest.raises(SystemExit) as stop:
+        importlib.import_module(name).main([*argv, "--seed", "-1"])
+    assert stop.value.code == 2
+    assert "--seed: expected an integer >= 0, got '-1'" in capsys.readouterr().err
+
+
+def test_benchmark_names_the_env_an_option_does_not_fit(capsys):
+    with pytest.raises(SystemExit) as stop:
+        importlib.import_module("envs.benchmark").main(["--env-option", "num_players=3"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "bauer_trick_v0: bauer_trick: unknown option(s) num_players" in err
+    assert "name one with --env" in err
+
+
+def test_rllib_tools_without_ray_say_how_to_install_it(tmp_path, capsys):
+    try:
+        import ray  # noqa: F401
+        pytest.skip("Ray is installed here")
+    except ModuleNotFoundError:
+        pass
+    (tmp_path / "checkpoint").mkdir()
+    with pytest.raises(SystemExit) as stop:
+        importlib.import_module("training.evaluate").main(
+            ["--env", "bower_v0", "--agent", f"rllib:{tmp_path}", "--games", "1"])
+    assert stop.value.code == 2
+    assert 'pip install -e ".[rllib]"' in capsys.readouterr().err
+    with pytest.raises(SystemExit, match=r'pip install -e "\.\[rllib\]"'):
+        importlib.import_module("training.rllib").main(["--env", "bower_v0", "--out",
+                                                       str(tmp_path / "r")])

@@ -131,14 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    config = read_run_config(args.model) if args.model else {}
-    if args.env_option is None and config.get("env") == args.env:
-        given: dict[str, Any] = config.get("env_options", {})
-    else:
-        given = parse_env_options(args.env_option)
     try:
+        config = read_run_config(args.model) if args.model else {}
+        if args.env_option is None and config.get("env") == args.env:
+            given: dict[str, Any] = config.get("env_options", {})
+        else:
+            given = parse_env_options(args.env_option)
         options = env_options_for(args.env, given)
-        players = envs.make_game(args.env, **options).num_players
+        probe = envs.make_game(args.env, **options)
+        players = probe.num_players
         make_opponent = factory_from_spec(args.opponent, args.env, players)
         named_partner = (None if args.partner is None  # checked before a model file is loaded
                          else factory_from_spec(args.partner, args.env, players))
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             from agents.policy import PolicyAgent, load_model
 
             torch.set_num_threads(1)
-            model = load_model(args.model, args.env)  # refuses another env's model
+            model = load_model(args.model, args.env, probe.obs_spec.size)  # or another env's
 
             def make_hero(seed: int | None) -> BaseAgent:
                 return PolicyAgent(model=model, seed=seed, deterministic=not args.stochastic)

@@ -143,7 +143,12 @@ def train(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    import ray
+    try:
+        import ray
+    except ModuleNotFoundError:
+        from agents.rllib_agent import RAY_MISSING
+
+        raise SystemExit(f"python -m training.rllib {RAY_MISSING}") from None
     import torch
 
     torch.set_num_threads(args.torch_threads)
