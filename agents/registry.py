@@ -6,6 +6,7 @@ command-line tools use (``"random"``, ``"ismcts:iterations=300"``, ``"flat_searc
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -70,6 +71,8 @@ def agent_factory(
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(AGENTS)}")
     if env_name is not None and env_name not in envs.ENVS:
         raise ValueError(f"unknown env {env_name!r}; known envs: {', '.join(envs.ENVS)}")
+    if name != "heuristic" or env_name is not None:
+        _check_kinds(name, _signature_of(name, env_name), kw)
     if name == "heuristic":
         if env_name is None:
             raise ValueError("agent 'heuristic' is game-specific: pass env_name=")
@@ -119,12 +122,60 @@ def agent_factory(
             f"agent {name!r}: unknown argument(s) {', '.join(unknown)}; "
             f"allowed: {', '.join(sorted(allowed)) or '(none)'}"
         )
-    cls(seed=0, **kw)  # run the constructor's own checks (e.g. rollouts >= 1) now, not later
+    probe = cls(seed=0, **kw)  # run the constructor's own checks (e.g. rollouts >= 1) now
+    if name == "heuristic" and kw:
+        _try_a_move(probe, str(env_name), kw)
 
     def make(seed: int | None) -> BaseAgent:
         return cls(seed=seed, **kw)
 
     return make
+
+
+def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
+    """The class whose keyword defaults say what kind of value each option takes."""
+    if name == "heuristic":
+        return heuristic_class(str(env_name))
+    if name in ("policy", "trained"):
+        from agents.policy import PolicyAgent, TrainedAgent
+
+        return PolicyAgent if name == "policy" else TrainedAgent
+    if name == "rllib":
+        from agents.rllib_agent import RLlibAgent
+
+        return RLlibAgent
+    return {"random": RandomAgent, "ismcts": ISMCTSAgent}.get(name, SearchAgent)
+
+
+def _check_kinds(name: str, cls: Callable[..., Any], kw: dict[str, Any]) -> None:
+    """An option whose default is true/false takes only true or false, one whose default is a
+    number only a finite number ("maybe" was read as true, and NaN passed every comparison)."""
+    params = inspect.signature(cls).parameters
+    for key, value in kw.items():
+        default = params[key].default if key in params else None
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"agent {name!r}: {key}={value!r}; allowed: true, false")
+        elif isinstance(default, int | float) and not (
+                isinstance(value, int | float) and not isinstance(value, bool)
+                and math.isfinite(value)):
+            raise ValueError(f"agent {name!r}: {key}={value!r}; expected a finite number "
+                             f"(default {default})")
+
+
+def _try_a_move(agent: BaseAgent, env_name: str, kw: dict[str, Any]) -> None:
+    """Play the heuristic's first move of a seeded game: its parameters are read only when it
+    plays, so a value out of its range (``journey_rate=-1``) would otherwise fail mid-game."""
+    game = envs.make_game(env_name)
+    state = game.new_state(seed=0)
+    player = state.acting_players()[0]
+    try:
+        agent.act(state.observe(player), state.legal_mask(player), state=state, player=player)
+    except Exception as exc:  # any failure here is the parameters': name them, not the code
+        given = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+        raise ValueError(f"agent 'heuristic' for {env_name}: {given} fails on a first move "
+                         f"({type(exc).__name__}: {exc}); leave them out for the defaults"
+                         ) from None
 
 
 def parse_value(text: str) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -151,3 +152,26 @@ def test_agent_specs_parse_types():
         "policy", {"path": "runs/a/model.zip", "deterministic": False})
     assert parse_agent_spec("heuristic:call_threshold=4.5") == (
         "heuristic", {"call_threshold": 4.5})
+
+
+@pytest.mark.parametrize("spec,env,words", [
+    ("trained:deterministic=maybe", "bauer_draft_v0", "deterministic='maybe'; allowed: true"),
+    ("ismcts:reuse=2", "bower_v0", "reuse=2; allowed: true, false"),
+    ("flat_search:rollouts=nan", "bower_v0", "rollouts=nan; expected a finite number"),
+    ("heuristic:call_threshold=nan", "bauer_trick_v0", "call_threshold=nan; expected a finite"),
+    ("heuristic:future_weight=nan", "ethnos_v0", "future_weight=nan; expected a finite"),
+    ("heuristic:journey_rate=abc", "bauer_draft_v0", "journey_rate='abc'; expected a finite"),
+    ("heuristic:journey_rate=-1", "bauer_draft_v0", "journey_rate=-1 fails on a first move"),
+])
+def test_option_values_of_the_wrong_kind_are_refused_when_the_agent_is_made(spec, env, words):
+    """They were read as true ('maybe'), passed every comparison (NaN), or failed only at the
+    agent's first move, with a traceback from inside the heuristic."""
+    with pytest.raises(ValueError, match=re.escape(words)):
+        agent_from_spec(spec, env_name=env)
+
+
+def test_options_of_the_right_kind_still_make_agents():
+    for spec, env in (("heuristic:journey_rate=0.3", "bauer_draft_v0"),
+                      ("ismcts:reuse=false,iterations=5", "bower_v0"),
+                      ("heuristic:call_threshold=2", "bauer_trick_v0")):
+        assert agent_from_spec(spec, env_name=env) is not None
