@@ -134,8 +134,19 @@ def summary(game: Game, state: State, seat: int) -> str:
     return "\n".join(lines)
 
 
+def read_saved(path: Path) -> Any:
+    """The JSON of a ``--state`` file, or an error that names the file."""
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--state {path}: not JSON ({exc})") from None
+
+
 def env_of_saved(data: dict[str, Any]) -> str:
     """The env whose game wrote ``data`` (its ``"game"`` entry)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"--state: expected a saved position (a JSON object from "
+                         f"state.to_dict()), got a {type(data).__name__}")
     for name in envs.ENVS:
         if envs.make_game(name).name == data.get("game"):
             return name
@@ -144,6 +155,13 @@ def env_of_saved(data: dict[str, Any]) -> str:
 
 def load_state(env: str, data: dict[str, Any], options: dict[str, Any]) -> tuple[Game, State]:
     """A saved position (``state.to_dict()``); its options unless given on the command line."""
+    if not isinstance(data, dict):
+        raise ValueError(f"--state: expected a saved position (a JSON object from "
+                         f"state.to_dict()), got a {type(data).__name__}")
+    game_name = envs.make_game(env).name
+    if "game" in data and data["game"] != game_name:
+        raise ValueError(f"--state holds a {data['game']!r} position, not one of {env} "
+                         f"({game_name!r}); leave out --env to play it in its own game")
     saved = dict(data.get("options") or {})
     if "num_players" in data and "num_players" not in saved:
         saved["num_players"] = data["num_players"]
@@ -197,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         options = parse_env_options(args.env_option)
-        saved = json.loads(args.state.read_text()) if args.state is not None else None
+        saved = read_saved(args.state) if args.state is not None else None
         env = args.env or (env_of_saved(saved) if saved is not None else None)
         if env is None:
             raise ValueError("--env is required (or --state FILE.json)")

@@ -24,6 +24,7 @@ import pytest
 import envs
 from envs import play as play_mod
 from envs.play import SeatView
+from envs.play import main as play_main
 from envs.play_menu import Menu
 
 SCALE = float(os.environ.get("TABLEZOO_PLAY_SCALE", "1"))
@@ -229,3 +230,23 @@ def test_state_file_names_its_env(tmp_path, monkeypatch):
     path.write_text(json.dumps(game.new_state(2).to_dict()))
     code, text = run_main(["--state", str(path), "--seat", "2"], "q\n", monkeypatch)
     assert code == 1 and "Ethnos 3p  you are player_2" in text
+
+
+@pytest.mark.parametrize("content,env,words", [
+    ("[1]", None, "expected a saved position (a JSON object from state.to_dict()), got a list"),
+    ("[1]", "bower_v0", "got a list"),
+    ("", None, "not JSON"),
+    ("ETHNOS", "bower_v0", "holds a 'ethnos' position, not one of bower_v0"),
+])
+def test_a_state_file_that_is_not_a_position_of_the_game_is_named(content, env, words, tmp_path,
+                                                                   capsys):
+    """A list was an AttributeError traceback; another game's position said 'bower: unknown
+    option(s) num_players'; an empty file gave json's words without the file's name."""
+    if content == "ETHNOS":
+        content = json.dumps(envs.make_game("ethnos_v0").new_state(1).to_dict())
+    path = tmp_path / "saved.json"
+    path.write_text(content)
+    with pytest.raises(SystemExit) as stop:
+        play_main(["--state", str(path), *(["--env", env] if env else [])])
+    assert stop.value.code == 2
+    assert words in capsys.readouterr().err

@@ -26,7 +26,7 @@ import statistics
 import time
 from typing import Any
 
-from training.cli import DEFAULT_ENV_OPTIONS, add_env, add_seed, make_parser
+from training.cli import DEFAULT_ENV_OPTIONS, add_env, add_seed, make_parser, positive_int
 
 SETUPS = ("random", "self-play", "snapshots", "self-play --processes 2",
           "self-play --learner-forward torch")
@@ -96,10 +96,11 @@ def vec_scale(env: str, options: dict[str, Any]) -> Any:
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("training.benchmark", __doc__)
     add_env(p, required=False, default="bauer_trick_v0", help="the env to measure")
-    p.add_argument("--steps", type=int, default=16384, help="learner steps per measurement")
-    p.add_argument("--rounds", type=int, default=3,
+    p.add_argument("--steps", type=positive_int, default=16384,
+                   help="learner steps per measurement")
+    p.add_argument("--rounds", type=positive_int, default=3,
                    help="interleaved rounds; the table shows the median")
-    p.add_argument("--n-envs", type=int, default=32, help="games played in lockstep")
+    p.add_argument("--n-envs", type=positive_int, default=32, help="games played in lockstep")
     add_seed(p, help="seed of the measured games (round r uses seed + r)")
     args = p.parse_args(argv)
     results: dict[str, list[float]] = {s: [] for s in SETUPS}

@@ -110,6 +110,16 @@ def out_dir(text: str) -> Path:
     return path
 
 
+def out_file(text: str) -> Path:
+    """A file to write (``--json FILE``), checked before any game: not a folder, and in a
+    folder we can create or write into (a folder here failed only after every game)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    out_dir(str(path.parent))
+    return path
+
+
 # What a training run leaves in its folder; an existing run is only continued (--resume) or
 # replaced on purpose (--force), so stale checkpoints never join a new run's self-play pool.
 RUN_FILES = ("config.json", "model.zip", "model.npz", "model.json", "summary.json", "eval.csv",

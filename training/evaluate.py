@@ -36,6 +36,7 @@ from training.cli import (
     add_seed,
     env_options_for,
     make_parser,
+    out_file,
     parse_env_options,
     read_run_config,
 )
@@ -115,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="sample the policy's actions instead of taking the most likely one")
     add_out(p, required=False, help="also write the results to DIR/eval.json (default: print "
                                     "only)")
-    p.add_argument("--json", type=Path, metavar="FILE",
+    p.add_argument("--json", type=out_file, metavar="FILE",
                    help="also write the results to this file (default: print only)")
     p.add_argument("--records", type=Path, metavar="FILE",
                    help="append one JSON line per finished game to FILE; run the same command "

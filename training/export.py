@@ -83,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("model", type=Path, help="a model.zip written by training.train")
     p.add_argument("out", type=Path, help="the .npz to write (its card goes next to it)")
     args = p.parse_args(argv)
-    print(f"wrote {export_model(args.model, args.out)}")
+    try:
+        print(f"wrote {export_model(args.model, args.out)}")
+    except (ValueError, FileNotFoundError) as exc:  # no such zip, not a zip, another policy
+        p.error(str(exc))
     return 0
 
 

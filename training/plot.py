@@ -27,10 +27,20 @@ def read_eval(run: Path, name: str = "eval.csv") -> dict[str, list[dict[str, flo
     if not path.is_file():
         raise FileNotFoundError(f"no {name} in {run} (train with --eval-games > 0)")
     by_opponent: dict[str, list[dict[str, float]]] = {}
+    needed = {"opponent", "step", "mean_reward", "mean_reward_low", "mean_reward_high", "win"}
     with path.open() as f:
-        for row in csv.DictReader(f):
+        reader = csv.DictReader(f)
+        missing = needed - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{path}: not an evaluation log of training.train (no column "
+                             f"{', '.join(sorted(missing))}; expected {', '.join(sorted(needed))})")
+        for line, row in enumerate(reader, start=2):
             opponent = row.pop("opponent")
-            by_opponent.setdefault(opponent, []).append({k: float(v) for k, v in row.items()})
+            try:
+                values = {k: float(v) for k, v in row.items()}
+            except (TypeError, ValueError):
+                raise ValueError(f"{path} line {line}: a value that is not a number") from None
+            by_opponent.setdefault(opponent, []).append(values)
     return by_opponent
 
 
@@ -84,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         print(f"wrote {plot_run(args.run, args.out, args.rollout)}")
-    except FileNotFoundError as missing:  # a folder without the csv: say so, no traceback
-        p.error(str(missing))
+    except (FileNotFoundError, ValueError) as problem:  # a folder without the csv, or a
+        p.error(str(problem))  # damaged one: say so, no traceback
     return 0
 
 

@@ -31,7 +31,7 @@ from agents.base import BaseAgent
 from agents.heuristic_weights import HeuristicWeights
 from agents.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
 from agents.registry import factory_from_spec
-from training.cli import make_parser, non_negative_int, positive_int
+from training.cli import make_parser, non_negative_int, out_dir, positive_int
 from training.evaluate import evaluate_seat
 from training.stats import interval_caveat, summarize
 from training.train import eval_options
@@ -127,10 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("run", type=Path, help="a run directory of training.train or training.evolve")
     p.add_argument("--games", type=positive_int, default=400)
     p.add_argument("--seed", type=non_negative_int, default=5_000_000)
-    p.add_argument("--dest", type=Path, default=PRETRAINED_DIR)
+    p.add_argument("--dest", type=out_dir, default=PRETRAINED_DIR)
     p.add_argument("--no-ship", action="store_true", help="measure only")
     args = p.parse_args(argv)
-    strength = measure(args.run, args.games, args.seed)
+    try:
+        load_model_file(args.run / "model.npz")  # the run's model, read before any game
+        strength = measure(args.run, args.games, args.seed)
+    except (ValueError, FileNotFoundError) as exc:
+        p.error(f"{exc} (RUN: a folder of training.train or training.evolve with its model.npz)")
     env_defaults = measure_env_defaults(args.run, args.games, args.seed)
     measured = strength if env_defaults is None else {**strength, "env_defaults": env_defaults}
     (args.run / "strength.json").write_text(json.dumps(measured, indent=2) + "\n")
