@@ -35,17 +35,25 @@ class Agent(Protocol):
         """Start a new game; with ``seed``, the agent's choices become reproducible."""
 
 
+def _generator(agent: str, seed: int | None) -> np.random.Generator:
+    """numpy's generator, with the error naming the agent's seed (numpy's own says only
+    "expected non-negative integer")."""
+    if seed is not None and not (isinstance(seed, int | np.integer) and seed >= 0):
+        raise ValueError(f"agent {agent!r}: seed={seed!r}; allowed: an integer >= 0, or None")
+    return np.random.default_rng(seed)
+
+
 class BaseAgent:
     """Holds the agent's own generator; subclasses implement ``act``."""
 
     name = "base"
 
     def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
+        self.rng = _generator(self.name, seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
-            self.rng = np.random.default_rng(seed)
+            self.rng = _generator(self.name, seed)
 
     def act(
         self,

@@ -272,6 +272,38 @@ def test_calls_before_reset_name_the_problem(name):
             call()
 
 
+@pytest.mark.parametrize("name", envs.ENVS)
+def test_wrong_kinds_of_argument_are_named_and_leave_the_game_as_it_was(name):
+    """An unknown agent was a bare KeyError, a parallel step of None or a list a TypeError or a
+    misleading 'unknown agents [2, 14]', and reset(options='state') a TypeError."""
+    env = envs.make(name)
+    env.reset(seed=3)
+    before = env.game_state.to_dict()
+    for call, words in ((lambda: env.observe("player_9"), "no agent 'player_9'; agents: "),
+                        (lambda: env.action_space("nobody"), "no agent 'nobody'"),
+                        (lambda: env.reset(options="state"), "takes a dict")):
+        with pytest.raises(ValueError, match=words):
+            call()
+        assert env.game_state.to_dict() == before
+    with pytest.raises(KeyError):  # still the lookup error a dict would raise
+        env.observe("player_9")
+    par = envs.make_parallel(name)
+    par.reset(seed=3)
+    before = par.game_state.to_dict()
+    for actions in (None, [0, 1], 7):
+        with pytest.raises(IllegalActionError, match="takes a dict of agent name -> action"):
+            par.step(actions)
+        assert par.game_state.to_dict() == before
+
+
+def test_numpy_integers_are_option_values_like_ints():
+    """A sweep over ``np.arange(2, 7)`` gave np.int64 player counts, refused as 'not allowed'."""
+    env = envs.make("ethnos_v0", num_players=np.int64(3))
+    assert len(env.possible_agents) == 3 and type(env.game.options["num_players"]) is int
+    with pytest.raises(InvalidOptionError, match="num_players=7 is not allowed; expected an int"):
+        envs.make("ethnos_v0", num_players=np.int64(7))
+
+
 # --- copies ------------------------------------------------------------------------------------
 def _aec_trace(env, rng: np.random.Generator, steps: int) -> list:
     """Play ``steps`` AEC steps choosing from the env's own masks; what each step showed."""

@@ -7,6 +7,7 @@ from envs.core.errors import (
     ResetNeededError,
     StateFormatError,
     TablezooError,
+    UnknownAgentError,
 )
 from envs.core.game import Game, State, margin_rewards, rank_rewards
 from envs.core.obs_spec import ObsPiece, ObsSpec
@@ -23,6 +24,7 @@ __all__ = [
     "State",
     "StateFormatError",
     "TablezooError",
+    "UnknownAgentError",
     "margin_rewards",
     "rank_rewards",
 ]

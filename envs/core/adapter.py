@@ -11,13 +11,14 @@ shared by a deep copy (as ``State.clone`` shares it), not duplicated.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from gymnasium.utils import seeding
 
 from envs.core.env_options import EnvOptions
-from envs.core.errors import ResetNeededError
+from envs.core.errors import InvalidOptionError, ResetNeededError, UnknownAgentError
 from envs.core.game import Game, State
 from envs.core.spaces import (
     MASK_DTYPE,
@@ -83,14 +84,23 @@ class AdapterBase:
         return self.metadata["name"]
 
     def observation_space(self, agent: str):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str):
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent: str) -> str:
+        if agent not in self._index:
+            raise UnknownAgentError(f"{self}: no agent {agent!r}; agents: "
+                                    f"{', '.join(self.possible_agents)}")
+        return agent
 
     # --- episode -----------------------------------------------------------------------------
     def _new_game(self, seed: int | None, options: dict[str, Any] | None) -> State:
         """Seed the env (when asked or first time) and set up ``game_state`` for a new episode."""
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidOptionError(f"{self}: reset(options=...) takes a dict such as "
+                                     f"{{'state': saved}}, got {type(options).__name__}")
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.game_state = initial_state(self.game, self._np_random, options,

@@ -26,3 +26,10 @@ class StateFormatError(TablezooError, ValueError):
 class ResetNeededError(TablezooError, RuntimeError):
     """An env method called before the first ``reset()`` or after the episode ended, where the
     PettingZoo API expects no call; the message says to call ``reset()`` first."""
+
+
+class UnknownAgentError(TablezooError, KeyError, ValueError):
+    """An agent name the env does not have (a ``KeyError`` too, as a dict lookup would be)."""
+
+    def __str__(self) -> str:  # KeyError would print the message quoted, as a repr
+        return str(self.args[0]) if self.args else ""

@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from envs.core.errors import InvalidOptionError
 
 
@@ -28,6 +30,8 @@ class Option:
     check: Callable[[Any], str | None] | None = None
 
     def validate(self, game_name: str, value: Any) -> Any:
+        if isinstance(value, np.generic):  # np.int64(3) from a sweep's np.arange: its int 3
+            value = value.item()
         if self.allowed is not None:
             # bool is an int subclass: 1 must not pass for True, nor True for 1.
             ok = any(value == a and type(value) is type(a) for a in self.allowed)

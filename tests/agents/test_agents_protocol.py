@@ -175,3 +175,13 @@ def test_options_of_the_right_kind_still_make_agents():
                       ("ismcts:reuse=false,iterations=5", "bower_v0"),
                       ("heuristic:call_threshold=2", "bauer_trick_v0")):
         assert agent_from_spec(spec, env_name=env) is not None
+
+
+def test_a_negative_seed_is_named_for_every_agent():
+    """numpy's own error said only 'expected non-negative integer'."""
+    for name in ("random", "heuristic", "flat_search", "ismcts"):
+        with pytest.raises(ValueError, match="agent '.*': seed=-1; allowed: an integer >= 0"):
+            make_agent(name, env_name=ENV, seed=-1)
+        agent = make_agent(name, env_name=ENV, seed=0)
+        with pytest.raises(ValueError, match="seed=-2"):
+            agent.reset(-2)
