@@ -139,3 +139,16 @@ def test_rllib_tools_without_ray_say_how_to_install_it(tmp_path, capsys):
     with pytest.raises(SystemExit, match=r'pip install -e "\.\[rllib\]"'):
         importlib.import_module("training.rllib").main(["--env", "bower_v0", "--out",
                                                        str(tmp_path / "r")])
+
+
+@pytest.mark.parametrize("name,argv,words", [
+    ("training.evaluate", ["--env", "bower_v0", "--agent", "random", "--partner", "heuristic"],
+     "bower_v0 has no teams, so no seat would play it"),
+    ("envs.play", ["--env", "bower_v0", "--opponent", "random", "--opponent", "heuristic"],
+     "2 --opponent agents for the 1 other seats"),
+])
+def test_agents_no_seat_would_play_are_refused(name, argv, words, capsys):
+    """They were silently ignored."""
+    with pytest.raises(SystemExit) as stop:
+        importlib.import_module(name).main(argv)
+    assert stop.value.code == 2 and words in capsys.readouterr().err

@@ -141,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         options = env_options_for(args.env, given)
         probe = envs.make_game(args.env, **options)
         players = probe.num_players
+        if args.partner is not None and not partners_of(probe, 0):
+            raise ValueError(f"--partner {args.partner}: {args.env} has no teams, so no seat "
+                             "would play it (every other seat plays --opponent)")
         make_opponent = factory_from_spec(args.opponent, args.env, players)
         named_partner = (None if args.partner is None  # checked before a model file is loaded
                          else factory_from_spec(args.partner, args.env, players))

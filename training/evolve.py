@@ -118,6 +118,9 @@ def parse_bounds(items: list[str], env: str) -> dict[str, tuple[float, float]]:
         if name not in allowed:
             raise ValueError(f"--param {item!r}: the {env} heuristic has no parameter {name!r}; "
                              f"allowed: {', '.join(sorted(allowed))}")
+        if name in bounds:
+            raise ValueError(f"--param {item!r}: {name} is given twice (first as "
+                             f"{name}={bounds[name][0]:g}:{bounds[name][1]:g}); give it once")
         try:
             lo, hi = float(low), float(high)
         except ValueError:
@@ -327,6 +330,10 @@ def main(argv: list[str] | None = None) -> int:
     for flag, least in (("population", 4), ("pairs", 1), ("processes", 1), ("eval_games", 1)):
         if getattr(args, flag) < least:  # CMA-ES's recombination needs 2 parents of 4
             parser.error(f"--{flag.replace('_', '-')} must be at least {least}")
+    if not 0.0 < args.sigma <= 1.0:  # a step in units of each parameter's range
+        parser.error(f"--sigma {args.sigma}: allowed: more than 0, at most 1")
+    if args.generations < 1:
+        parser.error(f"--generations {args.generations}: allowed: 1 or more")
     if not 0.0 <= args.tail_average <= 1.0:
         parser.error(f"--tail-average must be between 0 and 1, got {args.tail_average}")
     try:
