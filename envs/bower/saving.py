@@ -203,8 +203,19 @@ def _int_pair(x: Any, what: str, lo: int, hi: int) -> list[int]:
     return list(x)
 
 
+# the keys of a saved state, in ``state_to_dict``'s order; any other key is refused, as in
+# bauer_trick and bauer_draft (a misspelt key must not load as a state without it)
+KEYS = ("game", "version", "rng", "start_player", "eggs", "egg_owner", "stack", "display",
+        "hands", "forced", "hand_limits", "turns", "extra_turn", "swap_owed", "nests",
+        "column_flags", "cell_flags", "bonus_deck", "bonus_discard", "bonus_kept", "bonus_drawn",
+        "conditions", "tokens", "spied_columns", "spied_removed", "tile_discards", "cover_tile",
+        "phase", "actor", "turn_player", "effect", "decisions")
+
+
 def _parse(game: BowerGame, d: Mapping[str, Any], state_class: type[BowerState]) -> BowerState:
     require(isinstance(d, Mapping), f"bower: state must be a dict, got {type(d).__name__}")
+    unknown = [k for k in d if k not in KEYS]
+    require(not unknown, f"bower: unknown keys {short(unknown)}; allowed: {', '.join(KEYS)}")
     require(d.get("game") == "bower", f"bower: 'game' must be 'bower', got {short(d.get('game'))}")
     require(d.get("version") == 1 and type(d.get("version")) is int,
             f"bower: unsupported version {short(d.get('version'))}; allowed 1")

@@ -134,10 +134,22 @@ def _int_list(v: Any, what: str, most: int, low: int, high: int) -> list[int]:
     return _vector(v, len(v), what, low, high)
 
 
+# the keys of a saved state, in ``state_to_dict``'s order; any other key is refused, as in
+# bauer_trick and bauer_draft (a misspelt key must not load as a state without it)
+KEYS = ("game", "version", "num_players", "tribes", "glory_tokens", "age", "first_player",
+        "actor", "phase", "decisions", "deck", "lower_left", "dragons", "third_drawer",
+        "display", "discard", "hands", "known", "bands", "glory", "breakdown", "markers",
+        "merfolk", "horde", "troll_owner", "giant_seat", "giant_size", "giant_plays", "building",
+        "band", "orc_queue", "rng")
+
+
 def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
                     state_cls: type[EthnosState]) -> EthnosState:
     """The position saved in ``d``, as a ``state_cls`` (the rules' state class), validated."""
     require(isinstance(d, Mapping), f"ethnos state: expected a dict, got {type(d).__name__}")
+    unknown = [k for k in d if k not in KEYS]
+    require(not unknown,
+            f"ethnos state: unknown keys {short(unknown)}; allowed: {', '.join(KEYS)}")
     require(d.get("game") == "ethnos", f"ethnos state: 'game' must be 'ethnos', got "
             f"{short(d.get('game'))}")
     require(_is_int(d.get("version"), FORMAT_VERSION, FORMAT_VERSION),
