@@ -95,24 +95,28 @@ MINIMAL_ARGV = {  # enough for each tool to get past its required flags
 }
 
 
+def error_of(name: str, extra: list[str], tmp_path, capsys) -> str:
+    """What the tool prints when run with its minimal flags and ``extra``; it must stop with
+    exit code 2 (argparse's one-line error)."""
+    argv = [a.format(tmp=tmp_path) for a in MINIMAL_ARGV[name]]
+    with pytest.raises(SystemExit) as stop:
+        importlib.import_module(name).main([*argv, *extra])
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", sorted(MINIMAL_ARGV))
 def test_an_env_option_without_a_value_is_a_one_line_error(name, tmp_path, capsys):
     """``--env-option reward`` (no ``=``) was a traceback in evaluate and envs.benchmark."""
-    argv = [a.format(tmp=tmp_path) for a in MINIMAL_ARGV[name]]
-    with pytest.raises(SystemExit) as stop:
-        importlib.import_module(name).main([*argv, "--env-option", "reward"])
-    assert stop.value.code == 2
-    assert "--env-option expects key=value, got 'reward'" in capsys.readouterr().err
+    err = error_of(name, ["--env-option", "reward"], tmp_path, capsys)
+    assert "--env-option expects key=value, got 'reward'" in err
 
 
 @pytest.mark.parametrize("name", sorted(set(MINIMAL_ARGV) - {"envs.benchmark"}))
 def test_a_negative_seed_is_a_one_line_error(name, tmp_path, capsys):
     """numpy takes no negative seed: it crashed four tools and hung envs.soak."""
-    argv = [a.format(tmp=tmp_path) for a in MINIMAL_ARGV[name]]
-    with pytest.raises(SystemExit) as stop:
-        importlib.import_module(name).main([*argv, "--seed", "-1"])
-    assert stop.value.code == 2
-    assert "--seed: expected an integer >= 0, got '-1'" in capsys.readouterr().err
+    err = error_of(name, ["--seed", "-1"], tmp_path, capsys)
+    assert "--seed: expected an integer >= 0, got '-1'" in err
 
 
 def test_benchmark_names_the_env_an_option_does_not_fit(capsys):
