@@ -10,6 +10,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 import envs
 from agents.base import BaseAgent
 from agents.heuristics import heuristic_class
@@ -71,6 +73,8 @@ def agent_factory(
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(AGENTS)}")
     if env_name is not None and env_name not in envs.ENVS:
         raise ValueError(f"unknown env {env_name!r}; known envs: {', '.join(envs.ENVS)}")
+    # numpy scalars (from a sweep over np.linspace) as the Python values they equal
+    kw = {k: v.item() if isinstance(v, np.generic) else v for k, v in kw.items()}
     if name != "heuristic" or env_name is not None:
         _check_kinds(name, _signature_of(name, env_name), kw)
     if name == "heuristic":
@@ -147,20 +151,44 @@ def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
     return {"random": RandomAgent, "ismcts": ISMCTSAgent}.get(name, SearchAgent)
 
 
+def _kind_of(param: inspect.Parameter) -> tuple[str | None, bool]:
+    """``("bool" | "number" | None, takes None)`` of a keyword, read from its annotation (a
+    string here: the modules use postponed annotations) or, without one, from its default."""
+    tokens = {t.strip() for t in str(param.annotation).split("|")}
+    nullable = "None" in tokens or param.default is None
+    if param.annotation is not inspect.Parameter.empty and tokens - {"None"}:
+        kinds = tokens - {"None"}
+        if kinds == {"bool"}:
+            return "bool", nullable
+        if kinds <= {"int", "float"}:
+            return "number", nullable
+        return None, nullable
+    if isinstance(param.default, bool):
+        return "bool", nullable
+    if isinstance(param.default, int | float):
+        return "number", nullable
+    return None, nullable
+
+
 def _check_kinds(name: str, cls: Callable[..., Any], kw: dict[str, Any]) -> None:
-    """An option whose default is true/false takes only true or false, one whose default is a
-    number only a finite number ("maybe" was read as true, and NaN passed every comparison)."""
+    """A true/false option takes only true or false, a numeric one only a finite number, and
+    None only where the option allows it ("maybe" was read as true; NaN passed every
+    comparison, and ``ismcts:seconds=nan`` searched for ever)."""
     params = inspect.signature(cls).parameters
     for key, value in kw.items():
-        default = params[key].default if key in params else None
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise ValueError(f"agent {name!r}: {key}={value!r}; allowed: true, false")
-        elif isinstance(default, int | float) and not (
-                isinstance(value, int | float) and not isinstance(value, bool)
-                and math.isfinite(value)):
-            raise ValueError(f"agent {name!r}: {key}={value!r}; expected a finite number "
-                             f"(default {default})")
+        if key not in params:
+            continue  # an unknown option: refused by name with the allowed ones
+        kind, nullable = _kind_of(params[key])
+        if kind is None or (value is None and nullable):
+            continue
+        default = params[key].default
+        also = ", none" if nullable else ""
+        if kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"agent {name!r}: {key}={value!r}; allowed: true, false{also}")
+        if kind == "number" and not (isinstance(value, int | float)
+                                     and not isinstance(value, bool) and math.isfinite(value)):
+            raise ValueError(f"agent {name!r}: {key}={value!r}; expected a finite number"
+                             f"{' or none' if nullable else ''} (default {default})")
 
 
 def _try_a_move(agent: BaseAgent, env_name: str, kw: dict[str, Any]) -> None:

@@ -88,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure every option set of envs.VARIANTS, not just the defaults")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
-    if not args.seconds > 0:
-        parser.error(f"--seconds {args.seconds}: allowed: more than 0")
+    if not 0 < args.seconds < float("inf"):
+        parser.error(f"--seconds {args.seconds}: allowed: a finite number more than 0")
     try:
         given = parse_env_options(args.env_option)
     except ValueError as exc:

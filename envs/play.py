@@ -162,6 +162,9 @@ def load_state(env: str, data: dict[str, Any], options: dict[str, Any]) -> tuple
     if "game" in data and data["game"] != game_name:
         raise ValueError(f"--state holds a {data['game']!r} position, not one of {env} "
                          f"({game_name!r}); leave out --env to play it in its own game")
+    if not isinstance(data.get("options") or {}, dict):
+        raise ValueError(f"--state: 'options' must be an object of option names and values, got "
+                         f"{type(data['options']).__name__}")
     saved = dict(data.get("options") or {})
     if "num_players" in data and "num_players" not in saved:
         saved["num_players"] = data["num_players"]

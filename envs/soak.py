@@ -86,8 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=non_negative_int, default=0,
                         help="seed of the action choices")
     args = parser.parse_args(argv)
-    if not args.minutes > 0:
-        parser.error(f"--minutes {args.minutes}: allowed: more than 0")
+    if not 0 < args.minutes < float("inf"):
+        parser.error(f"--minutes {args.minutes}: allowed: a finite number more than 0")
     names = args.env or list(envs.ENVS)
     queue: mp.Queue = mp.get_context("spawn").Queue()
     workers = [

@@ -296,6 +296,15 @@ def test_wrong_kinds_of_argument_are_named_and_leave_the_game_as_it_was(name):
         assert par.game_state.to_dict() == before
 
 
+def test_a_numpy_integer_seed_deals_as_its_int():
+    """gymnasium refused np.int64 seeds ("Seed must be a python integer")."""
+    env = envs.make("bower_v0")
+    env.reset(seed=np.int64(3))
+    first = env.last()[0]["observation"]
+    env.reset(seed=3)
+    np.testing.assert_array_equal(first, env.last()[0]["observation"])
+
+
 def test_numpy_integers_are_option_values_like_ints():
     """A sweep over ``np.arange(2, 7)`` gave np.int64 player counts, refused as 'not allowed'."""
     env = envs.make("ethnos_v0", num_players=np.int64(3))

@@ -237,6 +237,7 @@ def test_state_file_names_its_env(tmp_path, monkeypatch):
     ("[1]", "bower_v0", "got a list"),
     ("", None, "not JSON"),
     ("ETHNOS", "bower_v0", "holds a 'ethnos' position, not one of bower_v0"),
+    ('{"game": "bower", "options": [1, 2]}', None, "'options' must be an object"),
 ])
 def test_a_state_file_that_is_not_a_position_of_the_game_is_named(content, env, words, tmp_path,
                                                                    capsys):

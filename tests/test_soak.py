@@ -19,7 +19,8 @@ def test_bad_settings_are_refused_before_any_worker_starts(capsys):
     import pytest
 
     for argv, words in ((["--seed", "-1"], "--seed: expected an integer >= 0"),
-                        (["--minutes", "0"], "--minutes 0.0: allowed: more than 0")):
+                        (["--minutes", "0"], "--minutes 0.0: allowed: a finite number"),
+                        (["--minutes", "inf"], "--minutes inf: allowed: a finite number")):
         with pytest.raises(SystemExit) as exc:
             main(["--env", "bower_v0", *argv])
         assert exc.value.code == 2 and words in capsys.readouterr().err

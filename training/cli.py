@@ -163,8 +163,55 @@ def parse_with_config(parser: argparse.ArgumentParser,
         if unknown:
             parser.error(f"--config {first.config}: unknown key(s) {', '.join(unknown)}; "
                          f"allowed: {', '.join(sorted(known - {'help', 'config'}))}")
-        parser.set_defaults(**config)
+        parser.set_defaults(**_config_defaults(parser, first, config))
     return parser.parse_args(argv)
+
+
+def _config_defaults(parser: argparse.ArgumentParser, given: argparse.Namespace,
+                     config: dict[str, Any]) -> dict[str, Any]:
+    """The config's values checked by their flags' own rules (argparse applies ``type=`` only
+    to the command line: ``"n_envs": 2.5`` crashed in sb3, ``"self_play": "false"`` turned
+    self-play on), with the command line's repeatable flags winning over the file's: a list
+    flag given there replaces the file's list, and ``KEY=VALUE`` flags (``--env-option``,
+    ``--param``) replace only the file's entries of the same keys."""
+    by_dest = {a.dest: a for a in parser._actions}
+    out = {}
+    for key, value in config.items():
+        action = by_dest[key]
+        where = f"--config {given.config}: {key}={value!r}"
+        if isinstance(action, argparse._StoreTrueAction | argparse._StoreFalseAction):
+            if not isinstance(value, bool):
+                parser.error(f"{where}; allowed: true, false")
+        elif isinstance(action, argparse._AppendAction):
+            if not isinstance(value, list | dict):
+                parser.error(f"{where}; expected a list (this flag is repeatable)")
+            value = _merge_repeated(value, getattr(given, key, None))
+        elif action.type is not None and value is not None:
+            if isinstance(value, bool) or not isinstance(value, str | int | float):
+                parser.error(f"{where}; expected what --{key.replace('_', '-')} takes")
+            try:
+                action.type(str(value))
+            except argparse.ArgumentTypeError as exc:
+                parser.error(f"{where}: {exc}")
+            except ValueError:
+                kind = getattr(action.type, "__name__", "value").replace("_", " ")
+                parser.error(f"{where}; expected what --{key.replace('_', '-')} takes ({kind})")
+        if action.choices is not None and value is not None and value not in action.choices:
+            parser.error(f"{where}; allowed: {', '.join(map(str, action.choices))}")
+        out[key] = value
+    return out
+
+
+def _merge_repeated(from_file: list | dict, from_command_line: list | None) -> list | dict:
+    """A repeatable flag's config value under the command line's (see ``_config_defaults``)."""
+    if not from_command_line:
+        return from_file
+    entries = ([f"{k}={v}" for k, v in from_file.items()] if isinstance(from_file, dict)
+               else list(from_file))
+    if not all("=" in str(e) for e in [*entries, *from_command_line]):
+        return []  # a list flag such as --opponent: the command line's list replaces it
+    keys = {str(e).partition("=")[0] for e in from_command_line}
+    return [e for e in entries if str(e).partition("=")[0] not in keys]
 
 
 def positive_int(text: str) -> int:

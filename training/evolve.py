@@ -125,6 +125,8 @@ def parse_bounds(items: list[str], env: str) -> dict[str, tuple[float, float]]:
             lo, hi = float(low), float(high)
         except ValueError:
             raise ValueError(f"--param {item!r}: write NAME=LOW:HIGH with two numbers") from None
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise ValueError(f"--param {item!r}: LOW and HIGH must be finite numbers")
         if not lo < hi or not lo <= allowed[name] <= hi:
             raise ValueError(f"--param {item!r}: need LOW < HIGH around the default "
                              f"{name}={allowed[name]}")
@@ -311,7 +313,8 @@ def build_parser() -> Any:
     p.add_argument("--generations", type=int, default=1000, help="at most this many")
     p.add_argument("--max-minutes", type=float, default=60.0,
                    help="stop before a generation that would end past this wall time")
-    p.add_argument("--eval-every", type=int, default=3, help="generations between curve points")
+    p.add_argument("--eval-every", type=int, default=3,
+                   help="generations between curve points (0: only the first and the last)")
     p.add_argument("--eval-games", type=int, default=400, help="games per curve point")
     p.add_argument("--tail-average", type=float, default=0.0, metavar="F",
                    help="save the average of the distribution's means over the last fraction F "
@@ -334,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--sigma {args.sigma}: allowed: more than 0, at most 1")
     if args.generations < 1:
         parser.error(f"--generations {args.generations}: allowed: 1 or more")
+    if args.max_minutes is not None and not args.max_minutes > 0:
+        parser.error(f"--max-minutes {args.max_minutes}: allowed: more than 0, or leave it out")
+    if args.eval_every < 0:
+        parser.error(f"--eval-every {args.eval_every}: allowed: 0 (the curve's ends only) or more")
     if not 0.0 <= args.tail_average <= 1.0:
         parser.error(f"--tail-average must be between 0 and 1, got {args.tail_average}")
     try:

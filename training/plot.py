@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from training.cli import make_parser
+from training.cli import make_parser, out_file
 
 ROLLOUT_EVAL = "rollout_eval.csv"  # the rollout fit's evaluations, one per epoch
 # (csv read, figure written, x axis) of a PPO run's curve and of a rollout fit's
@@ -87,7 +87,7 @@ def plot_run(run: Path, out: Path | None = None, rollout: bool = False,
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("training.plot", __doc__)
     p.add_argument("run", type=Path, help="a run directory of training.train")
-    p.add_argument("--out", type=Path,
+    p.add_argument("--out", type=out_file,
                    help="default: RUN/learning_curve.png (--rollout: RUN/rollout_curve.png)")
     p.add_argument("--rollout", action="store_true",
                    help="the rollout fit's curve over its epochs (RUN/rollout_eval.csv)")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import shlex
 import sys
 import time
@@ -207,7 +208,7 @@ def league_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str, float]:
     """``["heuristic=3"]`` (or a config's ``{"heuristic": 3}``) -> ``{"heuristic": 3.0}``."""
     if isinstance(items, dict):
-        return {k: float(v) for k, v in items.items()}
+        items = [f"{k}={v}" for k, v in items.items()]
     out = {}
     for item in items or []:
         name, eq, value = item.partition("=")
@@ -217,6 +218,8 @@ def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str,
             eq = ""
         if not eq or not name:
             raise ValueError(f"--entry-weight expects NAME=FACTOR, got {item!r}")
+        if not (math.isfinite(out[name]) and out[name] >= 0):  # a sampling weight's factor
+            raise ValueError(f"--entry-weight {item}: allowed factors: 0 (never) or more")
     return out
 
 
@@ -457,6 +460,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--processes {args.processes}: allowed: 1 (one process) or more")
     if args.resume and args.force:
         parser.error("--resume and --force exclude each other")
+    if args.resume or args.init is not None:  # another game's model, or not a model.zip
+        from agents.policy import load_model
+
+        start = resume_path(args.out) if args.resume else Path(args.init)
+        if not start.is_file() and Path(f"{start}.zip").is_file():
+            start = Path(f"{start}.zip")  # sb3 adds the suffix itself
+        try:
+            load_model(start, args.env, network_input_size(game, args.advice is not None),
+                       allow_advised=True)
+        except (ValueError, FileNotFoundError) as exc:
+            parser.error(f"{'--resume' if args.resume else '--init'}: {exc}")
     if args.force:
         clear_run(args.out)
     import torch

@@ -101,6 +101,8 @@ class AdapterBase:
         if options is not None and not isinstance(options, Mapping):
             raise InvalidOptionError(f"{self}: reset(options=...) takes a dict such as "
                                      f"{{'state': saved}}, got {type(options).__name__}")
+        if isinstance(seed, np.integer):  # gymnasium takes only a Python int
+            seed = int(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.game_state = initial_state(self.game, self._np_random, options,

@@ -173,8 +173,21 @@ def test_option_values_of_the_wrong_kind_are_refused_when_the_agent_is_made(spec
 def test_options_of_the_right_kind_still_make_agents():
     for spec, env in (("heuristic:journey_rate=0.3", "bauer_draft_v0"),
                       ("ismcts:reuse=false,iterations=5", "bower_v0"),
-                      ("heuristic:call_threshold=2", "bauer_trick_v0")):
+                      ("heuristic:call_threshold=2", "bauer_trick_v0"),
+                      ("heuristic:play_value=none", "ethnos_v0"),  # None turns it off
+                      ("ismcts:seconds=0.05,prior=none", "bower_v0")):
         assert agent_from_spec(spec, env_name=env) is not None
+    # numpy scalars, as a sweep over np.linspace gives them
+    assert make_agent("heuristic", env_name="bower_v0", bonus_value=np.float32(0.5))
+    assert make_agent("ismcts", env_name="bower_v0", reuse=np.False_, iterations=np.int64(3))
+
+
+@pytest.mark.parametrize("option", ["seconds=nan", "prior_weight=nan", "leaf_scale=inf",
+                                    "exploration=nan", "margin_weight=nan"])
+def test_search_options_without_a_default_value_are_checked_too(option):
+    """``ismcts:seconds=nan`` searched for ever; ``prior_weight=nan`` failed mid-game."""
+    with pytest.raises(ValueError, match="expected a finite number or none"):
+        agent_from_spec(f"ismcts:{option}", env_name="bower_v0")
 
 
 def test_a_negative_seed_is_named_for_every_agent():

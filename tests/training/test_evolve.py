@@ -31,17 +31,20 @@ def test_bounds_are_checked_against_the_heuristic():
         evolve.parse_bounds([], ENV)
     with pytest.raises(ValueError, match="bonus_value is given twice"):  # the last one won
         evolve.parse_bounds(["bonus_value=0:2", "bonus_value=0:1"], ENV)
+    with pytest.raises(ValueError, match="must be finite"):  # failed after config.json
+        evolve.parse_bounds(["bonus_value=0:inf"], ENV)
 
 
 @pytest.mark.parametrize("flag,value", [("--sigma", "-1"), ("--sigma", "2"),
-                                        ("--generations", "0")])
+                                        ("--generations", "0"), ("--max-minutes", "0"),
+                                        ("--max-minutes", "nan"), ("--eval-every", "-2")])
 def test_a_step_size_or_generation_count_out_of_range_is_named(flag, value, tmp_path, capsys):
     """A negative sigma stopped with an AssertionError from inside cmaes."""
     with pytest.raises(SystemExit) as stop:
         evolve.main(["--env", ENV, "--param", "bonus_value=0:2", "--out", str(tmp_path),
                      flag, value])
-    assert stop.value.code == 2 and f"{flag} {float(value) if 'sigma' in flag else value}" in \
-        capsys.readouterr().err
+    shown = value if flag in ("--generations", "--eval-every") else float(value)
+    assert stop.value.code == 2 and f"{flag} {shown}" in capsys.readouterr().err
 
 
 def _args(**kw):

@@ -26,6 +26,9 @@ CASES = {  # id -> (tool, argv with {tmp}, words of the error)
                                                       "--json", "{tmp}"], "is a folder, not a"),
     "benchmark: no steps": ("training.benchmark", ["--steps", "0"], "expected an integer >= 1"),
     "benchmark: no rounds": ("training.benchmark", ["--rounds", "0"], "expected an integer >= 1"),
+    "env benchmark: endless": ("envs.benchmark", ["--seconds", "inf"], "a finite number"),
+    "plot: out in a file": ("training.plot", ["{tmp}", "--out", __file__ + "/x.png"],
+                            "is a file, not a folder"),
 }
 
 

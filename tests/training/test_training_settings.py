@@ -72,3 +72,67 @@ def test_hidden_layers_reads_sizes_and_refuses_the_rest():
     for text in ("", ",", "-1", "1.5"):
         with pytest.raises(ValueError, match="--net-arch"):
             hidden_layers(text)
+
+
+@pytest.mark.parametrize("config,words", [
+    ({"n_envs": 2.5}, "n_envs=2.5; expected what --n-envs takes (int)"),
+    ({"seed": -3}, "seed=-3: expected an integer >= 0"),
+    ({"self_play": "false"}, "self_play='false'; allowed: true, false"),  # it turned self-play on
+    ({"opponent": "heuristic"}, "opponent='heuristic'; expected a list"),  # "unknown agent 'h'"
+    ({"activation": "sigmoid"}, "activation='sigmoid'; allowed: tanh, relu"),
+    ({"entry_weight": {"heuristic": -1}}, "--entry-weight heuristic=-1: allowed factors"),
+])
+def test_a_config_value_of_the_wrong_kind_is_refused_like_the_same_flag(config, words, tmp_path,
+                                                                        capsys):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"env": "bower_v0", "timesteps": 64, **config}))
+    with pytest.raises(SystemExit) as exc:
+        train.main(["--config", str(path), "--out", str(tmp_path / "run")])
+    assert exc.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_repeatable_flags_on_the_command_line_win_over_the_config():
+    """A list flag replaces the file's list; KEY=VALUE flags replace the file's same keys (an
+    --env-option next to a config's options was an AttributeError)."""
+    config = "training/configs/bauer_trick_rollout_sym.json"  # env_option {"episode": "deal"}
+    args = train.parse_args(train.build_parser(), ["--config", config, "--out", "/x",
+                                                   "--env-option", "reward=margin",
+                                                   "--opponent", "random"])
+    assert args.env_option == ["episode=deal", "reward=margin"] and args.opponent == ["random"]
+    args = train.parse_args(train.build_parser(), ["--config", config, "--out", "/x",
+                                                   "--env-option", "episode=game"])
+    assert args.env_option == ["episode=game"]
+    args = train.parse_args(train.build_parser(), ["--config", config, "--out", "/x"])
+    assert args.env_option == ["episode=deal"] and args.opponent == ["heuristic"]
+
+
+def test_evolve_params_on_the_command_line_replace_the_configs_same_parameter():
+    from training import evolve
+    from training.cli import parse_with_config
+
+    args = parse_with_config(evolve.build_parser(), [
+        "--config", "training/configs/bower_evolve.json", "--out", "/x",
+        "--param", "bonus_value=0:3"])
+    bounds = evolve.parse_bounds(args.param, "bower_v0")
+    assert bounds["bonus_value"] == (0.0, 3.0) and "read_opponent" in bounds
+
+
+def test_a_start_model_of_another_game_or_not_a_zip_is_refused_before_training(tmp_path,
+                                                                             capsys):
+    """They were tracebacks from sb3 ("Observation spaces do not match") after OUT was made."""
+    run = tmp_path / "bower"
+    assert train.main(["--env", "bower_v0", "--timesteps", "32", "--n-envs", "2", "--n-steps",
+                       "16", "--batch-size", "16", "--eval-games", "0", "--out", str(run),
+                       "--no-progress"]) == 0
+    (tmp_path / "alone").mkdir()  # away from its run's config.json, which names the env
+    (tmp_path / "alone" / "model.npz").write_bytes((run / "model.npz").read_bytes())
+    for start, words in ((run / "model", "trained for env 'bower_v0', not for env 'ethnos_v0'"),
+                         (tmp_path / "alone" / "model.npz", "not a MaskablePPO model.zip")):
+        with pytest.raises(SystemExit) as exc:
+            train.main(["--env", "ethnos_v0", "--timesteps", "32", "--out",
+                        str(tmp_path / "e"), "--init", str(start)])
+        assert exc.value.code == 2 and words in capsys.readouterr().err
+        assert not (tmp_path / "e").exists()
+    with pytest.raises(SystemExit):
+        train.main(["--env", "ethnos_v0", "--timesteps", "64", "--out", str(run), "--resume"])
+    assert "--resume: " in capsys.readouterr().err
