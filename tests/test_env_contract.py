@@ -12,7 +12,7 @@ import pytest
 from envcases import SCALE, cases
 
 import envs
-from envs.core import IllegalActionError, InvalidOptionError, ResetNeededError
+from envs.core import IllegalActionError, InvalidOptionError, ResetNeededError, StateFormatError
 
 
 def _legal(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -399,3 +399,22 @@ def test_a_saved_state_with_a_key_the_game_does_not_write_is_refused(name):
             refused(game, {**data, "extra_key": 1}, "extra_key")
         state.apply({p: _legal(state.legal_mask(p), rng) for p in state.acting_players()})
         k += 1
+
+
+@pytest.mark.parametrize("name,options", [("bower_v0", {"bonus_tiles": False}),
+                                          ("ethnos_v0", {"glory_tokens": "lu"}),
+                                          ("bauer_trick_v0", {"episode": "deal"}),
+                                          ("bauer_draft_v0", {"num_players": 3})])
+def test_a_state_saved_under_other_options_is_refused_not_played_by_other_rules(name, options):
+    """bower and ethnos did not record their options: a state saved under bonus_tiles=False
+    loaded silently into a default game (envs.play --state then played it by the default
+    rules). Now every game records them, and the saved options rebuild the game that wrote it."""
+    import json
+
+    game = envs.make_game(name, **options)
+    data = json.loads(json.dumps(game.new_state(4).to_dict()))  # as a file holds it
+    with pytest.raises(StateFormatError):
+        envs.make_game(name).state_from_dict(data)
+    rebuilt = envs.make_game(name, **data["options"])
+    assert rebuilt.options == game.options
+    assert json.loads(json.dumps(rebuilt.state_from_dict(data).to_dict())) == data

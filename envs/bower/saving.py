@@ -65,7 +65,14 @@ from envs.bower.geometry import BRANCH_ENDS, FP_BITS, NUM_CELLS, NUM_PLACEMENTS,
 from envs.bower.observation import S_ALL, repaint_all
 from envs.bower.scoring import compute_final
 from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict, rng_to_dict, short
+from envs.core.game import (
+    check_saved_options,
+    options_record,
+    require,
+    rng_from_dict,
+    rng_to_dict,
+    short,
+)
 
 if TYPE_CHECKING:
     from envs.bower.rules import BowerGame, BowerState
@@ -83,6 +90,7 @@ def to_dict(s: BowerState) -> dict[str, Any]:
     return {
         "game": "bower",
         "version": 1,
+        "options": options_record(s.game.options),
         "rng": rng_to_dict(s.rng),
         "start_player": s.start,
         "eggs": [EGG_IDS[e] for e in s.eggs],
@@ -205,11 +213,12 @@ def _int_pair(x: Any, what: str, lo: int, hi: int) -> list[int]:
 
 # the keys of a saved state, in ``state_to_dict``'s order; any other key is refused, as in
 # bauer_trick and bauer_draft (a misspelt key must not load as a state without it)
-KEYS = ("game", "version", "rng", "start_player", "eggs", "egg_owner", "stack", "display",
-        "hands", "forced", "hand_limits", "turns", "extra_turn", "swap_owed", "nests",
-        "column_flags", "cell_flags", "bonus_deck", "bonus_discard", "bonus_kept", "bonus_drawn",
-        "conditions", "tokens", "spied_columns", "spied_removed", "tile_discards", "cover_tile",
-        "phase", "actor", "turn_player", "effect", "decisions")
+KEYS = ("game", "version", "options", "rng", "start_player", "eggs", "egg_owner", "stack",
+        "display", "hands", "forced", "hand_limits", "turns", "extra_turn", "swap_owed",
+        "nests", "column_flags", "cell_flags", "bonus_deck", "bonus_discard", "bonus_kept",
+        "bonus_drawn", "conditions", "tokens", "spied_columns", "spied_removed",
+        "tile_discards", "cover_tile", "phase", "actor", "turn_player", "effect",
+        "decisions")
 
 
 def _parse(game: BowerGame, d: Mapping[str, Any], state_class: type[BowerState]) -> BowerState:
@@ -219,6 +228,7 @@ def _parse(game: BowerGame, d: Mapping[str, Any], state_class: type[BowerState])
     require(d.get("game") == "bower", f"bower: 'game' must be 'bower', got {short(d.get('game'))}")
     require(d.get("version") == 1 and type(d.get("version")) is int,
             f"bower: unsupported version {short(d.get('version'))}; allowed 1")
+    check_saved_options(game, d, "bower")
     s = state_class(game)
     s.rng = rng_from_dict(_field(d, "rng"))
     s.start = _seat(_field(d, "start_player"), "start_player")

@@ -32,6 +32,8 @@ class Option:
     def validate(self, game_name: str, value: Any) -> Any:
         if isinstance(value, np.generic):  # np.int64(3) from a sweep's np.arange: its int 3
             value = value.item()
+        if isinstance(value, list) and isinstance(self.default, tuple):
+            value = tuple(value)  # as JSON gives it back (a saved state's options, a config)
         if self.allowed is not None:
             # bool is an int subclass: 1 must not pass for True, nor True for 1.
             ok = any(value == a and type(value) is type(a) for a in self.allowed)

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict, rng_to_dict, short
+from envs.core.game import (
+    check_saved_options,
+    options_record,
+    require,
+    rng_from_dict,
+    rng_to_dict,
+    short,
+)
 from envs.ethnos import actions as act
 from envs.ethnos.components import (
     CENTAURS,
@@ -53,6 +60,7 @@ def state_to_dict(s: EthnosState) -> dict[str, Any]:
     return {
         "game": "ethnos",
         "version": FORMAT_VERSION,
+        "options": options_record(s.game.options),
         "num_players": s.n,
         "tribes": [TRIBES[t] for t in s.tribes],
         "glory_tokens": [list(t) for t in s.tokens],
@@ -136,11 +144,11 @@ def _int_list(v: Any, what: str, most: int, low: int, high: int) -> list[int]:
 
 # the keys of a saved state, in ``state_to_dict``'s order; any other key is refused, as in
 # bauer_trick and bauer_draft (a misspelt key must not load as a state without it)
-KEYS = ("game", "version", "num_players", "tribes", "glory_tokens", "age", "first_player",
-        "actor", "phase", "decisions", "deck", "lower_left", "dragons", "third_drawer",
-        "display", "discard", "hands", "known", "bands", "glory", "breakdown", "markers",
-        "merfolk", "horde", "troll_owner", "giant_seat", "giant_size", "giant_plays", "building",
-        "band", "orc_queue", "rng")
+KEYS = ("game", "version", "options", "num_players", "tribes", "glory_tokens", "age",
+        "first_player", "actor", "phase", "decisions", "deck", "lower_left", "dragons",
+        "third_drawer", "display", "discard", "hands", "known", "bands", "glory",
+        "breakdown", "markers", "merfolk", "horde", "troll_owner", "giant_seat",
+        "giant_size", "giant_plays", "building", "band", "orc_queue", "rng")
 
 
 def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
@@ -155,6 +163,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     require(_is_int(d.get("version"), FORMAT_VERSION, FORMAT_VERSION),
             f"ethnos state: unsupported version {short(d.get('version'))}; expected "
             f"{FORMAT_VERSION}")
+    check_saved_options(game, d, "ethnos state")
     n = game.num_players
     require(_is_int(d.get("num_players"), n, n),
             f"ethnos state: num_players={short(d.get('num_players'))} but the game has {n} "
