@@ -65,14 +65,8 @@ from envs.bower.geometry import BRANCH_ENDS, FP_BITS, NUM_CELLS, NUM_PLACEMENTS,
 from envs.bower.observation import S_ALL, repaint_all
 from envs.bower.scoring import compute_final
 from envs.core.errors import StateFormatError
-from envs.core.game import (
-    check_saved_options,
-    options_record,
-    require,
-    rng_from_dict,
-    rng_to_dict,
-    short,
-)
+from envs.core.game import require, rng_from_dict, rng_to_dict, short
+from envs.core.saved_options import check_saved_options, options_record
 
 if TYPE_CHECKING:
     from envs.bower.rules import BowerGame, BowerState

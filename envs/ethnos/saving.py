@@ -15,14 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.core.errors import StateFormatError
-from envs.core.game import (
-    check_saved_options,
-    options_record,
-    require,
-    rng_from_dict,
-    rng_to_dict,
-    short,
-)
+from envs.core.game import require, rng_from_dict, rng_to_dict, short
+from envs.core.saved_options import check_saved_options, options_record
 from envs.ethnos import actions as act
 from envs.ethnos.components import (
     CENTAURS,
