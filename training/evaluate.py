@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         make_partner = make_hero if named_partner is None else named_partner
     except (ValueError, FileNotFoundError) as exc:  # argparse prints it and exits with 2
         parser.error(str(exc))
-    game = envs.make_game(args.env, **options)
+    game = probe  # the game the specs were checked against
     cpu_seconds: list[float] = []
     iterations: list[int] = []
     if args.timing:

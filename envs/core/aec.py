@@ -64,7 +64,11 @@ class TablezooAECEnv(AdapterBase, AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._require_reset("observe()")
-        p = self._index[self._known(agent)]
+        try:
+            p = self._index[agent]
+        except KeyError:  # named only when it fails: observe() runs at every step
+            self._known(agent)
+            raise
         legal = p in state.acting_players() and p not in self._pending and not self._over()
         obs = self._observation(p)
         mask = self._mask(p, legal, False)

@@ -397,4 +397,3 @@ def require(condition: bool, message: str) -> None:
     """Raise ``StateFormatError(message)`` unless ``condition``; for ``state_from_dict``."""
     if not condition:
         raise StateFormatError(message)
-

@@ -46,7 +46,7 @@ class TablezooParallelEnv(AdapterBase, ParallelEnv):
         state = self._require_reset("step()")
         if not self.agents:
             raise ResetNeededError(f"{self}: step() after the episode ended; call reset() first")
-        if not isinstance(actions, Mapping):
+        if type(actions) is not dict and not isinstance(actions, Mapping):  # dict: no ABC check
             raise IllegalActionError(
                 f"{self}: step() takes a dict of agent name -> action (NOOP for waiting agents), "
                 f"got {type(actions).__name__}; live agents: {self.agents}")
