@@ -8,8 +8,10 @@ sb3's own rollout loop, the learner's forward pass).
 
 With ``training.ppo.CollectorPPO`` the workers answer the learner's seats themselves, so nothing
 they need comes from the main process during a rollout: ``start_rollout(n)`` lets each worker play
-its ``n`` steps straight through and stream them back (``STREAM_BATCH`` steps a message), while
-the main process fills the rollout buffer. The workers then wait for neither the main process
+its ``n`` steps straight through, writing their arrays into shared memory
+(``training.step_buffer``) and telling the main process through its pipe which steps are ready
+(``STREAM_BATCH`` steps a message, with their ``info`` dicts), while the main process fills the
+rollout buffer. The workers then wait for neither the main process
 nor each other step by step (only when the pipe is full, e.g. while the main process
 evaluates), and the games are exactly those of step-by-step ``learner_step`` calls. No other
 command may be sent while a rollout streams; ``cancel_rollout`` stops it early (each worker at
@@ -28,15 +30,14 @@ import numpy as np
 
 from agents.policy import NumpyMLP
 from training.collector import LockstepVecEnv
+from training.step_buffer import StepBuffer
 
 ShardFactory = Callable[[int, int], Any]  # (num_envs, seed) -> MultiSeatVecEnv
 CANCELLED = "cancelled"  # a worker's last message of a cancelled stream
 # steps per message of a streamed rollout: each message wakes the main process and costs a
-# pickle and a system call on both sides, so small steps travel in batches (at most
-# STREAM_BATCH steps, and no more once their observations fill STREAM_BYTES: a large message
-# only makes the worker wait longer for the main process to read it)
+# system call on both sides, so the steps are announced in batches (their arrays are already in
+# shared memory; the message carries their infos)
 STREAM_BATCH = 8
-STREAM_BYTES = 256 * 1024
 
 
 def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> None:
@@ -50,6 +51,7 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
         remote.close()
         return
     remote.send(("ready", None))
+    buffer: StepBuffer | None = None  # where this worker's streamed steps are written
     while True:
         command, payload = remote.recv()
         if command == "step":  # the next masks travel with the step (no extra round trip)
@@ -59,19 +61,7 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
             results = shard.learner_step()
             remote.send((*results, shard.action_masks()))
         elif command == "learner_steps":  # a whole rollout, streamed without waiting
-            batch: list[tuple[Any, ...]] = []
-            size = 0
-            for _ in range(payload):
-                results = shard.learner_step()
-                batch.append((*results, shard.action_masks()))
-                size += results[0].nbytes
-                if len(batch) == STREAM_BATCH or size >= STREAM_BYTES:
-                    remote.send(batch)
-                    batch, size = [], 0
-                if remote.poll():  # only "cancel" may come during a stream
-                    break
-            if batch:
-                remote.send(batch)
+            buffer = _stream_rollout(remote, shard, payload, buffer)
         elif command == "cancel":  # a stream stopped early (or already over): mark its end
             remote.send(CANCELLED)
         elif command == "set_learner":
@@ -85,8 +75,39 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
         elif command == "finished":
             remote.send(shard.pop_finished())
         elif command == "close":
+            if buffer is not None:
+                buffer.close()
             remote.close()
             return
+
+
+def _stream_rollout(remote: Any, shard: Any, steps: int,
+                    buffer: StepBuffer | None) -> StepBuffer | None:
+    """Play ``steps`` learner steps into ``buffer`` (a new one if it is too small: only at the
+    first step, when the main process has read every earlier step), announcing them in
+    batches; stop early at a "cancel". Returns the buffer the steps are in."""
+    first, infos, announce = 0, [], None
+    for index in range(steps):
+        obs, rewards, dones, step_infos, masks, actions, values, log_probs = shard.learner_step()
+        step = {"obs": obs, "rewards": rewards, "dones": dones, "masks": masks,
+                "actions": actions, "values": values, "log_probs": log_probs,
+                "next_masks": shard.action_masks()}
+        if index == 0 and (buffer is None or not buffer.fits(steps, step)):
+            if buffer is not None:
+                buffer.close()
+            buffer = StepBuffer.create(steps, step)
+            announce = (buffer.name, buffer.layout)
+        assert buffer is not None
+        buffer.write(index, step)
+        infos.append(step_infos)
+        if len(infos) == STREAM_BATCH:
+            remote.send((announce, first, infos))
+            first, infos, announce = index + 1, [], None
+        if remote.poll():  # only "cancel" may come during a stream
+            break
+    if infos:
+        remote.send((announce, first, infos))
+    return buffer
 
 
 class ShardedVecEnv(LockstepVecEnv):
@@ -102,7 +123,9 @@ class ShardedVecEnv(LockstepVecEnv):
         self.remotes, self.processes, self.sizes = [], [], sizes
         self._masks = np.zeros((0, 0), bool)
         self._streamed = 0  # steps of the current rollout still to come from the workers
-        self._received: list[deque] = [deque() for _ in sizes]  # streamed, not yet collected
+        # streamed steps not yet collected, (index in the worker's buffer, infos) per worker
+        self._received: list[deque[tuple[int, list]]] = [deque() for _ in sizes]
+        self._buffers: list[StepBuffer | None] = [None for _ in sizes]  # attached by name
         for k, size in enumerate(sizes):
             here, there = ctx.Pipe()
             proc = ctx.Process(target=_worker, args=(there, make_shard, size, seed + 1000 * k),
@@ -168,26 +191,42 @@ class ShardedVecEnv(LockstepVecEnv):
         start = 0
         for size, last in zip(self.sizes, self._drain()):
             if last is not None:
-                obs[start:start + size], dones[start:start + size] = last[0], last[2]
-                self._masks[start:start + size] = last[8]
+                obs[start:start + size], dones[start:start + size] = last["obs"], last["dones"]
+                self._masks[start:start + size] = last["next_masks"]
             start += size
         return obs, dones
 
-    def _drain(self) -> list[tuple[Any, ...] | None]:
+    def _drain(self) -> list[dict[str, np.ndarray] | None]:
         """Each worker's last streamed step not yet collected (None: nothing beyond it)."""
         if not self._streamed:
             return [None] * len(self.remotes)
         for r in self.remotes:
             r.send(("cancel", None))
-        lasts: list[tuple[Any, ...] | None] = []
-        for r, received in zip(self.remotes, self._received):
-            last = received[-1] if received else None
+        lasts: list[dict[str, np.ndarray] | None] = []
+        for k, received in enumerate(self._received):
+            last = received[-1][0] if received else None
             received.clear()
-            while not isinstance(batch := r.recv(), str):
-                last = batch[-1]
-            lasts.append(last)
+            while self._receive(k):
+                last = received[-1][0]
+                received.clear()
+            buffer = self._buffers[k]
+            lasts.append(None if last is None or buffer is None else buffer.read(last))
         self._streamed = 0
         return lasts
+
+    def _receive(self, k: int) -> bool:
+        """Worker ``k``'s next message of a stream: its steps are queued (a new buffer
+        attached first if it announces one). False: the stream's end after a cancel."""
+        message = self.remotes[k].recv()
+        if isinstance(message, str):
+            return False
+        announce, first, infos = message
+        if announce is not None:
+            if self._buffers[k] is not None:
+                self._buffers[k].close()
+            self._buffers[k] = StepBuffer.attach(*announce)
+        self._received[k].extend((first + j, info) for j, info in enumerate(infos))
+        return True
 
     def _idle(self, what: str) -> None:
         if self._streamed:
@@ -200,10 +239,15 @@ class ShardedVecEnv(LockstepVecEnv):
         pass runs in the workers too, so the main process only gathers and trains."""
         if self._streamed:
             self._streamed -= 1
-            for r, received in zip(self.remotes, self._received):
+            steps = []
+            for k, received in enumerate(self._received):
                 if not received:
-                    received.extend(r.recv())
-            steps = [received.popleft() for received in self._received]
+                    self._receive(k)
+                index, infos = received.popleft()
+                step = self._buffers[k].read(index)  # type: ignore[union-attr]
+                steps.append((step["obs"], step["rewards"], step["dones"], infos, step["masks"],
+                              step["actions"], step["values"], step["log_probs"],
+                              step["next_masks"]))
         else:
             for r in self.remotes:
                 r.send(("learner_step", None))
@@ -245,7 +289,10 @@ class ShardedVecEnv(LockstepVecEnv):
             p.join(timeout=5)
             if p.is_alive():
                 p.terminate()
-        self.remotes, self.processes = [], []
+        for buffer in self._buffers:
+            if buffer is not None:
+                buffer.close()
+        self.remotes, self.processes, self._buffers = [], [], []
 
     def seed(self, seed: int | None = None) -> list[int | None]:
         return [seed] * self.num_envs

@@ -61,6 +61,31 @@ def test_a_streamed_rollout_is_the_step_by_step_one():
         stepped.close()
 
 
+def test_rollouts_of_other_lengths_reuse_or_renew_the_shared_buffers():
+    """The workers write streamed steps into shared memory, a block per worker, made anew when
+    a rollout is longer than the block holds (5 -> 30 steps) and reused when it fits (30 ->
+    12): the steps are still those of step-by-step play, and closing frees every block."""
+    from multiprocessing import shared_memory
+
+    streamed, stepped = sharded(), sharded()
+    names = set()
+    try:
+        ready(streamed), ready(stepped)
+        for length in (5, 30, 12):
+            streamed.start_rollout(length)
+            for _ in range(length):
+                same_step(streamed.learner_step(), stepped.learner_step())
+            np.testing.assert_array_equal(streamed.action_masks(), stepped.action_masks())
+            names.update(buffer.name for buffer in streamed._buffers)
+        assert len(names) == 4  # two workers, each a block for 5 steps and one for 30
+    finally:
+        streamed.close()
+        stepped.close()
+    for name in names:
+        with pytest.raises(FileNotFoundError):
+            shared_memory.SharedMemory(name=name)
+
+
 def positions_match(obs: np.ndarray, dones: np.ndarray, sizes: list[int],
                     history: list[tuple]) -> list[int]:
     """For each shard (its rows), the reference step whose observations and dones it shows."""
