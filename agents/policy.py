@@ -181,9 +181,10 @@ def choose(probs: np.ndarray, uniforms: np.ndarray | None) -> np.ndarray:
     return np.minimum(picks, last_legal)
 
 
-def load_mlp(path: str | Path, env_name: str | None = None,
-             obs_size: int | None = None) -> NumpyMLP:
-    """Read a ``.npz`` + card; refuse it for another ``env_name`` or ``obs_size``."""
+def load_mlp(path: str | Path, env_name: str | None = None, obs_size: int | None = None,
+             num_actions: int | None = None) -> NumpyMLP:
+    """Read a ``.npz`` + card; refuse it for another ``env_name``, ``num_actions`` (its output
+    layer) or ``obs_size``."""
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_suffix(".npz")
@@ -203,6 +204,12 @@ def load_mlp(path: str | Path, env_name: str | None = None,
     except ValueError as exc:
         raise ModelFileError(f"{path}: {exc}") from None
     check_advice(mlp.advice)
+    check_model_fits(mlp.card.get("env"), None, env_name, None, str(path))  # the env first
+    if num_actions is not None and mlp.num_actions != num_actions:
+        # before the size check: an advised model's input includes its action count
+        raise ModelMismatchError(
+            f"{path} chooses among {mlp.num_actions} actions (its output layer), but "
+            f"{env_name or 'this env'} has {num_actions} actions")
     check_model_fits(mlp.card.get("env"), mlp.env_obs_size, env_name, obs_size, str(path))
     return mlp
 
@@ -342,12 +349,21 @@ class TrainedAgent(MLPAgent):
 
 
 def load_model_file(path: str | Path, env_name: str | None = None,
-                    obs_size: int | None = None) -> NumpyMLP | HeuristicWeights:
+                    obs_size: int | None = None, num_actions: int | None = None,
+                    num_players: int | None = None) -> NumpyMLP | HeuristicWeights:
     """A trained-model ``.npz`` of either kind, by the ``format`` its card names: a numpy
-    network (``FORMAT``) or evolved heuristic weights (``agents.heuristic_weights``)."""
+    network (``FORMAT``) or evolved heuristic weights (``agents.heuristic_weights``). Refused
+    for another env, action count, observation size, or player count than its card's."""
     if card_format(path) == WEIGHTS_FORMAT:
-        return load_weights(path, env_name)
-    return load_mlp(path, env_name, obs_size)
+        model: NumpyMLP | HeuristicWeights = load_weights(path, env_name)
+    else:
+        model = load_mlp(path, env_name, obs_size, num_actions)
+    card_players = model.card.get("num_players")
+    if num_players is not None and card_players is not None and card_players != num_players:
+        raise ModelMismatchError(
+            f"{path} was trained for {card_players} players (its card), but this "
+            f"{env_name or 'game'} has {num_players}")
+    return model
 
 
 def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,
@@ -362,11 +378,13 @@ def load_trained(env_name: str | None, path: str | Path | None,
                  num_players: int | None) -> list[NumpyMLP | HeuristicWeights]:
     """The model(s) a ``trained`` agent plays, checked against ``env_name``/``num_players``:
     numpy networks, or a single heuristic-weights model."""
-    obs_size = None
+    fit: dict[str, Any] = {}
     if env_name is not None and num_players is not None:
-        obs_size = observation_size(env_name, num_players)
+        game = _game_for(env_name, num_players)
+        fit = {"obs_size": game.obs_spec.size, "num_actions": game.num_actions,
+               "num_players": game.num_players}
     if path is not None:
-        return [load_model_file(path, env_name, obs_size)]
+        return [load_model_file(path, env_name, **fit)]
     if env_name is None:
         raise ValueError("agent 'trained': pass env_name= (for a shipped model) or path=")
     files = shipped_models(env_name, num_players)
@@ -375,7 +393,7 @@ def load_trained(env_name: str | None, path: str | Path | None,
         who = env_name + (f" with {num_players} players" if num_players else "")
         raise FileNotFoundError(f"agent 'trained': no shipped model for {who} in "
                                 f"{PRETRAINED_DIR}; shipped: {', '.join(have) or 'none'}")
-    models = [load_model_file(f, env_name, obs_size) for f in files]
+    models = [load_model_file(f, env_name, **fit) for f in files]
     if len(models) > 1 and any(isinstance(m, HeuristicWeights) for m in models):
         raise ValueError(f"agent 'trained': {env_name} has several shipped models "
                          f"({', '.join(f.name for f in files)}) and one of them is heuristic "
@@ -389,9 +407,14 @@ def _shipped_cards() -> list[dict[str, Any]]:
 
 def observation_size(env_name: str, num_players: int) -> int:
     """The observation size of ``env_name`` played by ``num_players``."""
+    return _game_for(env_name, num_players).obs_spec.size
+
+
+def _game_for(env_name: str, num_players: int) -> Any:
+    """``env_name``'s game for ``num_players`` (default options otherwise)."""
     import envs
 
-    return envs.make_game(env_name, **_player_option(env_name, num_players)).obs_spec.size
+    return envs.make_game(env_name, **_player_option(env_name, num_players))
 
 
 def _player_option(env_name: str, num_players: int) -> dict[str, Any]:
