@@ -359,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.env:
         train_argv += ["--env", args.env]
     t0 = time.perf_counter()
-    code = train.main(train_argv)
+    code = train.main(train_argv, prog="training.imitate")
     print(json.dumps({"seconds": round(time.perf_counter() - t0, 1)}))
     return code
 

@@ -66,8 +66,10 @@ ROLLOUT_VALUES = "rollout_values.npz"
 ROLLOUT_SEED_OFFSET = 50_000_000
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = make_parser("training.train", __doc__)
+def build_parser(prog: str = "training.train") -> argparse.ArgumentParser:
+    """The training flags; ``prog`` names the command in usage and errors (``training.imitate``
+    runs these flags under its own name)."""
+    p = make_parser(prog, __doc__)
     p.add_argument("--config", type=Path, help="JSON file of defaults for these options "
                    "(training/configs/*.json); flags on the command line win")
     add_env(p, required=False, help="the env to train on (required here or in --config)")
@@ -393,8 +395,8 @@ def rollout_with_curve(args: argparse.Namespace, game: Any, eval_game: Any, poli
     return info
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: list[str] | None = None, prog: str = "training.train") -> int:
+    parser = build_parser(prog)
     args = parse_args(parser, argv)
     problems = setting_problems(vars(args))
     if problems:

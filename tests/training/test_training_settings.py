@@ -136,3 +136,18 @@ def test_a_start_model_of_another_game_or_not_a_zip_is_refused_before_training(t
     with pytest.raises(SystemExit):
         train.main(["--env", "ethnos_v0", "--timesteps", "64", "--out", str(run), "--resume"])
     assert "--resume: " in capsys.readouterr().err
+
+
+def test_imitate_names_itself_in_its_errors(tmp_path, capsys):
+    """``training.imitate`` runs the training flags, but its errors name the command the user
+    typed (they said ``python -m training.train:``)."""
+    from training import imitate
+
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"env": "bower_v0", "gamma": 2}))
+    with pytest.raises(SystemExit) as exc:
+        imitate.main(["--config", str(config), "--out", str(tmp_path / "run")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "python -m training.imitate: error:" in err and "--gamma 2" in err
+    assert "training.train" not in err
