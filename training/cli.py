@@ -206,7 +206,7 @@ def _merge_repeated(from_file: list | dict, from_command_line: list | None) -> l
     """A repeatable flag's config value under the command line's (see ``_config_defaults``)."""
     if not from_command_line:
         return from_file
-    entries = ([f"{k}={v}" for k, v in from_file.items()] if isinstance(from_file, dict)
+    entries = ([option_item(k, v) for k, v in from_file.items()] if isinstance(from_file, dict)
                else list(from_file))
     if not all("=" in str(e) for e in [*entries, *from_command_line]):
         return []  # a list flag such as --opponent: the command line's list replaces it
@@ -238,14 +238,32 @@ def check_env_name(name: str) -> str:
 
 
 def parse_env_options(items: list[str] | None) -> dict[str, Any]:
-    """``["episode=deal", "start_score=4"]`` -> ``{"episode": "deal", "start_score": 4}``."""
+    """``["episode=deal", "start_score=4"]`` -> ``{"episode": "deal", "start_score": 4}``; a
+    value in brackets is a JSON list (``band_glory=[0,1,3,6,10,15]``,
+    ``tribes=["dwarves","elves",...]``)."""
     out: dict[str, Any] = {}
     for item in items or []:
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise ValueError(f"--env-option expects key=value, got {item!r}")
-        out[key.strip()] = parse_value(value.strip())
+        value = value.strip()
+        if value.startswith("["):
+            try:
+                out[key.strip()] = json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"--env-option {item}: a list value must be JSON, such as "
+                                 f'{key.strip()}=[0,1,3] or {key.strip()}=["a","b"] '
+                                 f"({exc.msg})") from None
+        else:
+            out[key.strip()] = parse_value(value)
     return out
+
+
+def option_item(key: str, value: Any) -> str:
+    """``KEY=VALUE`` text that ``parse_env_options`` reads back as ``value`` (lists as JSON)."""
+    if isinstance(value, list | tuple):
+        return f"{key}={json.dumps(list(value))}"
+    return f"{key}={value}"
 
 
 def env_options_for(env_name: str, given: dict[str, Any]) -> dict[str, Any]:

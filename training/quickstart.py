@@ -31,6 +31,7 @@ from training.cli import (
     env_options_for,
     make_parser,
     non_negative_int,
+    option_item,
     parse_env_options,
 )
 
@@ -64,7 +65,7 @@ def train_command(args, options: dict[str, Any]) -> list[str]:
             "--n-steps", "256", "--eval-every", str(every), "--eval-games", "100",
             "--checkpoint-every", str(10 * args.timesteps + 1)]
     for key, value in options.items():
-        argv += ["--env-option", f"{key}={value}"]
+        argv += ["--env-option", option_item(key, value)]
     return (argv + (["--no-progress"] if args.no_progress else [])
             + (["--force"] if args.force else []))
 

@@ -50,6 +50,7 @@ from training.cli import (
     env_options_for,
     existing_run,
     make_parser,
+    option_item,
     parse_env_options,
     parse_with_config,
     positive_int,
@@ -194,7 +195,7 @@ def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argpa
     if args.env_option is None:
         args.env_option = []
     if isinstance(args.env_option, dict):
-        args.env_option = [f"{k}={v}" for k, v in args.env_option.items()]
+        args.env_option = [option_item(k, v) for k, v in args.env_option.items()]
     return args
 
 
