@@ -311,7 +311,7 @@ class HeuristicAgent(BaseAgent):
         for n in (2, 3, 4, 5):  # rules spec §3: 10 rounds, 8 with 5 players
             rounds = 8 if n == 5 else 10
             spec = build_obs_spec(n, rounds)
-            self._specs[spec.size] = (spec, rounds)
+            self._specs[spec.size] = (spec, rounds, n)
 
     def act(
         self,
@@ -328,7 +328,14 @@ class HeuristicAgent(BaseAgent):
         if state is not None:
             spec, rounds = state.game.obs_spec, state.game.num_rounds
         else:  # the observation's length tells the player count
-            spec, rounds = self._specs[len(observation)]
+            found = self._specs.get(len(observation))
+            if found is None:
+                sizes = ", ".join(f"{size} ({n} players)"
+                                  for size, (_, _, n) in self._specs.items())
+                raise ValueError(f"bauer_draft heuristic: an observation of shape "
+                                 f"{np.shape(observation)}; bauer_draft observations have "
+                                 f"size {sizes}")
+            spec, rounds, _ = found
         obs = spec.split(np.asarray(observation, dtype=np.float32))
         self._obs = obs
         self._eval = Evaluator(obs, rounds, self.weights)

@@ -202,6 +202,10 @@ class View:
     """The pieces of one observation the heuristic reads (seat 0 = me)."""
 
     def __init__(self, game: EthnosGame, observation: np.ndarray):
+        if observation.shape != (game.obs_spec.size,):
+            raise ValueError(f"ethnos heuristic: an observation of shape {observation.shape}, "
+                             f"but {game.num_players}-player ethnos observations have size "
+                             f"{game.obs_spec.size}")
         # Every piece is a count or a flag: one integer copy of the whole observation, and
         # each piece a view of it at a place worked out once per layout; the small one-hots
         # are read as lists (numpy's per-call cost on tiny arrays was most of a View's cost).

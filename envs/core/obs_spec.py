@@ -62,7 +62,13 @@ class ObsSpec:
 
     def split(self, buffer: np.ndarray) -> PieceViews:
         """Every piece of ``buffer`` by name (views, made on first access: a heuristic that
-        reads three of twenty pieces per decision pays for three)."""
+        reads three of twenty pieces per decision pays for three). An observation of another
+        length (another env's, or another player count's) is refused here, naming both sizes,
+        rather than read as pieces that do not fit."""
+        if np.shape(buffer) != (self.size,):
+            raise ValueError(f"an observation of shape {np.shape(buffer)}, but this layout's "
+                             f"observations have size {self.size} (another env's, or another "
+                             "player count's?)")
         return PieceViews(self, buffer)
 
     def zeros(self) -> np.ndarray:
