@@ -12,10 +12,11 @@ its ``n`` steps straight through, writing their arrays into shared memory
 (``training.step_buffer``) and telling the main process through its pipe which steps are ready
 (``STREAM_BATCH`` steps a message, with their ``info`` dicts), while the main process fills the
 rollout buffer. The workers then wait for neither the main process
-nor each other step by step (only when the pipe is full, e.g. while the main process
-evaluates), and the games are exactly those of step-by-step ``learner_step`` calls. No other
-command may be sent while a rollout streams; ``cancel_rollout`` stops it early (each worker at
-its next step) and says where the games stand.
+nor each other (a rollout's block holds all its steps, so a worker plays its rollout through
+even while the main process is busy elsewhere), and the games are exactly those of step-by-step
+``learner_step`` calls. No other command may be sent while a rollout streams;
+``cancel_rollout`` stops it early (each worker at its next step) and says where the games stand.
+A worker that fails in mid-rollout reports why before it ends.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from training.step_buffer import StepBuffer
 
 ShardFactory = Callable[[int, int], Any]  # (num_envs, seed) -> MultiSeatVecEnv
 CANCELLED = "cancelled"  # a worker's last message of a cancelled stream
+FAILED = "failed"  # a worker's last message when its rollout raised: (FAILED, reason)
 # steps per message of a streamed rollout: each message wakes the main process and costs a
 # system call on both sides, so the steps are announced in batches (their arrays are already in
 # shared memory; the message carries their infos)
@@ -61,7 +63,14 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
             results = shard.learner_step()
             remote.send((*results, shard.action_masks()))
         elif command == "learner_steps":  # a whole rollout, streamed without waiting
-            buffer = _stream_rollout(remote, shard, payload, buffer)
+            try:
+                buffer = _stream_rollout(remote, shard, payload, buffer)
+            except Exception as error:  # said before the pipe breaks, not a bare EOFError
+                remote.send((FAILED, f"{type(error).__name__}: {error}"))
+                if buffer is not None:
+                    buffer.close()
+                remote.close()
+                return
         elif command == "cancel":  # a stream stopped early (or already over): mark its end
             remote.send(CANCELLED)
         elif command == "set_learner":
@@ -220,6 +229,8 @@ class ShardedVecEnv(LockstepVecEnv):
         message = self.remotes[k].recv()
         if isinstance(message, str):
             return False
+        if message[0] == FAILED:
+            raise RuntimeError(f"--processes: worker {k} failed in its rollout: {message[1]}")
         announce, first, infos = message
         if announce is not None:
             if self._buffers[k] is not None:
@@ -289,9 +300,10 @@ class ShardedVecEnv(LockstepVecEnv):
             p.join(timeout=5)
             if p.is_alive():
                 p.terminate()
-        for buffer in self._buffers:
-            if buffer is not None:
-                buffer.close()
+                p.join(timeout=5)
+        for p, buffer in zip(self.processes, self._buffers):
+            if buffer is not None:  # a worker that ended badly could not free its own block
+                buffer.close(unlink=p.exitcode != 0)
         self.remotes, self.processes, self._buffers = [], [], []
 
     def seed(self, seed: int | None = None) -> list[int | None]:

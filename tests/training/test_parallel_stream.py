@@ -78,12 +78,70 @@ def test_rollouts_of_other_lengths_reuse_or_renew_the_shared_buffers():
             np.testing.assert_array_equal(streamed.action_masks(), stepped.action_masks())
             names.update(buffer.name for buffer in streamed._buffers)
         assert len(names) == 4  # two workers, each a block for 5 steps and one for 30
+        streamed.start_rollout(30)  # cancelled, then a longer one: new blocks again
+        first = streamed.learner_step()
+        streamed.cancel_rollout(first[0], first[2])
+        streamed.start_rollout(50)
+        assert len([streamed.learner_step() for _ in range(50)]) == 50
+        names.update(buffer.name for buffer in streamed._buffers)
+        assert len(names) == 6
     finally:
         streamed.close()
         stepped.close()
     for name in names:
         with pytest.raises(FileNotFoundError):
             shared_memory.SharedMemory(name=name)
+
+
+def test_a_worker_that_fails_in_its_rollout_says_why():
+    """An exception inside a worker's rollout (here: a learner network of the wrong input size)
+    reaches the main process with its reason, instead of a bare EOFError from a broken pipe."""
+    from agents.policy import NumpyMLP
+
+    vec = sharded()
+    try:
+        ready(vec)
+        width = vec.observation_space.shape[0] + 1
+        wrong = NumpyMLP([np.zeros((width, vec.action_space.n), np.float32)],
+                         [np.zeros(vec.action_space.n, np.float32)])
+        vec.set_learner(wrong, wrong)
+        vec.start_rollout(10)
+        with pytest.raises(RuntimeError, match="worker 0 failed in its rollout: "
+                                               "ModelMismatchError: .*expects observations"):
+            vec.learner_step()
+    finally:
+        vec.close()
+
+
+def test_closing_frees_the_block_of_a_worker_that_was_killed():
+    """A worker killed in mid-rollout cannot free its shared memory; ``close`` does."""
+    import os
+    import signal
+    from multiprocessing import shared_memory
+
+    vec = sharded()
+    try:
+        ready(vec)
+        vec.start_rollout(2_000)  # still playing when it is killed
+        vec.learner_step()
+        name = vec._buffers[0].name
+        os.kill(vec.processes[0].pid, signal.SIGKILL)
+        vec.processes[0].join(timeout=10)
+        with pytest.raises((EOFError, ConnectionError)):
+            for _ in range(1_999):
+                vec.learner_step()
+    finally:
+        vec.close()
+    with pytest.raises(FileNotFoundError):
+        shared_memory.SharedMemory(name=name)
+
+
+def test_a_block_with_no_room_is_refused_with_the_sizes(tmp_path):
+    from training.step_buffer import check_room
+
+    check_room(1, str(tmp_path))  # room enough
+    with pytest.raises(MemoryError, match=r"needs \d+ MiB of shared memory but .* MiB free"):
+        check_room(2**62, str(tmp_path))
 
 
 def positions_match(obs: np.ndarray, dones: np.ndarray, sizes: list[int],
@@ -169,22 +227,22 @@ def test_closing_in_mid_stream_ends_the_workers_cleanly():
     vec = sharded()
     ready(vec)
     workers = list(vec.processes)
-    vec.start_rollout(10_000)
+    vec.start_rollout(2_000)  # each worker's block: ~9 MB of /dev/shm
     vec.learner_step()
     vec.close()
     assert [p.exitcode for p in workers] == [0, 0]
 
 
 def test_cancel_stops_the_workers_at_their_next_step():
-    """They play on only as far as the pipe lets them run ahead, not the whole rollout: of
-    10,000 steps (over 6,000 finished deals if played out) few are played."""
+    """They play on only until the cancel reaches them, not the whole rollout: of 2,000 steps
+    (over 1,200 finished deals if played out) few are played."""
     vec = sharded()
     try:
         ready(vec)
         vec.pop_finished()
-        vec.start_rollout(10_000)
+        vec.start_rollout(2_000)
         first = vec.learner_step()
         vec.cancel_rollout(first[0], first[2])
-        assert len(vec.pop_finished()) < 1000
+        assert len(vec.pop_finished()) < 300
     finally:
         vec.close()
