@@ -90,11 +90,6 @@ class HeuristicWeights:
         return path
 
 
-def card_format(path: str | Path) -> str | None:
-    """The ``format`` named by the card next to ``path`` (None without a card)."""
-    return read_card(path).get("format")
-
-
 def load_weights(path: str | Path, env_name: str | None = None) -> HeuristicWeights:
     """Read a heuristic-weights ``.npz`` + card; refuse it for another ``env_name``."""
     from agents.policy import ModelMismatchError

@@ -32,7 +32,6 @@ from agents.heuristic_weights import FORMAT as WEIGHTS_FORMAT
 from agents.heuristic_weights import (
     HeuristicWeights,
     WeightedHeuristicAgent,
-    card_format,
     load_weights,
 )
 from agents.model_files import ModelFileError, read_arrays, read_card
@@ -354,16 +353,16 @@ def load_model_file(path: str | Path, env_name: str | None = None,
     """A trained-model ``.npz`` of either kind, by the ``format`` its card names: a numpy
     network (``FORMAT``) or evolved heuristic weights (``agents.heuristic_weights``). Refused
     for another env, action count, observation size, or player count than its card's."""
-    if card_format(path) == WEIGHTS_FORMAT:
-        model: NumpyMLP | HeuristicWeights = load_weights(path, env_name)
-    else:
-        model = load_mlp(path, env_name, obs_size, num_actions)
-    card_players = model.card.get("num_players")
-    if num_players is not None and card_players is not None and card_players != num_players:
+    card = read_card(Path(path).with_suffix(".npz"))
+    card_players = card.get("num_players")
+    if (num_players is not None and card_players is not None and card_players != num_players
+            and card.get("env") in (None, env_name)):  # another env: load_* names that first
         raise ModelMismatchError(
             f"{path} was trained for {card_players} players (its card), but this "
             f"{env_name or 'game'} has {num_players}")
-    return model
+    if card.get("format") == WEIGHTS_FORMAT:
+        return load_weights(path, env_name)
+    return load_mlp(path, env_name, obs_size, num_actions)
 
 
 def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,

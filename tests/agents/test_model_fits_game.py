@@ -52,3 +52,10 @@ def test_a_card_of_another_player_count_is_refused(tmp_path, name):
     _set_card(path, num_players=4)
     with pytest.raises(ModelMismatchError, match="trained for 4 players.*bower_v0 has 2"):
         factory_from_spec(f"trained:path={path}", "bower_v0", 2)
+
+
+def test_another_player_count_is_named_before_the_observation_size():
+    """A 2-player model in a 4-player game: its card says so, which tells more than the sizes."""
+    path = PRETRAINED_DIR / "ethnos_2p.npz"
+    with pytest.raises(ModelMismatchError, match="trained for 2 players.*ethnos_v0 has 4"):
+        factory_from_spec(f"trained:path={path}", "ethnos_v0", 4)
