@@ -42,8 +42,11 @@ def test_a_config_files_lists_reach_the_game(tmp_path):
         "num_players": 3, "band_glory": GLORY, "tribes": TRIBES}}))
     args = train.parse_args(train.build_parser(),
                             ["--config", str(config), "--out", str(tmp_path / "run")])
-    assert parse_env_options(args.env_option) == {"num_players": 3, "band_glory": GLORY,
-                                                  "tribes": TRIBES}
+    given = parse_env_options(args.env_option)
+    assert given == {"num_players": 3, "band_glory": GLORY, "tribes": TRIBES}
+    game = envs.make_game("ethnos_v0", **env_options_for("ethnos_v0", given))
+    assert game.options["band_glory"] == tuple(GLORY)
+    assert [t.lower() for t in game.new_state(0).to_dict()["tribes"]] == TRIBES
 
 
 def test_a_tool_plays_under_a_list_option(tmp_path):
