@@ -16,7 +16,7 @@ nor each other (a rollout's block holds all its steps, so a worker plays its rol
 even while the main process is busy elsewhere), and the games are exactly those of step-by-step
 ``learner_step`` calls. No other command may be sent while a rollout streams;
 ``cancel_rollout`` stops it early (each worker at its next step) and says where the games stand.
-A worker that fails in mid-rollout reports why before it ends.
+A worker whose command raises sends the reason before it ends, and the main process raises it.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from training.step_buffer import StepBuffer
 
 ShardFactory = Callable[[int, int], Any]  # (num_envs, seed) -> MultiSeatVecEnv
 CANCELLED = "cancelled"  # a worker's last message of a cancelled stream
-FAILED = "failed"  # a worker's last message when its rollout raised: (FAILED, reason)
+FAILED = "failed"  # a worker's last message when a command raised: (FAILED, reason)
 # steps per message of a streamed rollout: each message wakes the main process and costs a
 # system call on both sides, so the steps are announced in batches (their arrays are already in
 # shared memory; the message carries their infos)
@@ -54,40 +54,47 @@ def _worker(remote: Any, make_shard: ShardFactory, num_envs: int, seed: int) -> 
         return
     remote.send(("ready", None))
     buffer: StepBuffer | None = None  # where this worker's streamed steps are written
-    while True:
-        command, payload = remote.recv()
-        if command == "step":  # the next masks travel with the step (no extra round trip)
-            shard.step_async(payload)
-            remote.send((*shard.step_wait(), shard.action_masks()))
-        elif command == "learner_step":  # masks for the next step travel with it
-            results = shard.learner_step()
-            remote.send((*results, shard.action_masks()))
-        elif command == "learner_steps":  # a whole rollout, streamed without waiting
-            try:
-                buffer = _stream_rollout(remote, shard, payload, buffer)
-            except Exception as error:  # said before the pipe breaks, not a bare EOFError
-                remote.send((FAILED, f"{type(error).__name__}: {error}"))
-                if buffer is not None:
-                    buffer.close()
-                remote.close()
+    try:
+        while True:
+            command, payload = remote.recv()
+            if command == "close":
                 return
-        elif command == "cancel":  # a stream stopped early (or already over): mark its end
-            remote.send(CANCELLED)
-        elif command == "set_learner":
-            shard.set_learner(*payload)
-        elif command == "reset":
-            remote.send((shard.reset(), shard.action_masks()))
-        elif command == "set_self":
-            shard.set_self(payload)
-        elif command == "add_snapshot":
-            shard.add_snapshot(*payload)
-        elif command == "finished":
-            remote.send(shard.pop_finished())
-        elif command == "close":
-            if buffer is not None:
-                buffer.close()
-            remote.close()
-            return
+            buffer = _answer(remote, shard, command, payload, buffer)
+    except Exception as error:  # said before the pipe breaks: the main process raises it
+        with contextlib.suppress(OSError):
+            remote.send((FAILED, f"{type(error).__name__}: {error}"))
+    finally:
+        if buffer is not None:
+            buffer.close()
+        remote.close()
+
+
+def _answer(remote: Any, shard: Any, command: str, payload: Any,
+            buffer: StepBuffer | None) -> StepBuffer | None:
+    """Carry out one command of the main process; returns the worker's step buffer."""
+    if command == "step":  # the next masks travel with the step (no extra round trip)
+        shard.step_async(payload)
+        remote.send((*shard.step_wait(), shard.action_masks()))
+    elif command == "learner_step":  # masks for the next step travel with it
+        results = shard.learner_step()
+        remote.send((*results, shard.action_masks()))
+    elif command == "learner_steps":  # a whole rollout, streamed without waiting
+        buffer = _stream_rollout(remote, shard, payload, buffer)
+    elif command == "cancel":  # a stream stopped early (or already over): mark its end
+        remote.send(CANCELLED)
+    elif command == "set_learner":
+        shard.set_learner(*payload)
+    elif command == "reset":
+        remote.send((shard.reset(), shard.action_masks()))
+    elif command == "set_self":
+        shard.set_self(payload)
+    elif command == "add_snapshot":
+        shard.add_snapshot(*payload)
+    elif command == "finished":
+        remote.send(shard.pop_finished())
+    else:
+        raise ValueError(f"unknown command {command!r}")
+    return buffer
 
 
 def _stream_rollout(remote: Any, shard: Any, steps: int,
@@ -160,7 +167,7 @@ class ShardedVecEnv(LockstepVecEnv):
         self._idle("reset")
         for r in self.remotes:
             r.send(("reset", None))
-        obs, masks = zip(*[r.recv() for r in self.remotes])
+        obs, masks = zip(*[self._recv(k) for k in range(len(self.remotes))])
         self._masks = np.concatenate(masks)
         return np.concatenate(obs)
 
@@ -172,7 +179,7 @@ class ShardedVecEnv(LockstepVecEnv):
             start += size
 
     def step_wait(self):
-        results = [r.recv() for r in self.remotes]
+        results = [self._recv(k) for k in range(len(self.remotes))]
         obs, rewards, dones, infos, masks = zip(*results)
         self._masks = np.concatenate(masks)
         return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),
@@ -223,14 +230,20 @@ class ShardedVecEnv(LockstepVecEnv):
         self._streamed = 0
         return lasts
 
+    def _recv(self, k: int) -> Any:
+        """Worker ``k``'s next message; a worker that failed sent its reason, raised here."""
+        message = self.remotes[k].recv()
+        if (isinstance(message, tuple) and len(message) == 2 and isinstance(message[0], str)
+                and message[0] == FAILED):
+            raise RuntimeError(f"--processes: worker {k} failed: {message[1]}")
+        return message
+
     def _receive(self, k: int) -> bool:
         """Worker ``k``'s next message of a stream: its steps are queued (a new buffer
         attached first if it announces one). False: the stream's end after a cancel."""
-        message = self.remotes[k].recv()
+        message = self._recv(k)
         if isinstance(message, str):
             return False
-        if message[0] == FAILED:
-            raise RuntimeError(f"--processes: worker {k} failed in its rollout: {message[1]}")
         announce, first, infos = message
         if announce is not None:
             if self._buffers[k] is not None:
@@ -262,7 +275,7 @@ class ShardedVecEnv(LockstepVecEnv):
         else:
             for r in self.remotes:
                 r.send(("learner_step", None))
-            steps = [r.recv() for r in self.remotes]
+            steps = [self._recv(k) for k in range(len(self.remotes))]
         parts = list(zip(*steps))
         obs, rewards, dones, infos, masks, actions, values, log_probs, next_masks = parts
         self._masks = np.concatenate(next_masks)
@@ -288,7 +301,7 @@ class ShardedVecEnv(LockstepVecEnv):
         self._idle("pop_finished")
         for r in self.remotes:
             r.send(("finished", None))
-        return [item for r in self.remotes for item in r.recv()]
+        return [item for k in range(len(self.remotes)) for item in self._recv(k)]
 
     def close(self) -> None:
         with contextlib.suppress(BrokenPipeError, EOFError, OSError):

@@ -106,9 +106,21 @@ def test_a_worker_that_fails_in_its_rollout_says_why():
                          [np.zeros(vec.action_space.n, np.float32)])
         vec.set_learner(wrong, wrong)
         vec.start_rollout(10)
-        with pytest.raises(RuntimeError, match="worker 0 failed in its rollout: "
+        with pytest.raises(RuntimeError, match="worker 0 failed: "
                                                "ModelMismatchError: .*expects observations"):
             vec.learner_step()
+    finally:
+        vec.close()
+
+
+def test_a_worker_that_fails_a_step_says_why():
+    """The same for a plain step (sb3's own loop): an illegal action's error, not EOFError."""
+    vec = sharded()
+    try:
+        ready(vec)
+        vec.step_async(np.full(vec.num_envs, 10**6))
+        with pytest.raises(RuntimeError, match="worker 0 failed: Illegal.*1000000"):
+            vec.step_wait()
     finally:
         vec.close()
 
