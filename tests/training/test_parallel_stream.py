@@ -4,6 +4,7 @@ process, and the games are exactly those of step-by-step ``learner_step`` calls.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -93,34 +94,35 @@ def test_rollouts_of_other_lengths_reuse_or_renew_the_shared_buffers():
             shared_memory.SharedMemory(name=name)
 
 
-def test_a_worker_that_fails_in_its_rollout_says_why():
-    """An exception inside a worker's rollout (here: a learner network of the wrong input size)
-    reaches the main process with its reason, instead of a bare EOFError from a broken pipe."""
+def _rollout_with_a_wrong_learner(vec: ShardedVecEnv) -> Callable[[], object]:
+    """A learner network of the wrong input size: the workers' streamed rollout raises."""
     from agents.policy import NumpyMLP
 
+    width, actions = vec.observation_space.shape[0] + 1, vec.action_space.n
+    wrong = NumpyMLP([np.zeros((width, actions), np.float32)], [np.zeros(actions, np.float32)])
+    vec.set_learner(wrong, wrong)
+    vec.start_rollout(10)
+    return vec.learner_step
+
+
+def _step_with_an_illegal_action(vec: ShardedVecEnv) -> Callable[[], object]:
+    """A plain step (sb3's own loop) with an action no game has."""
+    vec.step_async(np.full(vec.num_envs, 10**6))
+    return vec.step_wait
+
+
+@pytest.mark.parametrize("failing,reason", [
+    (_rollout_with_a_wrong_learner, "ModelMismatchError: .*expects observations"),
+    (_step_with_an_illegal_action, "Illegal.*1000000"),
+])
+def test_a_worker_that_fails_says_why(failing, reason):
+    """An exception inside a worker reaches the main process with its reason, instead of a
+    bare EOFError from a broken pipe."""
     vec = sharded()
     try:
         ready(vec)
-        width = vec.observation_space.shape[0] + 1
-        wrong = NumpyMLP([np.zeros((width, vec.action_space.n), np.float32)],
-                         [np.zeros(vec.action_space.n, np.float32)])
-        vec.set_learner(wrong, wrong)
-        vec.start_rollout(10)
-        with pytest.raises(RuntimeError, match="worker 0 failed: "
-                                               "ModelMismatchError: .*expects observations"):
-            vec.learner_step()
-    finally:
-        vec.close()
-
-
-def test_a_worker_that_fails_a_step_says_why():
-    """The same for a plain step (sb3's own loop): an illegal action's error, not EOFError."""
-    vec = sharded()
-    try:
-        ready(vec)
-        vec.step_async(np.full(vec.num_envs, 10**6))
-        with pytest.raises(RuntimeError, match="worker 0 failed: Illegal.*1000000"):
-            vec.step_wait()
+        with pytest.raises(RuntimeError, match=f"worker 0 failed: {reason}"):
+            failing(vec)()
     finally:
         vec.close()
 
