@@ -142,11 +142,16 @@ def read_saved(path: Path) -> Any:
         raise ValueError(f"--state {path}: not JSON ({exc})") from None
 
 
-def env_of_saved(data: dict[str, Any]) -> str:
-    """The env whose game wrote ``data`` (its ``"game"`` entry)."""
+def require_position(data: Any) -> None:
+    """A ``--state`` file's JSON must be a saved position (a list or a number is not)."""
     if not isinstance(data, dict):
         raise ValueError(f"--state: expected a saved position (a JSON object from "
                          f"state.to_dict()), got a {type(data).__name__}")
+
+
+def env_of_saved(data: dict[str, Any]) -> str:
+    """The env whose game wrote ``data`` (its ``"game"`` entry)."""
+    require_position(data)
     for name in envs.ENVS:
         if envs.make_game(name).name == data.get("game"):
             return name
@@ -155,9 +160,7 @@ def env_of_saved(data: dict[str, Any]) -> str:
 
 def load_state(env: str, data: dict[str, Any], options: dict[str, Any]) -> tuple[Game, State]:
     """A saved position (``state.to_dict()``); its options unless given on the command line."""
-    if not isinstance(data, dict):
-        raise ValueError(f"--state: expected a saved position (a JSON object from "
-                         f"state.to_dict()), got a {type(data).__name__}")
+    require_position(data)
     game_name = envs.make_game(env).name
     if "game" in data and data["game"] != game_name:
         raise ValueError(f"--state holds a {data['game']!r} position, not one of {env} "
