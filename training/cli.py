@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -102,12 +103,30 @@ def out_dir(text: str) -> Path:
     path = Path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    _check_folder(path, text)
+    return path
+
+
+def _check_folder(path: Path, text: str) -> None:
+    """``path`` (a folder) exists and is writable, or can be created: ``text`` names what for."""
     existing = path
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"cannot write into {str(existing)!r} (for {text!r})")
-    return path
+    _probe_folder(existing, text)
+
+
+def _probe_folder(folder: Path, text: str) -> None:
+    """Create and delete a file in ``folder``: ``os.access`` says yes to root in folders such as
+    /proc where nothing can be created, and such a folder failed only after every game."""
+    try:
+        handle, name = tempfile.mkstemp(prefix=".tablezoo-probe-", dir=folder)
+    except OSError as error:
+        raise argparse.ArgumentTypeError(
+            f"cannot write into {str(folder)!r} (for {text!r}): {error.strerror}") from None
+    os.close(handle)
+    os.unlink(name)
 
 
 def out_file(text: str) -> Path:
@@ -116,7 +135,9 @@ def out_file(text: str) -> Path:
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
-    out_dir(str(path.parent))
+    _check_folder(path.parent, text)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write to {text!r} (no write permission)")
     return path
 
 

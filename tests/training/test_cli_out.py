@@ -6,6 +6,7 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,37 @@ def test_max_snapshots_below_one_is_refused_by_name(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--max-snapshots" in err and "expected an integer >= 1, got '0'" in err
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("flag", ["--json", "--out"])
+def test_folder_where_nothing_can_be_created_is_refused_before_any_game(flag, capsys):
+    # os.access says root may write into /proc; creating a file there fails all the same.
+    from training import evaluate
+
+    target = "/proc/tablezoo-eval.json" if flag == "--json" else "/proc/tablezoo-run"
+    with pytest.raises(SystemExit) as stop:
+        evaluate.main(["--env", "bower_v0", "--agent", "random", "--opponent", "random",
+                       "--games", "2", flag, target])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "cannot write into '/proc'" in err and target in err
+
+
+def test_probe_leaves_nothing_behind(tmp_path):
+    import training.cli as cli
+
+    assert cli.out_file(str(tmp_path / "results.json")) == tmp_path / "results.json"
+    assert cli.out_dir(str(tmp_path / "a" / "b")) == tmp_path / "a" / "b"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_existing_file_without_write_permission_is_refused(tmp_path, monkeypatch):
+    import training.cli as cli
+
+    target = tmp_path / "eval.json"
+    target.write_text("{}")
+    # CI runs as root, who may write anywhere: fake the permission answer of the file.
+    monkeypatch.setattr(cli.os, "access", lambda path, mode: str(path) != str(target))
+    with pytest.raises(argparse.ArgumentTypeError, match="cannot write to .*eval.json"):
+        cli.out_file(str(target))
