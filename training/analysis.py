@@ -303,3 +303,10 @@ def rate(successes: int, n: int) -> Interval:
 def mean(values: Sequence[float]) -> Interval:
     """``training.stats.mean_interval``, re-exported so a notebook imports one module."""
     return mean_interval(list(values))
+
+
+if __name__ == "__main__":  # a module of functions: say so instead of exiting 0 in silence
+    raise SystemExit("training.analysis is the notebooks' data module: import it (collect, "
+                     "seat_win_rates, branching_profile, ...). From the command line, python -m "
+                     "training.ladder compares agents head to head and python -m "
+                     "training.tournament rates them.")

@@ -7,10 +7,18 @@ the seat favour one side. A game counts 1 for A when A's best-placed seat finish
 0.5 when they tie. The same games feed one OpenSkill model (``training.ratings``), and every
 ``act`` call is timed with ``time.process_time`` (CPU time of the playing process, so the load of a
 shared machine does not inflate it). Pairs run in worker processes.
+
+    python -m training.ladder --env bauer_trick_v0 --agents random heuristic ismcts \
+        --games-per-pair 100 --workers 2 --json ladder.json
+
+prints the win-rate matrix (row against column, with 95% intervals), the OpenSkill ratings and
+the CPU milliseconds per move; ``training.tournament`` instead rates agents over shared tables.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -138,3 +146,79 @@ def run_ladder(env_name: str, specs: Sequence[str], games_per_pair: int, seed: i
             moves[spec] += result.moves[spec]
     ms = {s: 1000 * seconds[s] / moves[s] if moves[s] else float("nan") for s in specs}
     return Ladder(specs, win, intervals, ratings.table(), ms, games_per_pair)
+
+
+def format_ladder(ladder: Ladder) -> str:
+    """Markdown: agents by OpenSkill mu with their time per move, then the win-rate matrix."""
+    order = sorted(range(len(ladder.specs)), key=lambda i: -ladder.ratings[ladder.specs[i]]["mu"])
+    lines = ["| agent | mu | sigma | ms per move |", "|---|---|---|---|"]
+    for i in order:
+        spec = ladder.specs[i]
+        rating = ladder.ratings[spec]
+        lines.append(f"| {spec} | {rating['mu']:.2f} | {rating['sigma']:.2f} | "
+                     f"{ladder.ms_per_move[spec]:.3f} |")
+    lines += ["", f"Share of games the row beat the column ({ladder.games_per_pair} games a pair, "
+              "95% interval):", "",
+              "| | " + " | ".join(ladder.specs[j] for j in order) + " |",
+              "|---|" + "---|" * len(order)]
+    for i in order:
+        cells = []
+        for j in order:
+            iv = ladder.win_intervals.get((i, j))
+            cells.append("" if iv is None else f"{iv.value:.2f} [{iv.low:.2f}, {iv.high:.2f}]")
+        lines.append(f"| {ladder.specs[i]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def ladder_json(ladder: Ladder, env_name: str, options: Mapping[str, Any], seed: int
+                ) -> dict[str, Any]:
+    n = len(ladder.specs)
+    return {"env": env_name, "env_options": dict(options), "seed": seed,
+            "games_per_pair": ladder.games_per_pair, "agents": ladder.specs,
+            "win": [[None if i == j else {"value": ladder.win_intervals[(i, j)].value,
+                                          "low": ladder.win_intervals[(i, j)].low,
+                                          "high": ladder.win_intervals[(i, j)].high}
+                     for j in range(n)] for i in range(n)],
+            "ratings": ladder.ratings, "ms_per_move": ladder.ms_per_move}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from training.cli import add_env, add_env_options, add_seed, make_parser, out_file, positive_int
+
+    p = make_parser("training.ladder", __doc__)
+    add_env(p, help="the env of the ladder")
+    p.add_argument("--agents", required=True, nargs="+", metavar="SPEC",
+                   help="two or more distinct agent specs, e.g. random heuristic ismcts trained")
+    p.add_argument("--games-per-pair", type=positive_int, default=100,
+                   help="games of each pair, an even number (each deal with both seatings)")
+    add_seed(p, help="seed of the ladder (each pair's deals are drawn from it)")
+    add_env_options(p)
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help="processes playing pairs side by side")
+    p.add_argument("--json", type=out_file, metavar="FILE",
+                   help="also write the matrix, ratings and times to FILE")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training.cli import env_options_for, parse_env_options
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        options = env_options_for(args.env, parse_env_options(args.env_option))
+        ladder = run_ladder(args.env, args.agents, args.games_per_pair, args.seed, options,
+                            args.workers)
+    except (ValueError, FileNotFoundError) as exc:
+        parser.error(str(exc))
+    print(f"{args.env} {options}: {ladder.games_per_pair} games a pair, seed {args.seed}\n")
+    print(format_ladder(ladder))
+    if args.json is not None:
+        args.json.write_text(json.dumps(ladder_json(ladder, args.env, options, args.seed),
+                                        indent=2) + "\n")
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

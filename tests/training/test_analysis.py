@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -141,3 +145,10 @@ def test_figures_label_every_axes_and_finish_refuses_unlabelled_ones():
     with pytest.raises(ValueError, match="unlabelled axes"):
         fg.finish(fig)
     plt.close("all")
+
+
+def test_running_the_module_points_to_the_commands():
+    result = subprocess.run([sys.executable, "-m", "training.analysis"], capture_output=True,
+                            text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+    assert result.returncode == 1
+    assert "python -m training.ladder" in result.stderr and "Traceback" not in result.stderr

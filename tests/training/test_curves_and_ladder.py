@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -72,3 +73,35 @@ def test_ladder_matrix_is_complementary_and_ratings_cover_every_agent():
         run_ladder("bower_v0", ["random", "heuristic"], games_per_pair=3)
     with pytest.raises(ValueError, match="distinct"):
         run_ladder("bower_v0", ["random", "random"], games_per_pair=2)
+
+
+def test_ladder_command_prints_and_writes_the_matrix(tmp_path, capsys):
+    from training import ladder
+
+    out = tmp_path / "ladder.json"
+    assert ladder.main(["--env", "bower_v0", "--agents", "random", "heuristic",
+                        "--games-per-pair", "6", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    table = [line for line in printed.splitlines() if line.startswith("| heuristic")]
+    assert len(table) == 2  # its ratings row and its matrix row
+    saved = json.loads(out.read_text())
+    assert saved["agents"] == ["random", "heuristic"] and saved["games_per_pair"] == 6
+    assert saved["win"][0][0] is None and saved["win"][1][1] is None
+    # the heuristic beats random in every bower game: the matrix says so from both sides
+    assert saved["win"][1][0]["value"] == 1.0 and saved["win"][0][1]["value"] == 0.0
+    assert printed.index("| heuristic") < printed.index("| random")  # best mu first
+
+
+@pytest.mark.parametrize(("agents", "games", "message"), [
+    (["random", "heuristic"], "5", "expected an even int"),
+    (["random", "random"], "4", "two distinct agent specs"),
+    (["random", "wizard"], "4", "wizard"),
+])
+def test_ladder_command_refuses_bad_input_by_name(agents, games, message, capsys):
+    from training import ladder
+
+    with pytest.raises(SystemExit) as stop:
+        ladder.main(["--env", "bower_v0", "--agents", *agents, "--games-per-pair", games])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
