@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n-envs", type=positive_int, default=32, help="games played in lockstep")
     add_seed(p, help="seed of the measured games (round r uses seed + r)")
     args = p.parse_args(argv)
+    if args.n_envs < 2:
+        p.error(f"--n-envs {args.n_envs}: the '--processes 2' set-up needs at least 2 "
+                "games (one per process); allowed: >= 2")
     results: dict[str, list[float]] = {s: [] for s in SETUPS}
     for setup in SETUPS:  # warm-up: imports, worker start-up, first allocations
         measure(args.env, setup, 1024, args.n_envs, args.seed)

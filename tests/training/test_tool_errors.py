@@ -26,6 +26,7 @@ CASES = {  # id -> (tool, argv with {tmp}, words of the error)
                                                       "--json", "{tmp}"], "is a folder, not a"),
     "benchmark: no steps": ("training.benchmark", ["--steps", "0"], "expected an integer >= 1"),
     "benchmark: no rounds": ("training.benchmark", ["--rounds", "0"], "expected an integer >= 1"),
+    "benchmark: one game": ("training.benchmark", ["--n-envs", "1"], "needs at least 2 games"),
     "env benchmark: endless": ("envs.benchmark", ["--seconds", "inf"], "a finite number"),
     "plot: out in a file": ("training.plot", ["{tmp}", "--out", __file__ + "/x.png"],
                             "is a file, not a folder"),
