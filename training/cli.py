@@ -135,6 +135,9 @@ def out_file(text: str) -> Path:
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{str(path.parent)!r} is a file, not a folder "
+                                         f"(for {text!r})")
     _check_folder(path.parent, text)
     if path.exists() and not os.access(path, os.W_OK):
         raise argparse.ArgumentTypeError(f"cannot write to {text!r} (no write permission)")
