@@ -28,7 +28,6 @@ import numpy as np
 
 from agents.advice import advice_of, advisor_factory, advisor_seed, check_advice, with_advice
 from agents.base import Agent, BaseAgent, legal_ids, only_noop
-from agents.blas import one_blas_thread
 from agents.heuristic_weights import FORMAT as WEIGHTS_FORMAT
 from agents.heuristic_weights import (
     HeuristicWeights,
@@ -126,15 +125,14 @@ class NumpyMLP:
         if self.obs_scale is not None:
             x = x * self.obs_scale
         last = len(self.weights) - 1
-        with one_blas_thread():  # threads cost more than these products (agents/blas.py)
-            for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-                x = x @ w
-                x += b
-                if i < last:
-                    if self.activation == "relu":
-                        np.maximum(x, 0.0, out=x)
-                    else:
-                        np.tanh(x, out=x)
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w
+            x += b
+            if i < last:
+                if self.activation == "relu":
+                    np.maximum(x, 0.0, out=x)
+                else:
+                    np.tanh(x, out=x)
         return x
 
     def masked_probabilities(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:

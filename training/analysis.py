@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +31,7 @@ from envs.core.game import Game, State
 from training.match import seeds_for
 from training.stats import Interval, mean_interval, wilson_interval
 from training.teams import teams_of
+from training.workers import game_pool
 
 BUDGET_VARIABLE = "TABLEZOO_NOTEBOOK_BUDGET"
 BUDGETS = ("small", "full")
@@ -205,7 +205,7 @@ def collect(env_name: str, agents: str | Sequence[str], games: int, seed: int = 
     if count <= 1 or games < 2 * count:
         return _play_chunk(env_name, opts, specs, seeds)
     chunks = [seeds[i::count] for i in range(count)]
-    with ProcessPoolExecutor(max_workers=count) as pool:
+    with game_pool(count) as pool:
         parts = list(pool.map(_play_chunk, [env_name] * count, [opts] * count,
                               [specs] * count, chunks))
     by_seed = {r.seed: r for part in parts for r in part}

@@ -21,7 +21,6 @@ import argparse
 import json
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -35,6 +34,7 @@ from training.match import play_game, seeds_for
 from training.ratings import Ratings
 from training.stats import Interval, mean_interval
 from training.teams import teams_of
+from training.workers import game_pool
 
 
 class TimedAgent:
@@ -122,7 +122,7 @@ def run_ladder(env_name: str, specs: Sequence[str], games_per_pair: int, seed: i
     if workers <= 1:
         results = [play_pair(*x) for x in args]
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with game_pool(workers) as pool:
             results = list(pool.map(play_pair, *zip(*args)))
     n = len(specs)
     win = np.full((n, n), np.nan)

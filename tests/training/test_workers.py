@@ -1,0 +1,40 @@
+"""Worker processes that play side by side run BLAS on one thread (``training/workers.py``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json
+import numpy as np  # first, as a notebook does: OpenBLAS starts with the threads it was given
+from threadpoolctl import threadpool_info
+from training.workers import game_pool
+
+def blas(info):
+    return [lib["num_threads"] for lib in info if lib["user_api"] == "blas"]
+
+with game_pool(2) as pool:
+    workers = [blas(f.result()) for f in [pool.submit(threadpool_info) for _ in range(4)]]
+print(json.dumps({"parent": blas(threadpool_info()), "workers": workers}))
+"""
+
+
+def test_pool_workers_run_blas_on_one_thread_and_the_caller_keeps_its_own():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "2",
+           "OMP_NUM_THREADS": "2"}
+    result = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                            env=env, timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    if not seen["parent"] or max(seen["parent"]) < 2:
+        pytest.skip(f"this numpy's BLAS runs {seen['parent']} threads here: nothing to limit")
+    assert len(seen["workers"]) == 4
+    assert all(threads and set(threads) == {1} for threads in seen["workers"])
