@@ -172,6 +172,7 @@ def format_ladder(ladder: Ladder) -> str:
 
 def ladder_json(ladder: Ladder, env_name: str, options: Mapping[str, Any], seed: int
                 ) -> dict[str, Any]:
+    """What ``--json`` writes: the set-up, the matrix (None on the diagonal), ratings, times."""
     n = len(ladder.specs)
     return {"env": env_name, "env_options": dict(options), "seed": seed,
             "games_per_pair": ladder.games_per_pair, "agents": ladder.specs,
