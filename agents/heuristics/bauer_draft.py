@@ -113,6 +113,28 @@ class Weights:
     daga_margin: float = 1.5    # how much 2 central cards must beat the alternative for Daga
 
 
+# what each rate counts (a count or a spread cannot be negative; a share lies in [0, 1])
+NON_NEGATIVE = {"journey_rate": "Journeys expected per future play",
+                "tag_rate": "tags of one theme expected per future play",
+                "sword_rate": "swords expected per future play",
+                "sword_sd": "the spread of the swords one play adds",
+                "prize_rate": "what a counting Night prize gains per future play"}
+
+
+def check_weights(weights: Weights) -> None:
+    """Refuse rates outside their meaning by name, before any move (a negative ``journey_rate``
+    used to fail inside the first move's Journey curve)."""
+    for name, meaning in NON_NEGATIVE.items():
+        value = getattr(weights, name)
+        if not value >= 0:
+            raise ValueError(f"bauer_draft heuristic: {name}={value!r}; expected a number >= 0 "
+                             f"({meaning})")
+    if not 0 <= weights.quest_share <= 1:
+        raise ValueError(f"bauer_draft heuristic: quest_share={weights.quest_share!r}; expected "
+                         "a number from 0 to 1 (the share of a quest's points kept per missing "
+                         "tag)")
+
+
 _SAMPLES = np.random.default_rng(20261129).standard_normal((48, 5))  # fixed: deterministic E
 
 
@@ -305,6 +327,7 @@ class HeuristicAgent(BaseAgent):
             journey_rate=journey_rate, tag_rate=tag_rate, sword_rate=sword_rate,
             sword_sd=sword_sd, quest_share=quest_share, prize_rate=prize_rate,
             daga_margin=daga_margin)
+        check_weights(self.weights)
         self.denial = float(denial)
         self.effect_scale = float(effect_scale)
         self._specs = {}

@@ -10,6 +10,7 @@ import pytest
 
 import envs
 from agents import AGENTS, Agent, RandomAgent, SearchAgent, make_agent, parse_agent_spec
+from agents.base import BaseAgent
 from agents.registry import agent_from_spec
 
 ENV = "bauer_trick_v0"
@@ -161,7 +162,9 @@ def test_agent_specs_parse_types():
     ("heuristic:call_threshold=nan", "bauer_trick_v0", "call_threshold=nan; expected a finite"),
     ("heuristic:future_weight=nan", "ethnos_v0", "future_weight=nan; expected a finite"),
     ("heuristic:journey_rate=abc", "bauer_draft_v0", "journey_rate='abc'; expected a finite"),
-    ("heuristic:journey_rate=-1", "bauer_draft_v0", "journey_rate=-1 fails on a first move"),
+    ("heuristic:journey_rate=-1", "bauer_draft_v0", "journey_rate=-1; expected a number >= 0"),
+    ("heuristic:sword_sd=-0.5", "bauer_draft_v0", "sword_sd=-0.5; expected a number >= 0"),
+    ("heuristic:quest_share=1.5", "bauer_draft_v0", "quest_share=1.5; expected a number from 0"),
 ])
 def test_option_values_of_the_wrong_kind_are_refused_when_the_agent_is_made(spec, env, words):
     """They were read as true ('maybe'), passed every comparison (NaN), or failed only at the
@@ -198,3 +201,16 @@ def test_a_negative_seed_is_named_for_every_agent():
         agent = make_agent(name, env_name=ENV, seed=0)
         with pytest.raises(ValueError, match="seed=-2"):
             agent.reset(-2)
+
+
+def test_a_heuristic_option_that_fails_at_play_is_named_when_the_agent_is_made():
+    """The registry's safety net for options a heuristic does not check itself: its first move
+    of a seeded game is tried, and a failure names the options given."""
+    from agents.registry import _try_a_move
+
+    class Brittle(BaseAgent):
+        def act(self, observation, action_mask, state=None, player=None):
+            raise IndexError("tuple index out of range")
+
+    with pytest.raises(ValueError, match=re.escape("depth=-2 fails on a first move (IndexError")):
+        _try_a_move(Brittle(0), "bauer_draft_v0", {"depth": -2})
