@@ -103,7 +103,7 @@ def out_dir(text: str) -> Path:
     path = Path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
-    _check_folder(path, text)
+    _check_folder(Path(os.path.realpath(path)), text)
     return path
 
 
@@ -118,15 +118,15 @@ def _check_folder(path: Path, text: str) -> None:
 
 
 def _probe_folder(folder: Path, text: str) -> None:
-    """Create and delete a file in ``folder``: ``os.access`` says yes to root in folders such as
-    /proc where nothing can be created, and such a folder failed only after every game."""
+    """Create a nameless temporary file in ``folder``: ``os.access`` says yes to root in folders
+    such as /proc where nothing can be created, and such a folder failed only after every game.
+    (Where the system has no nameless files, Python names it and deletes it at once.)"""
     try:
-        handle, name = tempfile.mkstemp(prefix=".tablezoo-probe-", dir=folder)
+        with tempfile.TemporaryFile(prefix=".tablezoo-probe-", dir=folder):
+            pass
     except OSError as error:
         raise argparse.ArgumentTypeError(
             f"cannot write into {str(folder)!r} (for {text!r}): {error.strerror}") from None
-    os.close(handle)
-    os.unlink(name)
 
 
 def out_file(text: str) -> Path:
@@ -135,12 +135,18 @@ def out_file(text: str) -> Path:
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
-    if path.parent.exists() and not path.parent.is_dir():
-        raise argparse.ArgumentTypeError(f"{str(path.parent)!r} is a file, not a folder "
+    if path.exists():  # written in place: its folder need not take new files
+        if not os.access(path, os.W_OK):
+            raise argparse.ArgumentTypeError(f"cannot write to {text!r} (no write permission)")
+        return path
+    target = Path(os.path.realpath(path))  # a link to a file still to be made: where it points
+    if path.is_symlink() and not target.parent.is_dir():  # writing follows it, making no folder
+        raise argparse.ArgumentTypeError(f"{text!r} is a link to {str(target)!r}, whose folder "
+                                         "does not exist")
+    if target.parent.exists() and not target.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{str(target.parent)!r} is a file, not a folder "
                                          f"(for {text!r})")
-    _check_folder(path.parent, text)
-    if path.exists() and not os.access(path, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write to {text!r} (no write permission)")
+    _check_folder(target.parent, text)
     return path
 
 

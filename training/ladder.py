@@ -1,4 +1,4 @@
-"""Head-to-head matches for the baselines notebook: a win-rate matrix, ratings, time per move.
+r"""Head-to-head matches for the baselines notebook: a win-rate matrix, ratings, time per move.
 
 Every pair of agents ``(A, B)`` plays seeded games in which A and B alternate around the table
 (A in the even seats, B in the odd ones; in bauer_trick that is exactly team against team), and
@@ -32,7 +32,7 @@ from agents.base import Agent
 from agents.registry import factory_from_spec
 from training.match import play_game, seeds_for
 from training.ratings import Ratings
-from training.stats import Interval, mean_interval
+from training.stats import Interval, mean_interval, wilson_interval
 from training.teams import teams_of
 from training.workers import game_pool
 
@@ -133,8 +133,7 @@ def run_ladder(env_name: str, specs: Sequence[str], games_per_pair: int, seed: i
     moves = dict.fromkeys(specs, 0)
     for result in results:
         i, j = specs.index(result.a), specs.index(result.b)
-        iv = mean_interval(result.outcomes)
-        iv = Interval(iv.value, max(0.0, iv.low), min(1.0, iv.high))  # a share stays in [0, 1]
+        iv = share_interval(result.outcomes)
         win[i, j], win[j, i] = iv.value, 1 - iv.value
         intervals[(i, j)] = iv
         intervals[(j, i)] = Interval(1 - iv.value, 1 - iv.high, 1 - iv.low)
@@ -146,6 +145,16 @@ def run_ladder(env_name: str, specs: Sequence[str], games_per_pair: int, seed: i
             moves[spec] += result.moves[spec]
     ms = {s: 1000 * seconds[s] / moves[s] if moves[s] else float("nan") for s in specs}
     return Ladder(specs, win, intervals, ratings.table(), ms, games_per_pair)
+
+
+def share_interval(outcomes: Sequence[float]) -> Interval:
+    """95% interval of the share of games won (a tie counts half). A perfect record gets the
+    Wilson interval of its wins, not the normal interval's zero width, which is not certainty."""
+    n = len(outcomes)
+    if n and set(outcomes) in ({0.0}, {1.0}):
+        return wilson_interval(int(sum(outcomes)), n)
+    iv = mean_interval(list(outcomes))
+    return Interval(iv.value, max(0.0, iv.low), min(1.0, iv.high))  # a share stays in [0, 1]
 
 
 def format_ladder(ladder: Ladder) -> str:
@@ -215,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.env} {options}: {ladder.games_per_pair} games a pair, seed {args.seed}\n")
     print(format_ladder(ladder))
     if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(ladder_json(ladder, args.env, options, args.seed),
                                         indent=2) + "\n")
         print(f"\nwrote {args.json}")

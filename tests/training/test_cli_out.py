@@ -107,3 +107,27 @@ def test_existing_file_without_write_permission_is_refused(tmp_path, monkeypatch
     monkeypatch.setattr(cli.os, "access", lambda path, mode: str(path) != str(target))
     with pytest.raises(argparse.ArgumentTypeError, match="cannot write to .*eval.json"):
         cli.out_file(str(target))
+
+
+def test_links_are_judged_by_where_they_point(tmp_path):
+    import training.cli as cli
+
+    (tmp_path / "results").mkdir()
+    fine = tmp_path / "fine.json"
+    fine.symlink_to(tmp_path / "results" / "eval.json")  # dangling, its folder exists
+    assert cli.out_file(str(fine)) == fine
+    broken = tmp_path / "broken.json"
+    broken.symlink_to(tmp_path / "missing" / "eval.json")  # writing it would fail after the games
+    with pytest.raises(argparse.ArgumentTypeError, match="is a link to .*whose folder does not"):
+        cli.out_file(str(broken))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux's /proc")
+def test_an_existing_writable_file_is_accepted_where_its_folder_takes_no_new_files(tmp_path):
+    import training.cli as cli
+
+    with (tmp_path / "out.txt").open("w") as handle:  # /proc/self/fd/N: writable, folder is not
+        target = f"/proc/self/fd/{handle.fileno()}"
+        assert cli.out_file(target) == Path(target)
+    with pytest.raises(argparse.ArgumentTypeError, match="cannot write into '/proc/.*/fd'"):
+        cli.out_file("/proc/self/fd/new.json")

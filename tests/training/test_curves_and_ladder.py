@@ -105,3 +105,22 @@ def test_ladder_command_refuses_bad_input_by_name(agents, games, message, capsys
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_ladder_json_into_a_folder_still_to_be_made(tmp_path, capsys):
+    from training import ladder
+
+    out = tmp_path / "new" / "sub" / "ladder.json"
+    assert ladder.main(["--env", "bower_v0", "--agents", "random", "heuristic",
+                        "--games-per-pair", "2", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["games_per_pair"] == 2
+
+
+def test_a_perfect_record_gets_an_interval_with_width():
+    from training.ladder import share_interval
+
+    perfect = share_interval([1.0] * 6)
+    assert perfect.value == 1.0 and perfect.high == 1.0 and 0.5 < perfect.low < 0.75
+    assert share_interval([0.0] * 6).high == pytest.approx(1 - perfect.low)
+    mixed = share_interval([1.0, 0.5, 0.0, 1.0])
+    assert mixed.value == pytest.approx(0.625) and 0.0 <= mixed.low < mixed.high <= 1.0

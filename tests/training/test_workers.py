@@ -21,9 +21,10 @@ from training.workers import game_pool
 def blas(info):
     return [lib["num_threads"] for lib in info if lib["user_api"] == "blas"]
 
+before = blas(threadpool_info())
 with game_pool(2) as pool:
     workers = [blas(f.result()) for f in [pool.submit(threadpool_info) for _ in range(4)]]
-print(json.dumps({"parent": blas(threadpool_info()), "workers": workers}))
+print(json.dumps({"before": before, "after": blas(threadpool_info()), "workers": workers}))
 """
 
 
@@ -34,7 +35,29 @@ def test_pool_workers_run_blas_on_one_thread_and_the_caller_keeps_its_own():
                             env=env, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     seen = json.loads(result.stdout.strip().splitlines()[-1])
-    if not seen["parent"] or max(seen["parent"]) < 2:
-        pytest.skip(f"this numpy's BLAS runs {seen['parent']} threads here: nothing to limit")
+    if not seen["before"] or max(seen["before"]) < 2:
+        pytest.skip(f"this numpy's BLAS runs {seen['before']} threads here: nothing to limit")
     assert len(seen["workers"]) == 4
     assert all(threads and set(threads) == {1} for threads in seen["workers"])
+    assert seen["after"] == seen["before"]
+
+
+@pytest.mark.parametrize("tool", ["ladder", "analysis"])
+def test_ladder_and_analysis_play_in_such_pools(tool, monkeypatch):
+    import importlib
+
+    from training import workers
+
+    module = importlib.import_module(f"training.{tool}")
+    made = []
+
+    def recording_pool(count):
+        made.append(count)
+        return workers.game_pool(count)
+
+    monkeypatch.setattr(module, "game_pool", recording_pool)
+    if tool == "ladder":
+        module.run_ladder("bower_v0", ["random", "heuristic", "trained"], 2, workers=2)
+    else:
+        module.collect("bower_v0", "random", 8, workers=2)
+    assert made == [2]
