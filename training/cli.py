@@ -304,6 +304,17 @@ def env_options_for(env_name: str, given: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+def parse_with_env_options(parser: argparse.ArgumentParser, argv: list[str] | None
+                           ) -> tuple[argparse.Namespace, dict[str, Any]]:
+    """A tool's arguments and the game options of its ``--env``/``--env-option`` (the tools'
+    defaults filled in); options the game does not take are a one-line parser error."""
+    args = parser.parse_args(argv)
+    try:
+        return args, env_options_for(args.env, parse_env_options(args.env_option))
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
 def read_run_config(model_path: str | Path) -> dict[str, Any]:
     """The ``config.json`` that ``training.train`` writes next to ``model.zip`` (or ``{}``)."""
     from agents.policy import run_config

@@ -211,12 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from training.cli import env_options_for, parse_env_options
+    from training.cli import parse_with_env_options
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, options = parse_with_env_options(parser, argv)
     try:
-        options = env_options_for(args.env, parse_env_options(args.env_option))
         ladder = run_ladder(args.env, args.agents, args.games_per_pair, args.seed, options,
                             args.workers)
     except (ValueError, FileNotFoundError) as exc:

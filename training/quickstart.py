@@ -28,11 +28,10 @@ from training.cli import (
     add_games,
     add_out,
     add_seed,
-    env_options_for,
     make_parser,
     non_negative_int,
     option_item,
-    parse_env_options,
+    parse_with_env_options,
 )
 
 OPPONENTS = ("random", "heuristic")
@@ -97,12 +96,7 @@ def table(results: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        options = env_options_for(args.env, parse_env_options(args.env_option))
-    except ValueError as exc:
-        parser.error(str(exc))
+    args, options = parse_with_env_options(build_parser(), argv)
     from training import train
 
     t0 = time.perf_counter()

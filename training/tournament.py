@@ -30,9 +30,8 @@ from training.cli import (
     add_games,
     add_out,
     add_seed,
-    env_options_for,
     make_parser,
-    parse_env_options,
+    parse_with_env_options,
 )
 from training.match import play_game
 from training.ratings import Ratings
@@ -132,9 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, options = parse_with_env_options(parser, argv)
     try:
-        options = env_options_for(args.env, parse_env_options(args.env_option))
         players = envs.make_game(args.env, **options).num_players
         factories = [factory_from_spec(spec, args.env, players) for spec in args.agents]
         if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
