@@ -30,6 +30,15 @@ import numpy as np
 import envs
 from agents.base import Agent
 from agents.registry import factory_from_spec
+from training.cli import (
+    add_env,
+    add_env_options,
+    add_seed,
+    make_parser,
+    out_file,
+    parse_with_env_options,
+    positive_int,
+)
 from training.match import play_game, seeds_for
 from training.ratings import Ratings
 from training.stats import Interval, mean_interval, wilson_interval
@@ -193,8 +202,6 @@ def ladder_json(ladder: Ladder, env_name: str, options: Mapping[str, Any], seed:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from training.cli import add_env, add_env_options, add_seed, make_parser, out_file, positive_int
-
     p = make_parser("training.ladder", __doc__)
     add_env(p, help="the env of the ladder")
     p.add_argument("--agents", required=True, nargs="+", metavar="SPEC",
@@ -211,8 +218,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from training.cli import parse_with_env_options
-
     parser = build_parser()
     args, options = parse_with_env_options(parser, argv)
     try:
