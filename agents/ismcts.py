@@ -76,7 +76,7 @@ import numpy as np
 from agents.base import BaseAgent, acting_seat, search_preamble
 from agents.ismcts_belief import BELIEFS, consistent, rebuild_for, world_belief_for
 from agents.ismcts_eval import BOWER_VALUES, EVALUATOR_NAMES, leaf_evaluator, margin_values
-from envs.core.game import State
+from envs.core.game import Game, State
 
 PlayoutPolicy = Callable[[State, int], int]
 # a playout/prior policy spec: "random", "heuristic", an agent object or a callable
@@ -275,6 +275,15 @@ class ISMCTSAgent(BaseAgent):
         super().reset(seed)
         self.table = {}
         self._game_name = None
+
+    def check_game(self, game: Game) -> None:
+        """Resolve the options against ``game`` now, so one the game lacks (``evaluator=
+        "solver"`` outside bauer_trick, ``belief="items"`` outside bower) is refused before any
+        game is played rather than at this agent's first move, mid-run."""
+        drawn_from = self.rng.bit_generator.state
+        self._configure(game.new_state(seed=0))
+        self.rng.bit_generator.state = drawn_from  # the check draws nothing the games will miss
+        self.reset()
 
     def _configure(self, state: State) -> None:
         """Resolve the per-game defaults and build the playout and prior policies once."""

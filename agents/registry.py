@@ -129,6 +129,8 @@ def agent_factory(
     probe = cls(seed=0, **kw)  # run the constructor's own checks (e.g. rollouts >= 1) now
     if name == "heuristic" and kw:
         _try_a_move(probe, str(env_name), kw)
+    if isinstance(probe, ISMCTSAgent) and env_name is not None:
+        probe.check_game(envs.make_game(env_name))  # the game-specific options, before any game
 
     def make(seed: int | None) -> BaseAgent:
         return cls(seed=seed, **kw)

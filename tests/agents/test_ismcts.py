@@ -13,7 +13,7 @@ import envs
 from agents import make_agent
 from agents.ismcts import DEFAULTS, ISMCTSAgent
 from agents.random_agent import RandomAgent
-from agents.registry import agent_from_spec
+from agents.registry import agent_from_spec, factory_from_spec
 
 SCALE = float(os.environ.get("TABLEZOO_ISMCTS_SCALE", "1"))
 CASES = [
@@ -132,6 +132,32 @@ def test_seconds_budget_and_registry_names():
 def test_bad_options_are_named(kw, word):
     with pytest.raises(ValueError, match=word):
         ISMCTSAgent(**kw)
+
+
+@pytest.mark.parametrize("env_name, spec, word", [
+    ("bower_v0", "ismcts:evaluator=solver", "no solver"),
+    ("bauer_trick_v0", "ismcts:belief=items", "belief='items'"),
+    ("bower_v0", "ismcts:belief=policy", "belief='policy'"),
+    ("bauer_trick_v0", "ismcts:evaluator=world_heuristic", "bower's"),
+    ("bower_v0", "ismcts:evaluator=age_end", "Ethnos"),
+])
+def test_options_the_game_lacks_are_refused_when_the_agent_is_named(env_name, spec, word):
+    """Such an option used to pass the registry and fail at the agent's first move, a traceback
+    in the middle of a tool's run."""
+    with pytest.raises(ValueError, match=word):
+        factory_from_spec(spec, env_name=env_name, num_players=envs.make_game(env_name).num_players)
+
+
+def test_the_early_check_leaves_the_agent_as_new():
+    """The check draws from the agent's generator (it builds the playout heuristics) and must
+    give those draws back: a seeded agent searches exactly as one that was never checked."""
+    checked, fresh = ISMCTSAgent(seed=3, iterations=30), ISMCTSAgent(seed=3, iterations=30)
+    checked.check_game(envs.make_game("bower_v0"))
+    for state, me in positions("bower_v0", {}, 3, seed=5):
+        for agent in (checked, fresh):
+            agent.act(state.observe(me), state.legal_mask(me), state=state, player=me)
+        assert {k: (n.visits.tolist(), n.total.tolist()) for k, n in checked.table.items()} == {
+            k: (n.visits.tolist(), n.total.tolist()) for k, n in fresh.table.items()}
 
 
 def test_playout_policy_and_leaf_evaluator_can_be_any_agent_or_callable():
