@@ -46,6 +46,12 @@ def make_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
                                    formatter_class=HelpFormatter)
 
 
+def usage_of(parser: argparse.ArgumentParser) -> str:
+    """``parser``'s usage text, without its ``usage:`` prefix, for a parser that reports errors
+    on its behalf (``training.train``'s, run by the tools that wrap it)."""
+    return parser.format_usage().removeprefix("usage: ").rstrip("\n")
+
+
 def add_env(p: argparse.ArgumentParser, *, required: bool = True, default: str | None = None,
             multiple: bool = False, help: str = "the env to use") -> None:
     """``--env NAME`` (one of ``envs.ENVS``); ``multiple=True`` makes it repeatable."""
@@ -162,6 +168,19 @@ def existing_run(out: Path) -> list[str]:
     if (out / "checkpoints").is_dir() and any((out / "checkpoints").iterdir()):
         found.append("checkpoints/")
     return found
+
+
+def refuse_earlier_run(parser: argparse.ArgumentParser, out: Path, *, force: bool,
+                       resume: bool | None = None, also: tuple[str, ...] = ()) -> None:
+    """Stop with a parser error when ``out`` already holds a run (or one of the tool's own
+    files ``also``) and neither ``--force`` nor, where the tool has it (``resume`` not None),
+    ``--resume`` says what to do with it; the message names only the flags the tool has."""
+    found = existing_run(out) + [name for name in also if (out / name).exists()]
+    if not found or force or resume:
+        return
+    how = ("pass --resume to continue it or --force to start afresh" if resume is not None
+           else "pass --force to replace it")
+    parser.error(f"--out {out} already holds a run ({', '.join(found)}); {how}")
 
 
 def clear_run(out: Path) -> None:

@@ -51,10 +51,10 @@ from training.cli import (
     add_seed,
     clear_run,
     env_options_for,
-    existing_run,
     make_parser,
     parse_env_options,
     parse_with_config,
+    refuse_earlier_run,
 )
 from training.evaluate import evaluate_seat
 from training.machine import machine_record
@@ -348,12 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         args.env_options = env_options_for(args.env, parse_env_options(args.env_option))
     except ValueError as exc:
         parser.error(str(exc))
-    found = existing_run(args.out) + (["evolution.csv"] if (args.out / "evolution.csv").exists()
-                                      else [])
-    if found and not args.force:
-        parser.error(f"{args.out} already holds a run ({', '.join(found)}); pass --force to "
-                     "replace it")
-    if found:
+    refuse_earlier_run(parser, args.out, force=args.force, also=("evolution.csv",))
+    if args.force:
         clear_run(args.out)
         (args.out / "evolution.csv").unlink(missing_ok=True)
     command = "python -m training.evolve " + " ".join(argv)

@@ -24,6 +24,7 @@ samples are exactly those of one process (tested), so a run's result does not de
 
 from __future__ import annotations
 
+import argparse
 import functools
 import itertools
 import json
@@ -32,6 +33,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +42,16 @@ from agents.advice import advice_of, advisor_factory, advisor_seed, with_advice
 from agents.base import Agent
 from agents.registry import factory_from_spec
 from envs.core.game import Game
-from training.cli import make_parser, non_negative_int, positive_int
+from training.cli import (
+    add_env,
+    add_out,
+    add_seed,
+    make_parser,
+    non_negative_int,
+    positive_int,
+    refuse_earlier_run,
+    usage_of,
+)
 from training.match import seeds_for
 from training.teams import partners_of
 
@@ -329,37 +340,73 @@ def agreement(policy: Any, demos: Demonstrations, idx: np.ndarray) -> float:
     return hits / len(idx)
 
 
-def main(argv: list[str] | None = None) -> int:
-    from training import train
+BC_DEFAULTS = {"bc_games": 400, "bc_epochs": 10}  # where neither the flag nor --config says
 
+
+def build_parser() -> argparse.ArgumentParser:
     p = make_parser("training.imitate", __doc__)
-    p.add_argument("--config", help="a training/configs/*.json (network, env, options)")
-    p.add_argument("--env")
-    p.add_argument("--out", required=True)
-    p.add_argument("--games", type=positive_int, default=400)
-    p.add_argument("--teacher", default="heuristic")
-    p.add_argument("--epochs", type=positive_int, default=10)
+    p.add_argument("--config", type=Path,
+                   help="a training/configs/*.json: its env, options, network and bc_games / "
+                        "bc_epochs (flags on the command line win)")
+    add_env(p, required=False, help="the env to clone on (required here or in --config)")
+    add_out(p, help="run folder for model.zip and summary.json")
+    p.add_argument("--games", type=positive_int, default=None,
+                   help=f"teacher games to clone (default: the config's bc_games, else "
+                        f"{BC_DEFAULTS['bc_games']})")
+    p.add_argument("--teacher", default="heuristic", metavar="SPEC",
+                   help="agent spec of the teacher, playing every seat")
+    p.add_argument("--epochs", type=positive_int, default=None,
+                   help=f"passes over the samples (default: the config's bc_epochs, else "
+                        f"{BC_DEFAULTS['bc_epochs']})")
     p.add_argument("--dagger-rounds", type=non_negative_int, default=0,
                    help="DAgger rounds after cloning (the clone plays, the teacher labels)")
     p.add_argument("--dagger-games", type=positive_int, default=None,
                    help="games per DAgger round (default: --games)")
-    p.add_argument("--seed", type=non_negative_int, default=0)
+    add_seed(p, help="seed of the teacher's games (game k uses seed + k) and of the network")
     p.add_argument("--processes", type=int, default=1,
                    help="worker processes playing the teacher's games")
-    args = p.parse_args(argv)
-    train_argv = ["--timesteps", "0", "--out", args.out, "--bc-games", str(args.games),
-                  "--bc-teacher", args.teacher, "--bc-epochs", str(args.epochs),
+    p.add_argument("--force", action="store_true",
+                   help="clone again into an --out folder that holds an earlier run (replacing "
+                        "it)")
+    return p
+
+
+def config_value(config: Path | None, key: str) -> Any:
+    """``key`` of a ``--config`` file, or None (``training.train`` reports a missing or
+    malformed file itself, under this tool's name)."""
+    if config is None or not config.is_file():
+        return None
+    try:
+        values = json.loads(config.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return values.get(key) if isinstance(values, dict) else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training import train
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    refuse_earlier_run(parser, args.out, force=args.force)
+    # a config's own bc_games / bc_epochs count unless a flag overrides them
+    games = args.games or config_value(args.config, "bc_games") or BC_DEFAULTS["bc_games"]
+    epochs = args.epochs or config_value(args.config, "bc_epochs") or BC_DEFAULTS["bc_epochs"]
+    train_argv = ["--timesteps", "0", "--out", str(args.out), "--bc-games", str(games),
+                  "--bc-teacher", args.teacher, "--bc-epochs", str(epochs),
                   "--seed", str(args.seed), "--eval-games", "0", "--no-progress",
                   "--dagger-rounds", str(args.dagger_rounds),
                   "--processes", str(args.processes)]
     if args.dagger_games is not None:
         train_argv += ["--dagger-games", str(args.dagger_games)]
     if args.config:
-        train_argv = ["--config", args.config, *train_argv]
+        train_argv = ["--config", str(args.config), *train_argv]
     if args.env:
         train_argv += ["--env", args.env]
+    if args.force:
+        train_argv += ["--force"]
     t0 = time.perf_counter()
-    code = train.main(train_argv, prog="training.imitate")
+    code = train.main(train_argv, prog="training.imitate", usage=usage_of(parser))
     print(json.dumps({"seconds": round(time.perf_counter() - t0, 1)}))
     return code
 

@@ -32,6 +32,8 @@ from training.cli import (
     non_negative_int,
     option_item,
     parse_with_env_options,
+    refuse_earlier_run,
+    usage_of,
 )
 
 OPPONENTS = ("random", "heuristic")
@@ -96,11 +98,14 @@ def table(results: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args, options = parse_with_env_options(build_parser(), argv)
+    parser = build_parser()
+    args, options = parse_with_env_options(parser, argv)
+    refuse_earlier_run(parser, args.out, force=args.force)
     from training import train
 
     t0 = time.perf_counter()
-    code = train.main(train_command(args, options))
+    code = train.main(train_command(args, options), prog="training.quickstart",
+                      usage=usage_of(parser))
     if code:
         return code
     trained_s = time.perf_counter() - t0

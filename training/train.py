@@ -48,12 +48,12 @@ from training.cli import (
     add_seed,
     clear_run,
     env_options_for,
-    existing_run,
     make_parser,
     option_item,
     parse_env_options,
     parse_with_config,
     positive_int,
+    refuse_earlier_run,
 )
 from training.machine import machine_record
 from training.settings import hidden_layers, setting_problems
@@ -67,10 +67,14 @@ ROLLOUT_VALUES = "rollout_values.npz"
 ROLLOUT_SEED_OFFSET = 50_000_000
 
 
-def build_parser(prog: str = "training.train") -> argparse.ArgumentParser:
-    """The training flags; ``prog`` names the command in usage and errors (``training.imitate``
-    runs these flags under its own name)."""
+def build_parser(prog: str = "training.train", usage: str | None = None
+                 ) -> argparse.ArgumentParser:
+    """The training flags; ``prog`` names the command in errors and ``usage`` replaces the
+    usage line they start with: ``training.imitate`` and ``training.quickstart`` run these flags
+    under their own names, and a user of theirs should see their flags, not these."""
     p = make_parser(prog, __doc__)
+    if usage is not None:
+        p.usage = usage
     p.add_argument("--config", type=Path, help="JSON file of defaults for these options "
                    "(training/configs/*.json); flags on the command line win")
     add_env(p, required=False, help="the env to train on (required here or in --config)")
@@ -396,8 +400,9 @@ def rollout_with_curve(args: argparse.Namespace, game: Any, eval_game: Any, poli
     return info
 
 
-def main(argv: list[str] | None = None, prog: str = "training.train") -> int:
-    parser = build_parser(prog)
+def main(argv: list[str] | None = None, prog: str = "training.train",
+         usage: str | None = None) -> int:
+    parser = build_parser(prog, usage)
     args = parse_args(parser, argv)
     problems = setting_problems(vars(args))
     if problems:
@@ -410,10 +415,7 @@ def main(argv: list[str] | None = None, prog: str = "training.train") -> int:
         League(game, args.env, **league_kwargs(args))  # check the specs before starting
     except ValueError as exc:  # unknown option or bad value: argparse prints it and exits 2
         parser.error(str(exc))
-    earlier = existing_run(args.out)
-    if earlier and not (args.resume or args.force):
-        parser.error(f"--out {args.out} already holds a run ({', '.join(earlier)}); pass "
-                     f"--resume to continue it or --force to start afresh")
+    refuse_earlier_run(parser, args.out, force=args.force, resume=args.resume)
     if args.dagger_rounds < 0 or (args.dagger_rounds > 0 and args.bc_games <= 0):
         parser.error(f"--dagger-rounds {args.dagger_rounds}: DAgger refines a clone, so it needs "
                      "--bc-games N > 0; rounds: 0 (none) or more")

@@ -1,0 +1,54 @@
+"""The tools that run ``training.train`` for the user (``training.quickstart``,
+``training.imitate``) speak in their own names: their errors show their own usage and name only
+flags they have, and a ``--config`` given to ``training.imitate`` counts (review findings)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import pytest
+
+TRAIN_ONLY_FLAG = "--self-play"  # in training.train's usage, in neither wrapper's
+WRAPPERS = ("training.quickstart", "training.imitate")
+
+
+def _error(tool: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as stop:
+        importlib.import_module(tool).main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("tool", WRAPPERS)
+def test_an_earlier_run_is_refused_naming_only_the_tools_own_flag(tool, tmp_path, capsys):
+    (tmp_path / "config.json").write_text("{}")
+    err = _error(tool, ["--env", "bower_v0", "--out", str(tmp_path)], capsys)
+    assert f"python -m {tool}: error: --out {tmp_path} already holds a run" in err
+    assert "--force" in err and "--resume" not in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--env", "bower_v0", "--teacher", "nobody"], "unknown agent 'nobody'"),
+    (["--config", "{config}"], "unknown key(s) ppo_magic"),
+])
+def test_imitates_errors_found_by_train_show_imitates_usage(argv, words, tmp_path, capsys):
+    config = tmp_path / "bad.json"
+    config.write_text(json.dumps({"env": "bower_v0", "ppo_magic": 1}))
+    argv = [a.format(config=config) for a in argv]
+    err = _error("training.imitate", [*argv, "--out", str(tmp_path / "run")], capsys)
+    assert "usage: python -m training.imitate" in err and words in err
+    assert TRAIN_ONLY_FLAG not in err
+
+
+def test_imitate_takes_the_configs_cloning_budget_unless_a_flag_overrides_it(tmp_path, capsys):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"env": "bower_v0", "bc_games": 2, "bc_epochs": 3}))
+    imitate = importlib.import_module("training.imitate")
+    assert imitate.main(["--config", str(config), "--out", str(tmp_path / "a")]) == 0
+    assert imitate.main(["--config", str(config), "--out", str(tmp_path / "b"),
+                         "--epochs", "2", "--games", "1"]) == 0
+    bc = [json.loads((tmp_path / run / "summary.json").read_text())["bc"] for run in "ab"]
+    assert [(r["games"], r["epochs"]) for r in bc] == [(2, 3), (1, 2)]
