@@ -323,6 +323,12 @@ def env_options_for(env_name: str, given: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+def eval_options(env_options: dict[str, Any]) -> dict[str, Any]:
+    """A run's game options for measuring it: evaluation always scores with the game's default
+    reward (rank / win-loss), whatever reward the learner was trained on (e.g. ``margin``)."""
+    return {k: v for k, v in env_options.items() if k != "reward"}
+
+
 def parse_with_env_options(parser: argparse.ArgumentParser, argv: list[str] | None
                            ) -> tuple[argparse.Namespace, dict[str, Any]]:
     """A tool's arguments and the game options of its ``--env``/``--env-option`` (the tools'

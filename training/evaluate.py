@@ -10,7 +10,9 @@ agent. Prints win/draw/loss rates (Wilson 95% intervals) and the mean reward wit
 interval; ``--out DIR`` also writes them to ``DIR/eval.json`` (``--json FILE`` to any file).
 ``--records FILE`` appends each game as it ends, and the same command run again resumes where it
 stopped (``training/records.py``). Env options default to the run's ``config.json`` next to the
-model, else to the training tools' defaults (bauer_trick: single deals, ``episode=deal``).
+model, its training reward aside (a run trained on ``reward=margin`` is measured by the game's
+own reward, like any agent), else to the training tools' defaults (bauer_trick: single deals,
+``episode=deal``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from training.cli import (
     add_out,
     add_seed,
     env_options_for,
+    eval_options,
     make_parser,
     out_file,
     parse_env_options,
@@ -134,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = read_run_config(args.model) if args.model else {}
-        if args.env_option is None and config.get("env") == args.env:
-            given: dict[str, Any] = config.get("env_options", {})
+        if args.env_option is None and config.get("env") == args.env:  # the run's game,
+            given: dict[str, Any] = eval_options(config.get("env_options", {}))  # usual reward
         else:
             given = parse_env_options(args.env_option)
         options = env_options_for(args.env, given)

@@ -31,10 +31,9 @@ from agents.base import BaseAgent
 from agents.heuristic_weights import HeuristicWeights
 from agents.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
 from agents.registry import factory_from_spec
-from training.cli import make_parser, non_negative_int, out_dir, positive_int
+from training.cli import eval_options, make_parser, non_negative_int, out_dir, positive_int
 from training.evaluate import evaluate_seat
 from training.stats import interval_caveat, summarize
-from training.train import eval_options
 
 PROTOCOL = ("model in one seat (team games: both team seats), the other seats the named agent, "
             "seats rotated (seat = game mod players), default reward")

@@ -48,6 +48,7 @@ from training.cli import (
     add_seed,
     clear_run,
     env_options_for,
+    eval_options,
     make_parser,
     option_item,
     parse_env_options,
@@ -253,12 +254,6 @@ def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
     probe = make(1, args.seed)
     return ShardedVecEnv(make, args.n_envs, args.processes, args.seed,
                          probe.observation_space, probe.action_space)
-
-
-def eval_options(env_options: dict[str, Any]) -> dict[str, Any]:
-    """Evaluation always scores with the game's default reward (rank / win-loss), whatever
-    reward the learner was trained on (e.g. ``margin``)."""
-    return {k: v for k, v in env_options.items() if k != "reward"}
 
 
 def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> Any:

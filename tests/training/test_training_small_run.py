@@ -135,6 +135,28 @@ def test_evaluate_prints_and_writes_rates(run_dir, capsys):
     assert result["mean_reward_low"] <= result["mean_reward"] <= result["mean_reward_high"]
 
 
+def test_evaluate_measures_a_run_by_the_games_reward_not_its_training_reward(run_dir, tmp_path,
+                                                                               capsys):
+    """The run's game options are the default of ``--model``, but a reward the learner was
+    trained on (``reward=points`` here; ``margin`` in the shipped configs) is not what its
+    strength is measured in: that is the game's own reward, as for any ``--agent``."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "model.zip").write_bytes((run_dir / "model.zip").read_bytes())
+    config = json.loads((run_dir / "config.json").read_text())
+    config["env_options"] = {**config["env_options"], "reward": "points"}
+    (run / "config.json").write_text(json.dumps(config))
+    measured = []
+    for extra in ([], ["--env-option", "episode=deal", "--env-option", "reward=points"]):
+        out = tmp_path / f"eval{len(extra)}.json"
+        assert evaluate.main(["--env", ENV, "--model", str(run / "model.zip"), "--games", "4",
+                              "--json", str(out), "--no-progress", *extra]) == 0
+        measured.append(json.loads(out.read_text())["env_options"])
+    capsys.readouterr()
+    assert measured[0] == {k: v for k, v in config["env_options"].items() if k != "reward"}
+    assert measured[1]["reward"] == "points"  # asked for by name: kept
+
+
 def test_evaluate_any_agent_as_the_hero_partnering_itself_by_default(tmp_path, capsys):
     runs = {}
     for name, extra in (("default", []), ("heuristic", ["--partner", "heuristic"]),
