@@ -91,9 +91,10 @@ def table(results: dict[str, Any]) -> str:
     lines = ["| opponent | games | win | draw | loss | mean reward (95% CI) |",
              "|---|---|---|---|---|---|"]
     for opponent, r in results.items():
+        low, high = r["mean_reward_low"], r["mean_reward_high"]
+        interval = "(one game: no interval)" if low is None else f"[{low:+.3f}, {high:+.3f}]"
         lines.append(f"| {opponent} | {r['games']} | {r['win']:.1%} | {r['draw']:.1%} | "
-                     f"{r['loss']:.1%} | {r['mean_reward']:+.3f} "
-                     f"[{r['mean_reward_low']:+.3f}, {r['mean_reward_high']:+.3f}] |")
+                     f"{r['loss']:.1%} | {r['mean_reward']:+.3f} {interval} |")
     return "\n".join(lines)
 
 

@@ -33,7 +33,7 @@ from agents.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
 from agents.registry import factory_from_spec
 from training.cli import eval_options, make_parser, non_negative_int, out_dir, positive_int
 from training.evaluate import evaluate_seat
-from training.stats import interval_caveat, summarize
+from training.stats import finite_or_none, interval_caveat, summarize
 
 PROTOCOL = ("model in one seat (team games: both team seats), the other seats the named agent, "
             "seats rotated (seat = game mod players), default reward")
@@ -61,7 +61,8 @@ def measure(run: Path, games: int, seed: int,
         s = summarize(rewards)
         out[spec] = {"games": games, "seeds": f"{seed}..{seed + games - 1}",
                      "mean_reward": round(s.mean_reward.value, 4),
-                     "ci95": [round(s.mean_reward.low, 4), round(s.mean_reward.high, 4)],
+                     "ci95": [None if bound is None else round(bound, 4) for bound in
+                              map(finite_or_none, (s.mean_reward.low, s.mean_reward.high))],
                      "win": round(s.win.value, 4), "draw": round(s.draw.value, 4),
                      "loss": round(s.loss.value, 4),
                      "seconds": round(time.perf_counter() - t0, 1)}

@@ -73,14 +73,22 @@ class OutcomeSummary:
     loss: Interval
     mean_reward: Interval
 
-    def as_dict(self) -> dict[str, float]:
-        out: dict[str, float] = {"games": self.n}
+    def as_dict(self) -> dict[str, float | None]:
+        """The figures by name, ready for JSON: a bound that does not exist (one game's mean
+        has no interval) is None, since the infinities that stand for it are not JSON."""
+        out: dict[str, float | None] = {"games": self.n}
         for key in ("win", "draw", "loss", "mean_reward"):
             iv: Interval = getattr(self, key)
             out[key] = iv.value
-            out[f"{key}_low"] = iv.low
-            out[f"{key}_high"] = iv.high
+            out[f"{key}_low"] = finite_or_none(iv.low)
+            out[f"{key}_high"] = finite_or_none(iv.high)
         return out
+
+
+def finite_or_none(x: float) -> float | None:
+    """``x``, or None where it is infinite or NaN (strict JSON readers such as ``jq`` or a
+    browser refuse ``Infinity``, which Python's ``json`` writes by default)."""
+    return x if math.isfinite(x) else None
 
 
 def summarize(rewards: Sequence[float]) -> OutcomeSummary:

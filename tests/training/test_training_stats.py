@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -75,3 +76,26 @@ def test_a_perfect_record_or_a_single_game_is_printed_with_a_caveat_not_as_certa
     assert "[99.05%, 100.00%]" in perfect  # Wilson: 400 of 400 bounds the win rate below 1
     assert "one game: no interval" in format_summary(summarize([1.0]))
     assert "same reward" not in format_summary(summarize([1.0, 1.0, 0.0]))
+
+
+def _strict_json(text: str) -> object:
+    """Parse as a strict reader (jq, a browser) does: Infinity and NaN are not JSON."""
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_one_games_missing_interval_is_written_as_null_not_infinity(tmp_path, capsys):
+    from training import evaluate, quickstart
+
+    one = summarize([1.0]).as_dict()
+    assert one["mean_reward_low"] is None and one["mean_reward_high"] is None
+    assert one["win_low"] is not None  # a rate's Wilson interval exists even for one game
+    out = tmp_path / "eval.json"
+    assert evaluate.main(["--env", "bower_v0", "--agent", "random", "--games", "1",
+                          "--json", str(out), "--no-progress"]) == 0
+    written = _strict_json(out.read_text())
+    assert written["games"] == 1 and written["mean_reward_low"] is None
+    assert "(one game: no interval)" in quickstart.table({"random": one})
+    capsys.readouterr()
