@@ -11,13 +11,13 @@ after changing an option or an observation piece.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from pathlib import Path
 
 import envs
 from envs.core.options import options_markdown
+from training.cli import make_parser
 
 
 def readme_path(name: str) -> Path:
@@ -45,8 +45,9 @@ def state_table(name: str, **options) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("env", choices=envs.ENVS)
+    parser = make_parser("envs.docs", __doc__)
+    parser.add_argument("env", choices=envs.ENVS, metavar="ENV",
+                        help=f"the env to document ({', '.join(envs.ENVS)})")
     parser.add_argument("--state", action="store_true",
                         help="print the global state table instead")
     args = parser.parse_args(argv)

@@ -1,15 +1,17 @@
 """Soak test: play every env and player count for minutes, print steps, exceptions and RSS.
 
-``python -m envs.soak --minutes 10`` runs one worker process per env (so each RSS figure belongs
-to one env alone), each cycling through that env's variants in ``envs.VARIANTS`` with uniformly
-random legal actions through the AEC env, and prints one line per env per minute. It is a memory
-and robustness check for long training runs (module caches must stay bounded), not a test: CI does
-not run it; its 10-minute figures are recorded in the README.
+    python -m envs.soak --minutes 10
+    python -m envs.soak --minutes 1 --env bower_v0 --env ethnos_v0
+
+starts one worker process per env (so each RSS figure belongs to one env alone), each cycling
+through that env's variants in ``envs.VARIANTS`` with uniformly random legal actions through the
+AEC env, and prints one line per env per minute. It is a memory and robustness check for long
+training runs (module caches must stay bounded), not a test: CI does not run it; its 10-minute
+figures are recorded in the README.
 """
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing as mp
 import queue as queue_module
 import time
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.cli import non_negative_int
+from training.cli import add_env, add_seed, make_parser
 
 
 def rss_mb() -> float:
@@ -75,16 +77,11 @@ def soak_env(name: str, minutes: float, seed: int, queue) -> None:
 def main(argv: list[str] | None = None) -> int:
     import envs
 
-    parser = argparse.ArgumentParser(
-        prog="python -m envs.soak",
-        description="Play every env for MINUTES with random legal actions; print RSS over time.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
+    parser = make_parser("envs.soak", __doc__)
     parser.add_argument("--minutes", type=float, default=10.0, help="how long each env plays")
-    parser.add_argument("--env", action="append", choices=envs.ENVS,
-                        help="env to soak (repeatable); default: every env")
-    parser.add_argument("--seed", type=non_negative_int, default=0,
-                        help="seed of the action choices")
+    add_env(parser, required=False, multiple=True,
+            help="env to soak, repeatable (default: every env)")
+    add_seed(parser, help="seed of the action choices (env i uses seed + i)")
     args = parser.parse_args(argv)
     if not 0 < args.minutes < float("inf"):
         parser.error(f"--minutes {args.minutes}: allowed: a finite number more than 0")

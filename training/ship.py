@@ -31,7 +31,7 @@ from agents.base import BaseAgent
 from agents.heuristic_weights import HeuristicWeights
 from agents.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
 from agents.registry import factory_from_spec
-from training.cli import eval_options, make_parser, non_negative_int, out_dir, positive_int
+from training.cli import add_games, add_seed, eval_options, make_parser, out_dir
 from training.evaluate import evaluate_seat
 from training.stats import finite_or_none, interval_caveat, summarize
 
@@ -125,9 +125,12 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR,
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("training.ship", __doc__)
     p.add_argument("run", type=Path, help="a run directory of training.train or training.evolve")
-    p.add_argument("--games", type=positive_int, default=400)
-    p.add_argument("--seed", type=non_negative_int, default=5_000_000)
-    p.add_argument("--dest", type=out_dir, default=PRETRAINED_DIR)
+    add_games(p, default=400, help="games against each opponent (heuristic, random), seats "
+                                   "rotated")
+    add_seed(p, default=5_000_000, help="seed of the first game (game k uses seed + k); keep "
+                                        "it away from the seeds training looked at")
+    p.add_argument("--dest", type=out_dir, default=PRETRAINED_DIR, metavar="DIR",
+                   help="folder the model and its card are copied to, as <env>_<n>p.npz/.json")
     p.add_argument("--no-ship", action="store_true", help="measure only")
     args = p.parse_args(argv)
     try:
