@@ -51,3 +51,22 @@ def test_state_table_lists_every_state_piece(name):
     heading = state_table(name).split(" (")[0]
     if heading in text:
         assert state_table(name) in text, f"README state table of {name} is stale"
+
+
+@pytest.mark.parametrize("card", sorted((ROOT / "agents" / "pretrained").glob("*_[0-9]p.json")),
+                         ids=lambda p: p.stem)
+def test_readme_names_the_command_and_config_each_shipped_model_came_from(card):
+    """The README's table of how to reproduce the shipped models once named configs and a tool
+    the cards did not (``<model>_advised.json`` for all advised models, ``training.train`` for
+    bower's evolved weights)."""
+    import json
+    import re
+
+    command = json.loads(card.read_text())["training_command"]
+    row = next((line for line in README.read_text(encoding="utf-8").splitlines()
+                if line.startswith("| `") and card.stem in line.split("|")[1]), None)
+    assert row is not None, f"README has no reproduction row for {card.stem}"
+    tool = re.search(r"python -m (training\.\w+)", command).group(1)
+    config = re.search(r"training/configs/[\w.]+\.json", command).group(0)
+    assert f"python -m {tool}" in row
+    assert config in row, f"README row of {card.stem} does not name {config}"
