@@ -353,7 +353,11 @@ def load_model_file(path: str | Path, env_name: str | None = None,
     """A trained-model ``.npz`` of either kind, by the ``format`` its card names: a numpy
     network (``FORMAT``) or evolved heuristic weights (``agents.heuristic_weights``). Refused
     for another env, action count, observation size, or player count than its card's."""
-    card = read_card(Path(path).with_suffix(".npz"))
+    npz = Path(path).with_suffix(".npz")
+    if Path(path).is_dir():
+        raise FileNotFoundError(f"trained agent: {path} is a folder, not a model file; a "
+                                f"training run's model is {Path(path) / 'model.npz'}")
+    card = read_card(npz)
     card_players = card.get("num_players")
     if (num_players is not None and card_players is not None and card_players != num_players
             and card.get("env") in (None, env_name)):  # another env: load_* names that first
@@ -362,7 +366,14 @@ def load_model_file(path: str | Path, env_name: str | None = None,
             f"{env_name or 'game'} has {num_players}")
     if card.get("format") == WEIGHTS_FORMAT:
         return load_weights(path, env_name)
-    return load_mlp(path, env_name, obs_size, num_actions)
+    try:
+        return load_mlp(path, env_name, obs_size, num_actions)
+    except ModelFileError as exc:
+        card_path = npz.with_suffix(".json")
+        if npz.is_file() and not card_path.is_file():  # the card says which kind it is
+            raise ModelFileError(f"{exc}; its card {card_path} is missing (the .json written "
+                                 "next to every model, naming its format and env)") from None
+        raise
 
 
 def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,

@@ -264,15 +264,24 @@ def _merge_repeated(from_file: list | dict, from_command_line: list | None) -> l
 
 
 def positive_int(text: str) -> int:
-    value = int(text)
+    value = _integer(text, ">= 1")
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
     return value
 
 
+def _integer(text: str, allowed: str) -> int:
+    """``int(text)``, refused in the flag's own words (argparse would name the converting
+    function: "invalid positive_int value")."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer {allowed}, got {text!r}") from None
+
+
 def non_negative_int(text: str) -> int:
     """A seed or a count that may be 0 (numpy's generators take no negative seed)."""
-    value = int(text)
+    value = _integer(text, ">= 0")
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value

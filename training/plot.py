@@ -25,7 +25,9 @@ def read_eval(run: Path, name: str = "eval.csv") -> dict[str, list[dict[str, flo
     """Rows of the run's ``name`` csv per opponent, as floats."""
     path = Path(run) / name
     if not path.is_file():
-        raise FileNotFoundError(f"no {name} in {run} (train with --eval-games > 0)")
+        how = ("--rollout-games N and --eval-games > 0" if name == ROLLOUT_EVAL
+               else "--eval-games > 0")
+        raise FileNotFoundError(f"no {name} in {run} (train with {how})")
     by_opponent: dict[str, list[dict[str, float]]] = {}
     needed = {"opponent", "step", "mean_reward", "mean_reward_low", "mean_reward_high", "win"}
     with path.open() as f:

@@ -110,3 +110,20 @@ def test_evaluate_reports_a_damaged_model_in_one_line(damaged, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and message in err
+
+
+def test_a_run_folder_given_as_the_model_points_to_its_model_file(tmp_path):
+    """``trained:RUN`` used to report "no model file at RUN.npz"."""
+    with pytest.raises(FileNotFoundError, match=f"is a folder.*{tmp_path / 'model.npz'}"):
+        load_model_file(tmp_path)
+
+
+def test_a_model_without_its_card_is_refused_naming_the_missing_card(tmp_path):
+    """Evolved heuristic weights are told from a network by their card: without it the file was
+    only "not a tablezoo-mlp-v1 file", which sent the user looking at the arrays."""
+    weights = tmp_path / "bower.npz"
+    shutil.copy(PRETRAINED_DIR / "bower_2p.npz", weights)
+    with pytest.raises(ModelFileError, match=r"its card .*bower\.json is missing"):
+        load_model_file(weights)
+    shutil.copy(PRETRAINED_DIR / "bower_2p.json", weights.with_suffix(".json"))
+    load_model_file(weights, "bower_v0")  # with its card it loads

@@ -421,10 +421,12 @@ def test_a_rollout_run_with_evaluation_games_draws_its_curve_over_the_epochs(tmp
 def test_plotting_a_run_without_its_csv_names_the_missing_file(tmp_path, capsys):
     from training import plot
 
-    for extra, name in (([], "eval.csv"), (["--rollout"], "rollout_eval.csv")):
+    for extra, name, how in (([], "eval.csv", "(train with --eval-games > 0)"),
+                             (["--rollout"], "rollout_eval.csv", "--rollout-games N and")):
         with pytest.raises(SystemExit):
             plot.main([str(tmp_path), *extra])
-        assert f"no {name} in {tmp_path}" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert f"no {name} in {tmp_path}" in err and how in err
 
 
 def test_saved_rollout_values_fit_again_to_the_same_weights(tmp_path, capsys):

@@ -28,6 +28,11 @@ CASES = {  # id -> (tool, argv with {tmp}, words of the error)
     "benchmark: no rounds": ("training.benchmark", ["--rounds", "0"], "expected an integer >= 1"),
     "benchmark: one game": ("training.benchmark", ["--n-envs", "1"], "needs at least 2 games"),
     "env benchmark: endless": ("envs.benchmark", ["--seconds", "inf"], "a finite number"),
+    "evaluate: games not a number": ("training.evaluate", ["--env", "bower_v0", "--agent",
+                                     "random", "--games", "x"],
+                                     "expected an integer >= 1, got 'x'"),
+    "evaluate: seed not whole": ("training.evaluate", ["--env", "bower_v0", "--agent", "random",
+                                 "--seed", "1.5"], "expected an integer >= 0, got '1.5'"),
     "plot: out in a file": ("training.plot", ["{tmp}", "--out", __file__ + "/x.png"],
                             "is a file, not a folder"),
 }
