@@ -230,13 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"({time.perf_counter() - t0:.1f} s)")
     payload = {**run, **summary.as_dict()}
     if args.timing:
-        from training.timing import timing_summary
+        from training.timing import format_ms, timing_summary
 
         timing = timing_summary(cpu_seconds, iterations)
         payload["timing"] = timing
         if timing:
             line = (f"CPU per decision (real choices only, {timing['decisions']}): median "
-                    f"{timing['cpu_ms_median']:.0f} ms, p90 {timing['cpu_ms_p90']:.0f} ms")
+                    f"{format_ms(timing['cpu_ms_median'])} ms, p90 "
+                    f"{format_ms(timing['cpu_ms_p90'])} ms")
             if "iterations_per_s" in timing:
                 line += f"; {timing['iterations_per_s']:.0f} iterations/s"
             print(line)

@@ -50,3 +50,12 @@ def timing_summary(seconds: list[float], iterations: list[int]) -> dict[str, flo
     if total_iterations and t.sum() > 0:
         out["iterations_per_s"] = float(total_iterations / t.sum())
     return out
+
+
+def format_ms(ms: float) -> str:
+    """Milliseconds to about three significant digits without an exponent: a heuristic's
+    0.05 ms a decision printed as whole milliseconds read "0 ms"."""
+    for floor, decimals in ((100, 0), (10, 1), (1, 2)):
+        if ms >= floor:
+            return f"{ms:.{decimals}f}"
+    return f"{ms:.3f}"

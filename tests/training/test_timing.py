@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import envs
 from agents.registry import make_agent
 from training.match import play_game
-from training.timing import TimedAgent, timing_summary
+from training.timing import TimedAgent, format_ms, timing_summary
 
 
 def test_timed_agent_records_exactly_the_decisions_with_a_choice_and_keeps_the_actions():
@@ -47,3 +48,10 @@ def test_timed_agent_records_exactly_the_decisions_with_a_choice_and_keeps_the_a
     assert summary["cpu_ms_p90"] >= summary["cpu_ms_median"] >= 0
     assert summary["iterations_per_s"] > 0
     assert timing_summary([], []) is None
+
+
+@pytest.mark.parametrize("ms, shown", [(0.0523, "0.052"), (4.213, "4.21"), (12.34, "12.3"),
+                                       (303.4, "303"), (1234.5, "1234")])
+def test_milliseconds_keep_about_three_significant_digits(ms, shown):
+    """A fast agent's time read "median 0 ms" when printed in whole milliseconds."""
+    assert format_ms(ms) == shown
