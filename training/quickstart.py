@@ -64,7 +64,7 @@ def train_command(args, options: dict[str, Any]) -> list[str]:
     argv = ["--env", args.env, "--timesteps", str(args.timesteps), "--out", str(args.out),
             "--seed", str(args.seed), "--bc-games", str(args.bc_games), "--n-envs", "8",
             "--n-steps", "256", "--eval-every", str(every), "--eval-games", "100",
-            "--checkpoint-every", str(10 * args.timesteps + 1)]
+            "--checkpoint-every", "0"]
     for key, value in options.items():
         argv += ["--env-option", option_item(key, value)]
     return (argv + (["--no-progress"] if args.no_progress else [])
@@ -112,13 +112,15 @@ def main(argv: list[str] | None = None) -> int:
     trained_s = time.perf_counter() - t0
     results = evaluate(args.env, options, args.out / "model.npz", args.games)
     wall = time.perf_counter() - t0
-    payload = {"env": args.env, "env_options": options, "timesteps": args.timesteps,
+    # PPO collects whole rollouts, so it trains a little past --timesteps: report what it did
+    steps = json.loads((args.out / "summary.json").read_text())["total_timesteps"]
+    payload = {"env": args.env, "env_options": options, "timesteps": steps,
                "bc_games": args.bc_games, "seed": args.seed, "eval_seed": EVAL_SEED,
                "agent": f"trained:{args.out / 'model.npz'}", "results": results,
                "seats": "rotated; team-mates are the trained agent too",
                "train_seconds": round(trained_s, 1), "wall_seconds": round(wall, 1)}
     (args.out / "eval.json").write_text(json.dumps(payload, indent=2))
-    print(f"\n{args.env} {options}: trained agent after {args.timesteps} steps, "
+    print(f"\n{args.env} {options}: trained agent after {steps} steps, "
           f"{args.games} games per opponent (seeds {EVAL_SEED}..)\n")
     print(table(results))
     written = [args.out / name for name in ("eval.json", "learning_curve.png", "model.npz")]

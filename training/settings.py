@@ -38,7 +38,7 @@ RANGES: dict[str, Check] = {
     "max_snapshots": _at_least(1),
     "pfsp_power": _at_least(0),
     "partner_snapshot_prob": _between(0, 1),
-    "checkpoint_every": _at_least(1),
+    "checkpoint_every": _at_least(0),  # 0: no checkpoints
     "eval_every": _at_least(1),
     "eval_games": _at_least(0),
     "eval_seed": _at_least(0),

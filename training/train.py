@@ -80,7 +80,8 @@ def build_parser(prog: str = "training.train", usage: str | None = None
                    "(training/configs/*.json); flags on the command line win")
     add_env(p, required=False, help="the env to train on (required here or in --config)")
     p.add_argument("--timesteps", type=int,
-                   help="learner decisions to train (required here or in --config)")
+                   help="learner decisions to train; with --resume, this many more than the "
+                        "run has (required here or in --config)")
     add_out(p, required=False, help="run folder (required here or in --config)")
     add_env_options(p)
     add_opponent(p, default=None, multiple=True, help="league entry",
@@ -99,7 +100,7 @@ def build_parser(prog: str = "training.train", usage: str | None = None
     p.add_argument("--entry-weight", action="append", metavar="NAME=FACTOR", default=None,
                    help="multiply a league entry's PFSP weight (NAME: a spec, self, snapshots)")
     p.add_argument("--checkpoint-every", type=int, default=50_000,
-                   help="learner steps between checkpoints in OUT/checkpoints/")
+                   help="learner steps between checkpoints in OUT/checkpoints/ (0: none)")
     p.add_argument("--eval-every", type=int, default=50_000,
                    help="learner steps between evaluations (OUT/eval.csv)")
     p.add_argument("--eval-games", type=int, default=200,
@@ -153,7 +154,8 @@ def build_parser(prog: str = "training.train", usage: str | None = None
                    help="start afresh in an --out folder that holds an earlier run (its model, "
                         "checkpoints and eval log are removed)")
     p.add_argument("--resume", action="store_true",
-                   help="continue OUT/model.zip or the newest checkpoint")
+                   help="continue OUT/model.zip or the newest checkpoint for --timesteps "
+                        "more decisions")
     p.add_argument("--processes", type=int, default=1,
                    help="worker processes playing the games (training, and the teacher's games "
                         "of --bc-games and DAgger)")
@@ -541,7 +543,9 @@ def main(argv: list[str] | None = None, prog: str = "training.train",
             league_cb.add_saved(checkpoint)
     eval_cb = EvalCallback(args.out, eval_game, args.env, obs_scale, args.eval_every,
                            args.eval_games, args.eval_seed, model_card)
-    callbacks = [make_checkpoint_callback(args), league_cb, eval_cb]
+    callbacks = [league_cb, eval_cb]
+    if args.checkpoint_every > 0:
+        callbacks.insert(0, make_checkpoint_callback(args))
     if args.processes > 1:
         callbacks.append(UpdateThreads(args.processes))
     if args.max_minutes is not None:

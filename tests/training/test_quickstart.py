@@ -29,6 +29,10 @@ def test_quickstart_leaves_eval_json_and_learning_curve(tmp_path, capsys):
     png = (out / "learning_curve.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "model.npz").is_file() and (out / "eval.csv").is_file()
+    assert not (out / "checkpoints").exists()  # a small run keeps no checkpoints
+    trained = json.loads((out / "model.json").read_text())["timesteps"]
+    assert trained >= 1024 and result["timesteps"] == trained  # whole rollouts: may be more
+    assert f"trained agent after {trained} steps" in printed
 
 
 def test_quickstart_refuses_bad_options(tmp_path):
