@@ -16,6 +16,7 @@ import random
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -77,6 +78,14 @@ def measure_both(name: str, options: dict, seconds: float, rounds: int = 2) -> l
     return totals
 
 
+def option_sets(name: str, variants: bool, given: dict[str, Any]) -> list[dict[str, Any]]:
+    """The option sets to measure for env ``name``, each once: ``given`` (``--env-option``)
+    over the defaults or over every set of ``envs.VARIANTS``, where ``num_players=3`` turns
+    every player count into 3 (it gave four identical rows)."""
+    merged = [{**options, **given} for options in (VARIANTS[name] if variants else [{}])]
+    return [options for k, options in enumerate(merged) if options not in merged[:k]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser("envs.benchmark", __doc__)
     add_env(parser, required=False, multiple=True,
@@ -97,15 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     name = ""
     try:  # every env's option set, checked before any measurement
         for name in args.env or envs.ENVS:
-            for options in (VARIANTS[name] if args.variants else [{}]):
-                envs.make_game(name, **{**options, **given})
+            for options in option_sets(name, args.variants, given):
+                envs.make_game(name, **options)
     except ValueError as exc:  # InvalidOptionError names the allowed options and values
         parser.error(f"{name}: {exc}" + ("" if args.env else " (options apply to every env; "
                                               "name one with --env)"))
     results = []
     for name in args.env or envs.ENVS:
-        for options in (VARIANTS[name] if args.variants else [{}]):
-            options = {**options, **given}
+        for options in option_sets(name, args.variants, given):
             try:
                 results.append(measure_both(name, options, args.seconds))
             except ImportError as exc:  # a game module not installed/built
