@@ -281,9 +281,11 @@ class ISMCTSAgent(BaseAgent):
         "solver"`` outside bauer_trick, ``belief="items"`` outside bower) is refused before any
         game is played rather than at this agent's first move, mid-run."""
         drawn_from = self.rng.bit_generator.state
-        self._configure(game.new_state(seed=0))
-        self.rng.bit_generator.state = drawn_from  # the check draws nothing the games will miss
-        self.reset()
+        try:
+            self._configure(game.new_state(seed=0))
+        finally:  # refused or not, the check leaves nothing behind: no draws, no set-up
+            self.rng.bit_generator.state = drawn_from
+            self.reset()
 
     def _configure(self, state: State) -> None:
         """Resolve the per-game defaults and build the playout and prior policies once."""

@@ -354,7 +354,7 @@ def load_model_file(path: str | Path, env_name: str | None = None,
     network (``FORMAT``) or evolved heuristic weights (``agents.heuristic_weights``). Refused
     for another env, action count, observation size, or player count than its card's."""
     npz = Path(path).with_suffix(".npz")
-    if Path(path).is_dir():
+    if Path(path).is_dir() and not npz.is_file():  # a run folder (foo/ beside foo.npz: the file)
         raise FileNotFoundError(f"trained agent: {path} is a folder, not a model file; a "
                                 f"training run's model is {Path(path) / 'model.npz'}")
     card = read_card(npz)
@@ -390,7 +390,7 @@ def load_trained(env_name: str | None, path: str | Path | None,
     numpy networks, or a single heuristic-weights model."""
     fit: dict[str, Any] = {}
     if env_name is not None and num_players is not None:
-        game = _game_for(env_name, num_players)
+        game = game_for(env_name, num_players)
         fit = {"obs_size": game.obs_spec.size, "num_actions": game.num_actions,
                "num_players": game.num_players}
     if path is not None:
@@ -417,10 +417,10 @@ def _shipped_cards() -> list[dict[str, Any]]:
 
 def observation_size(env_name: str, num_players: int) -> int:
     """The observation size of ``env_name`` played by ``num_players``."""
-    return _game_for(env_name, num_players).obs_spec.size
+    return game_for(env_name, num_players).obs_spec.size
 
 
-def _game_for(env_name: str, num_players: int) -> Any:
+def game_for(env_name: str, num_players: int) -> Any:
     """``env_name``'s game for ``num_players`` (default options otherwise)."""
     import envs
 

@@ -18,6 +18,7 @@ from agents.heuristics import heuristic_class
 from agents.ismcts import ISMCTSAgent
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent
+from envs.registry import VARIANTS
 
 
 def _policy(**kw: Any) -> BaseAgent:
@@ -130,12 +131,33 @@ def agent_factory(
     if name == "heuristic" and kw:
         _try_a_move(probe, str(env_name), kw)
     if isinstance(probe, ISMCTSAgent) and env_name is not None:
-        probe.check_game(envs.make_game(env_name))  # the game-specific options, before any game
+        check_search_options(probe, env_name)  # the game-specific options, before any game
 
     def make(seed: int | None) -> BaseAgent:
         return cls(seed=seed, **kw)
 
     return make
+
+
+def check_search_options(agent: ISMCTSAgent, env_name: str,
+                         num_players: int | None = None) -> None:
+    """Refuse an ``ismcts`` option the game cannot take (``evaluator="solver"`` outside
+    bauer_trick, ...) now, not at the agent's first move. The search's defaults depend on the
+    player count (bauer_draft pairs its root search only where a model is shipped), so with
+    ``num_players`` unknown the options are refused only if no player count of the env takes
+    them."""
+    from agents.policy import game_for
+
+    games = ([game_for(env_name, num_players)] if num_players is not None
+             else [envs.make_game(env_name, **options) for options in VARIANTS[env_name]])
+    refusals = []
+    for game in games:
+        try:
+            agent.check_game(game)
+            return
+        except ValueError as exc:
+            refusals.append(exc)
+    raise refusals[0]
 
 
 def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
@@ -266,7 +288,10 @@ def factory_from_spec(spec: str, env_name: str | None = None,
 
         kw["model"] = load_model(kw.pop("path"), env_name,
                                  observation_size(env_name, num_players))
-    return agent_factory(name, env_name=env_name, **kw)
+    make = agent_factory(name, env_name=env_name, **kw)
+    if name == "ismcts" and env_name is not None and num_players is not None:
+        check_search_options(make(0), env_name, num_players)  # this player count's defaults
+    return make
 
 
 def _check_search_models(spec: str, kw: dict[str, Any], env_name: str | None,

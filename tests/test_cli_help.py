@@ -17,7 +17,7 @@ import envs
 TOOLS = ["envs.play", "envs.benchmark", "training.train", "training.evaluate",
          "training.tournament", "training.benchmark", "training.rllib", "training.quickstart",
          "envs.soak", "training.imitate", "training.evolve", "training.ladder"]
-# the tools that take a run or a model file rather than a game (no --env)
+# the tools without an --env flag (a run, a model file, or envs.docs' ENV argument)
 FILE_TOOLS = ["envs.docs", "training.ship", "training.export", "training.plot",
               "training.average"]
 SHARED = {"--env", "--env-option", "--opponent", "--seed", "--games", "--out"}

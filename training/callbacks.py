@@ -23,7 +23,7 @@ from agents.registry import factory_from_spec
 from envs.core.game import Game
 from training.evaluate import evaluate_seat
 from training.export import mlp_from_policy
-from training.stats import summarize
+from training.stats import json_figures, summarize
 
 EVAL_OPPONENTS = ("random", "heuristic")
 EVAL_FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_reward",
@@ -190,10 +190,7 @@ class EvalCallback(BaseCallback):
                     logger.record(f"eval/{spec}/{key}", row[key])
         self._append(rows)
         self.last_step = step
-        self.last_row = {r["opponent"]: {k: r[k] for k in ("games", "win", "mean_reward",
-                                                             "mean_reward_low",
-                                                             "mean_reward_high")}
-                         for r in rows} | {"step": step}
+        self.last_row = {r["opponent"]: json_figures(r) for r in rows} | {"step": step}
         return rows
 
     def _append(self, rows: list[dict[str, Any]]) -> None:

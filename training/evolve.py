@@ -59,6 +59,7 @@ from training.cli import (
 from training.evaluate import evaluate_seat
 from training.machine import machine_record
 from training.match import play_game
+from training.stats import json_figures
 from training.teams import partners_of
 
 TRAIN_SEEDS = 30_000_000  # generation g deals from TRAIN_SEEDS + 1,000,000 * seed + g * pairs
@@ -285,8 +286,7 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
                       "pairs": args.pairs, "sigma0": args.sigma, "bounds": bounds,
                       "opponent": "heuristic (default parameters)",
                       "model": _model_description(evo)},
-        "eval_during_training": {k: final[k] for k in ("games", "win", "mean_reward",
-                                                        "mean_reward_low", "mean_reward_high")}})
+        "eval_during_training": json_figures(final)})
     plot_run(out, xlabel="games played")
     print(f"{path}: {model.describe()} after {g} generations, {evo.games} games, "
           f"{wall / 60:.1f} min", file=sys.stderr)

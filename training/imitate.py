@@ -167,7 +167,7 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
 def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
             learner: Agent | None = None, advice: str | None = None) -> Recording:
-    make = factory_from_spec(teacher, env_name)
+    make = factory_from_spec(teacher, env_name, game.num_players)
     # an advisor of the teacher's own kind is the teacher: its advice is the label itself (a
     # separate instance would break exact ties with other random draws, and those contradicting
     # labels teach a network to memorise positions instead of reading its advice)
@@ -340,31 +340,40 @@ def agreement(policy: Any, demos: Demonstrations, idx: np.ndarray) -> float:
     return hits / len(idx)
 
 
-BC_DEFAULTS = {"bc_games": 400, "bc_epochs": 10}  # where neither the flag nor --config says
+DEFAULT_GAMES = 400  # where neither --games nor the config's bc_games says
+# imitate's flag -> training.train's; a flag left out leaves the config's value (or train's
+# default) in place, so `--config` runs the config's own warm start
+TRAIN_FLAGS = {"games": "--bc-games", "teacher": "--bc-teacher", "epochs": "--bc-epochs",
+               "dagger_rounds": "--dagger-rounds", "dagger_games": "--dagger-games",
+               "seed": "--seed", "processes": "--processes", "env": "--env"}
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = make_parser("training.imitate", __doc__)
     p.add_argument("--config", type=Path,
-                   help="a training/configs/*.json: its env, options, network and bc_games / "
-                        "bc_epochs (flags on the command line win)")
+                   help="a training/configs/*.json: its env, options, network and warm start "
+                        "(bc_games, bc_teacher, bc_epochs, dagger_*, processes); flags on the "
+                        "command line win")
     add_env(p, required=False, help="the env to clone on (required here or in --config)")
     add_out(p, help="run folder for model.zip and summary.json")
     p.add_argument("--games", type=positive_int, default=None,
                    help=f"teacher games to clone (default: the config's bc_games, else "
-                        f"{BC_DEFAULTS['bc_games']})")
-    p.add_argument("--teacher", default="heuristic", metavar="SPEC",
-                   help="agent spec of the teacher, playing every seat")
+                        f"{DEFAULT_GAMES})")
+    p.add_argument("--teacher", default=None, metavar="SPEC",
+                   help="agent spec of the teacher, playing every seat (default: the config's "
+                        "bc_teacher, else heuristic)")
     p.add_argument("--epochs", type=positive_int, default=None,
-                   help=f"passes over the samples (default: the config's bc_epochs, else "
-                        f"{BC_DEFAULTS['bc_epochs']})")
-    p.add_argument("--dagger-rounds", type=non_negative_int, default=0,
-                   help="DAgger rounds after cloning (the clone plays, the teacher labels)")
+                   help="passes over the samples (default: the config's bc_epochs, else 10)")
+    p.add_argument("--dagger-rounds", type=non_negative_int, default=None,
+                   help="DAgger rounds after cloning, the clone playing and the teacher "
+                        "labelling (default: the config's, else 0)")
     p.add_argument("--dagger-games", type=positive_int, default=None,
-                   help="games per DAgger round (default: --games)")
-    add_seed(p, help="seed of the teacher's games (game k uses seed + k) and of the network")
-    p.add_argument("--processes", type=int, default=1,
-                   help="worker processes playing the teacher's games")
+                   help="games per DAgger round (default: the config's, else --games)")
+    add_seed(p, default=None, help="seed of the teacher's games (game k uses seed + k) and of "
+                                   "the network (default: the config's, else 0)")
+    p.add_argument("--processes", type=int, default=None,
+                   help="worker processes playing the teacher's games (default: the config's, "
+                        "else 1)")
     p.add_argument("--force", action="store_true",
                    help="clone again into an --out folder that holds an earlier run (replacing "
                         "it)")
@@ -373,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_value(config: Path | None, key: str) -> Any:
     """``key`` of a ``--config`` file, or None (``training.train`` reports a missing or
-    malformed file itself, under this tool's name)."""
+    malformed file, or a bad value, itself, naming the file, under this tool's name)."""
     if config is None or not config.is_file():
         return None
     try:
@@ -383,30 +392,33 @@ def config_value(config: Path | None, key: str) -> Any:
     return values.get(key) if isinstance(values, dict) else None
 
 
+def train_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
+    """``training.train``'s arguments for a run that only clones: no PPO steps, no evaluation,
+    the flags given here over the config's values."""
+    argv = ["--timesteps", "0", "--out", str(args.out), "--eval-games", "0", "--no-progress"]
+    if args.config:
+        argv = ["--config", str(args.config), *argv]
+    for name, flag in TRAIN_FLAGS.items():
+        if getattr(args, name) is not None:
+            argv += [flag, str(getattr(args, name))]
+    if args.games is None:
+        configured = config_value(args.config, "bc_games")
+        if configured is None:
+            argv += ["--bc-games", str(DEFAULT_GAMES)]
+        elif type(configured) is int and configured == 0:
+            parser.error(f"--config {args.config}: bc_games 0 clones nothing; pass --games N")
+    return argv + (["--force"] if args.force else [])
+
+
 def main(argv: list[str] | None = None) -> int:
     from training import train
 
     parser = build_parser()
     args = parser.parse_args(argv)
     refuse_earlier_run(parser, args.out, force=args.force)
-    # a config's own bc_games / bc_epochs count unless a flag overrides them
-    games = args.games or config_value(args.config, "bc_games") or BC_DEFAULTS["bc_games"]
-    epochs = args.epochs or config_value(args.config, "bc_epochs") or BC_DEFAULTS["bc_epochs"]
-    train_argv = ["--timesteps", "0", "--out", str(args.out), "--bc-games", str(games),
-                  "--bc-teacher", args.teacher, "--bc-epochs", str(epochs),
-                  "--seed", str(args.seed), "--eval-games", "0", "--no-progress",
-                  "--dagger-rounds", str(args.dagger_rounds),
-                  "--processes", str(args.processes)]
-    if args.dagger_games is not None:
-        train_argv += ["--dagger-games", str(args.dagger_games)]
-    if args.config:
-        train_argv = ["--config", str(args.config), *train_argv]
-    if args.env:
-        train_argv += ["--env", args.env]
-    if args.force:
-        train_argv += ["--force"]
     t0 = time.perf_counter()
-    code = train.main(train_argv, prog="training.imitate", usage=usage_of(parser))
+    code = train.main(train_command(args, parser), prog="training.imitate",
+                      usage=usage_of(parser))
     print(json.dumps({"seconds": round(time.perf_counter() - t0, 1)}))
     return code
 

@@ -96,7 +96,8 @@ class League:
             raise ValueError(f"league: entry weight(s) for {', '.join(unknown)}, which are not "
                              f"in the league; entries: {', '.join(sorted(known))}")
         self.bank: dict[str, NumpyMLP] = {}
-        self.entries: list[Entry] = [Entry(spec, make=factory_from_spec(spec, env_name),
+        self.entries: list[Entry] = [Entry(spec, make=factory_from_spec(spec, env_name,
+                                                                        game.num_players),
                                            results=deque(maxlen=window)) for spec in specs]
         self.snapshots: list[str] = []
         self.has_teams = any(len(t) > 1 for t in getattr(game, "teams", None) or ())

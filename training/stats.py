@@ -7,8 +7,9 @@ it stays inside [0, 1] and behaves at rates near 0 or 1, where the normal one do
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Z95 = 1.959963984540054
 
@@ -83,6 +84,15 @@ class OutcomeSummary:
             out[f"{key}_low"] = finite_or_none(iv.low)
             out[f"{key}_high"] = finite_or_none(iv.high)
         return out
+
+
+SUMMARY_KEYS = ("games", "win", "mean_reward", "mean_reward_low", "mean_reward_high")
+
+
+def json_figures(row: Mapping[str, Any], keys: Sequence[str] = SUMMARY_KEYS) -> dict[str, Any]:
+    """``row``'s ``keys`` ready for a JSON file (a model card): a float that is infinite or NaN
+    (one game's missing bound) becomes None."""
+    return {k: finite_or_none(row[k]) if isinstance(row[k], float) else row[k] for k in keys}
 
 
 def finite_or_none(x: float) -> float | None:

@@ -55,7 +55,7 @@ def timing_summary(seconds: list[float], iterations: list[int]) -> dict[str, flo
 def format_ms(ms: float) -> str:
     """Milliseconds to about three significant digits without an exponent: a heuristic's
     0.05 ms a decision printed as whole milliseconds read "0 ms"."""
-    for floor, decimals in ((100, 0), (10, 1), (1, 2)):
-        if ms >= floor:
+    for floor, decimals in ((100, 0), (10, 1), (1, 2), (0.0005, 3)):
+        if round(ms, decimals) >= floor:  # 9.9996 is "10.0", not "10.00"
             return f"{ms:.{decimals}f}"
-    return f"{ms:.3f}"
+    return "< 0.001"

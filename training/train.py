@@ -100,7 +100,8 @@ def build_parser(prog: str = "training.train", usage: str | None = None
     p.add_argument("--entry-weight", action="append", metavar="NAME=FACTOR", default=None,
                    help="multiply a league entry's PFSP weight (NAME: a spec, self, snapshots)")
     p.add_argument("--checkpoint-every", type=int, default=50_000,
-                   help="learner steps between checkpoints in OUT/checkpoints/ (0: none)")
+                   help="learner steps between checkpoints in OUT/checkpoints/ (0: none, so "
+                        "a --resume of a --self-play run has no snapshots to bring back)")
     p.add_argument("--eval-every", type=int, default=50_000,
                    help="learner steps between evaluations (OUT/eval.csv)")
     p.add_argument("--eval-games", type=int, default=200,
@@ -453,7 +454,7 @@ def main(argv: list[str] | None = None, prog: str = "training.train",
             check_symmetries(game, args.env, None if args.no_obs_scale else
                              obs_scale_for(game, args.advice is not None))
         if args.rollout_games > 0 or args.bc_games > 0:
-            factory_from_spec(args.bc_teacher, args.env)  # an unknown teacher, before OUT
+            factory_from_spec(args.bc_teacher, args.env, game.num_players)  # before OUT
     except (ValueError, OSError) as exc:  # OSError: a teacher's model file that is not there
         parser.error(str(exc))
     if args.target_kl is not None and not args.target_kl > 0:

@@ -148,6 +148,29 @@ def test_options_the_game_lacks_are_refused_when_the_agent_is_named(env_name, sp
         factory_from_spec(spec, env_name=env_name, num_players=envs.make_game(env_name).num_players)
 
 
+def test_the_early_check_reads_the_defaults_of_the_player_count_played():
+    """bauer_draft pairs its root search (keys='root') only where a model is shipped (4
+    players): keys='own' is refused for 4 players and played for 3, and a spec named without
+    the count is refused only if no count could play it."""
+    spec = "ismcts:keys=own,iterations=5"
+    with pytest.raises(ValueError, match="paired=True needs keys='root'"):
+        factory_from_spec(spec, env_name="bauer_draft_v0", num_players=4)
+    factory_from_spec(spec, env_name="bauer_draft_v0", num_players=3)
+    factory_from_spec(spec, env_name="bauer_draft_v0")
+
+
+def test_a_refused_check_leaves_the_agent_as_new():
+    refused, fresh = (ISMCTSAgent(seed=3, iterations=30, belief="items") for _ in range(2))
+    with pytest.raises(ValueError, match="belief='items'"):
+        refused.check_game(envs.make_game("bauer_trick_v0"))
+    assert refused.rng.bit_generator.state == fresh.rng.bit_generator.state  # nothing drawn
+    for state, me in positions("bower_v0", {}, 2, seed=5):
+        for agent in (refused, fresh):
+            agent.act(state.observe(me), state.legal_mask(me), state=state, player=me)
+        assert {k: n.visits.tolist() for k, n in refused.table.items()} == {
+            k: n.visits.tolist() for k, n in fresh.table.items()}
+
+
 def test_the_early_check_leaves_the_agent_as_new():
     """The check draws from the agent's generator (it builds the playout heuristics) and must
     give those draws back: a seeded agent searches exactly as one that was never checked."""

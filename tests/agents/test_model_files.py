@@ -116,6 +116,10 @@ def test_a_run_folder_given_as_the_model_points_to_its_model_file(tmp_path):
     """``trained:RUN`` used to report "no model file at RUN.npz"."""
     with pytest.raises(FileNotFoundError, match=f"is a folder.*{tmp_path / 'model.npz'}"):
         load_model_file(tmp_path)
+    (tmp_path / "foo").mkdir()  # a folder beside a model file of its name: the file is meant
+    for suffix in (".npz", ".json"):
+        shutil.copy(SHIPPED.with_suffix(suffix), (tmp_path / "foo").with_suffix(suffix))
+    load_model_file(tmp_path / "foo", "ethnos_v0")
 
 
 def test_a_model_without_its_card_is_refused_naming_the_missing_card(tmp_path):

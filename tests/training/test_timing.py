@@ -51,7 +51,8 @@ def test_timed_agent_records_exactly_the_decisions_with_a_choice_and_keeps_the_a
 
 
 @pytest.mark.parametrize("ms, shown", [(0.0523, "0.052"), (4.213, "4.21"), (12.34, "12.3"),
-                                       (303.4, "303"), (1234.5, "1234")])
+                                       (303.4, "303"), (1234.5, "1234"), (9.9999, "10.0"),
+                                       (99.96, "100"), (0.0001, "< 0.001")])
 def test_milliseconds_keep_about_three_significant_digits(ms, shown):
     """A fast agent's time read "median 0 ms" when printed in whole milliseconds."""
     assert format_ms(ms) == shown

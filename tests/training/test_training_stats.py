@@ -99,3 +99,20 @@ def test_one_games_missing_interval_is_written_as_null_not_infinity(tmp_path, ca
     assert written["games"] == 1 and written["mean_reward_low"] is None
     assert "(one game: no interval)" in quickstart.table({"random": one})
     capsys.readouterr()
+
+
+def test_a_model_card_from_one_evaluation_game_is_strict_json(tmp_path, capsys):
+    """The card's ``eval_during_training`` took the evaluation rows as they were, infinities
+    included, and ``training.ship`` copies cards into ``agents/pretrained``."""
+    pytest.importorskip("sb3_contrib")
+    from training import train
+
+    assert train.main(["--env", "bower_v0", "--timesteps", "64", "--n-envs", "2", "--n-steps",
+                       "32", "--batch-size", "32", "--eval-games", "1", "--eval-every", "64",
+                       "--bc-games", "0", "--checkpoint-every", "0", "--no-progress",
+                       "--out", str(tmp_path)]) == 0
+    card = _strict_json((tmp_path / "model.json").read_text())
+    for opponent in ("random", "heuristic"):
+        figures = card["eval_during_training"][opponent]
+        assert figures["games"] == 1 and figures["mean_reward_low"] is None
+    capsys.readouterr()

@@ -43,12 +43,27 @@ def test_imitates_errors_found_by_train_show_imitates_usage(argv, words, tmp_pat
     assert TRAIN_ONLY_FLAG not in err
 
 
-def test_imitate_takes_the_configs_cloning_budget_unless_a_flag_overrides_it(tmp_path, capsys):
+def test_imitate_runs_the_configs_warm_start_unless_a_flag_overrides_it(tmp_path, capsys):
     config = tmp_path / "config.json"
-    config.write_text(json.dumps({"env": "bower_v0", "bc_games": 2, "bc_epochs": 3}))
+    config.write_text(json.dumps({"env": "bower_v0", "bc_games": 2, "bc_epochs": 3,
+                                  "bc_teacher": "random"}))
     imitate = importlib.import_module("training.imitate")
     assert imitate.main(["--config", str(config), "--out", str(tmp_path / "a")]) == 0
     assert imitate.main(["--config", str(config), "--out", str(tmp_path / "b"),
-                         "--epochs", "2", "--games", "1"]) == 0
+                         "--epochs", "2", "--games", "1", "--teacher", "heuristic"]) == 0
     bc = [json.loads((tmp_path / run / "summary.json").read_text())["bc"] for run in "ab"]
-    assert [(r["games"], r["epochs"]) for r in bc] == [(2, 3), (1, 2)]
+    assert [(r["games"], r["epochs"], r["teacher"]) for r in bc] == [
+        (2, 3, "random"), (1, 2, "heuristic")]
+
+
+@pytest.mark.parametrize("value, words", [
+    (0, "bc_games 0 clones nothing; pass --games N"),
+    ("many", "bc_games='many'"),  # train's check of the file, naming it
+])
+def test_imitate_refuses_a_configs_bad_cloning_budget_naming_the_file(value, words, tmp_path,
+                                                                      capsys):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"env": "bower_v0", "bc_games": value}))
+    err = _error("training.imitate", ["--config", str(config), "--out", str(tmp_path / "r")],
+                 capsys)
+    assert words in err and str(config) in err
