@@ -165,10 +165,16 @@ def test_agent_specs_parse_types():
     ("heuristic:journey_rate=-1", "bauer_draft_v0", "journey_rate=-1; expected a number >= 0"),
     ("heuristic:sword_sd=-0.5", "bauer_draft_v0", "sword_sd=-0.5; expected a number >= 0"),
     ("heuristic:quest_share=1.5", "bauer_draft_v0", "quest_share=1.5; expected a number from 0"),
+    # search options the game lacks (they passed, then failed at the search's first move)
+    ("ismcts:evaluator=solver", "bower_v0", "no solver for game 'bower'"),
+    ("ismcts:belief=items", "bauer_trick_v0", "belief='items' has no reading"),
+    ("ismcts:belief=policy", "bower_v0", "belief='policy' cannot rebuild"),
+    ("ismcts:evaluator=world_heuristic", "bauer_trick_v0", "is bower's"),
+    ("ismcts:evaluator=age_end", "bower_v0", "scores Ethnos Ages"),
 ])
 def test_option_values_of_the_wrong_kind_are_refused_when_the_agent_is_made(spec, env, words):
     """They were read as true ('maybe'), passed every comparison (NaN), or failed only at the
-    agent's first move, with a traceback from inside the heuristic."""
+    agent's first move, with a traceback from inside the heuristic or the search."""
     with pytest.raises(ValueError, match=re.escape(words)):
         agent_from_spec(spec, env_name=env)
 

@@ -134,20 +134,6 @@ def test_bad_options_are_named(kw, word):
         ISMCTSAgent(**kw)
 
 
-@pytest.mark.parametrize("env_name, spec, word", [
-    ("bower_v0", "ismcts:evaluator=solver", "no solver"),
-    ("bauer_trick_v0", "ismcts:belief=items", "belief='items'"),
-    ("bower_v0", "ismcts:belief=policy", "belief='policy'"),
-    ("bauer_trick_v0", "ismcts:evaluator=world_heuristic", "bower's"),
-    ("bower_v0", "ismcts:evaluator=age_end", "Ethnos"),
-])
-def test_options_the_game_lacks_are_refused_when_the_agent_is_named(env_name, spec, word):
-    """Such an option used to pass the registry and fail at the agent's first move, a traceback
-    in the middle of a tool's run."""
-    with pytest.raises(ValueError, match=word):
-        factory_from_spec(spec, env_name=env_name, num_players=envs.make_game(env_name).num_players)
-
-
 def test_the_early_check_reads_the_defaults_of_the_player_count_played():
     """bauer_draft pairs its root search (keys='root') only where a model is shipped (4
     players): keys='own' is refused for 4 players and played for 3, and a spec named without
