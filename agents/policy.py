@@ -354,7 +354,7 @@ def load_model_file(path: str | Path, env_name: str | None = None,
     network (``FORMAT``) or evolved heuristic weights (``agents.heuristic_weights``). Refused
     for another env, action count, observation size, or player count than its card's."""
     npz = Path(path).with_suffix(".npz")
-    if Path(path).is_dir() and not npz.is_file():  # a run folder (foo/ beside foo.npz: the file)
+    if Path(path).is_dir() and not Path(f"{path}.npz").is_file():  # foo/ beside foo.npz: foo.npz
         raise FileNotFoundError(f"trained agent: {path} is a folder, not a model file; a "
                                 f"training run's model is {Path(path) / 'model.npz'}")
     card = read_card(npz)

@@ -131,7 +131,7 @@ def agent_factory(
     if name == "heuristic" and kw:
         _try_a_move(probe, str(env_name), kw)
     if isinstance(probe, ISMCTSAgent) and env_name is not None:
-        check_search_options(probe, env_name)  # the game-specific options, before any game
+        check_search_options(probe, env_name)  # options no game of the env takes
 
     def make(seed: int | None) -> BaseAgent:
         return cls(seed=seed, **kw)
@@ -142,22 +142,23 @@ def agent_factory(
 def check_search_options(agent: ISMCTSAgent, env_name: str,
                          num_players: int | None = None) -> None:
     """Refuse an ``ismcts`` option the game cannot take (``evaluator="solver"`` outside
-    bauer_trick, ...) now, not at the agent's first move. The search's defaults depend on the
-    player count (bauer_draft pairs its root search only where a model is shipped), so with
-    ``num_players`` unknown the options are refused only if no player count of the env takes
-    them."""
+    bauer_trick, ...) now, not at the agent's first move, with a ``ValueError``. The search's
+    defaults depend on the player count (bauer_draft pairs its root search only where a model
+    is shipped), so with ``num_players`` unknown (an agent made for any game of the env) the
+    options are refused only if no player count of the env takes them."""
     from agents.policy import game_for
 
-    games = ([game_for(env_name, num_players)] if num_players is not None
-             else [envs.make_game(env_name, **options) for options in VARIANTS[env_name]])
-    refusals = []
-    for game in games:
+    counts = ([num_players] if num_players is not None else
+              sorted({envs.make_game(env_name, **o).num_players for o in VARIANTS[env_name]}))
+    refusals: list[Exception] = []
+    for count in counts:
         try:
-            agent.check_game(game)
+            agent.check_game(game_for(env_name, count))
             return
-        except ValueError as exc:
+        except (ValueError, FileNotFoundError) as exc:  # no shipped model for a "trained" part
             refusals.append(exc)
-    raise refusals[0]
+    first = next((e for e in refusals if isinstance(e, ValueError)), refusals[0])
+    raise first if isinstance(first, ValueError) else ValueError(str(first))
 
 
 def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:

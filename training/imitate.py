@@ -167,7 +167,7 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
 def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
             learner: Agent | None = None, advice: str | None = None) -> Recording:
-    make = factory_from_spec(teacher, env_name, game.num_players)
+    make = factory_from_spec(teacher, env_name)
     # an advisor of the teacher's own kind is the teacher: its advice is the label itself (a
     # separate instance would break exact ties with other random draws, and those contradicting
     # labels teach a network to memorise positions instead of reading its advice)
@@ -392,6 +392,17 @@ def config_value(config: Path | None, key: str) -> Any:
     return values.get(key) if isinstance(values, dict) else None
 
 
+def _as_count(value: Any) -> int | None:
+    """A config's count as ``training.train`` will read it (``"0"`` included: its config check
+    converts strings), or None where it is no integer (train refuses that, naming the file)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(value) if isinstance(value, int | str) else None
+    except ValueError:
+        return None
+
+
 def train_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
     """``training.train``'s arguments for a run that only clones: no PPO steps, no evaluation,
     the flags given here over the config's values."""
@@ -405,8 +416,9 @@ def train_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         configured = config_value(args.config, "bc_games")
         if configured is None:
             argv += ["--bc-games", str(DEFAULT_GAMES)]
-        elif type(configured) is int and configured == 0:
-            parser.error(f"--config {args.config}: bc_games 0 clones nothing; pass --games N")
+        elif _as_count(configured) is not None and _as_count(configured) < 1:
+            parser.error(f"--config {args.config}: bc_games={configured!r} clones nothing; "
+                         "allowed: 1 or more, or pass --games N")
     return argv + (["--force"] if args.force else [])
 
 

@@ -183,7 +183,7 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
 def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             obs_scale: np.ndarray | None, explore: float, reward_scale: float,
             advice: str | None, candidates: int | None = None) -> ActionValues:
-    make = factory_from_spec(teacher, env_name, game.num_players)
+    make = factory_from_spec(teacher, env_name)
     n, num_actions = game.num_players, game.num_actions
     obs, masks, moves, values, games = [], [], [], [], []
     for g in game_ids:

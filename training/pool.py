@@ -34,18 +34,20 @@ class OpponentPool:
     """A weighted list of agent factories; ``sample`` picks one entry for one seat.
 
     ``env_name`` is needed for game-specific agents (``heuristic``); ``None`` allows only the
-    generic ones.
+    generic ones. ``num_players``, the count the games are played with, picks a ``trained``
+    agent's model and checks a search's options against that count's defaults now, not at its
+    first move.
     """
 
     def __init__(self, env_name: str | None, specs: Sequence[str] = ("random",),
-                 max_snapshots: int = 5):
+                 max_snapshots: int = 5, num_players: int | None = None):
         if not specs:
             raise ValueError("opponent pool: give at least one agent spec, e.g. 'random'")
         self.env_name = env_name
         self.max_snapshots = max_snapshots
         self.entries: list[PoolEntry] = []
         for spec in specs:
-            self.entries.append(PoolEntry(spec, factory_from_spec(spec, env_name)))
+            self.entries.append(PoolEntry(spec, factory_from_spec(spec, env_name, num_players)))
 
     def names(self) -> list[str]:
         return [e.name for e in self.entries]

@@ -67,7 +67,8 @@ class SeatEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r}; allowed values: None, 'ansi'")
         registered = env_name if env_name in envs.ENVS else None
         self.pool = (opponents if isinstance(opponents, OpponentPool)
-                     else OpponentPool(registered, opponents))
+                     else OpponentPool(registered, opponents,
+                                       num_players=self.game.num_players))
         self.fixed_seat = seat
         self.on_illegal = on_illegal
         self.render_mode = render_mode

@@ -142,7 +142,10 @@ def test_the_early_check_reads_the_defaults_of_the_player_count_played():
     with pytest.raises(ValueError, match="paired=True needs keys='root'"):
         factory_from_spec(spec, env_name="bauer_draft_v0", num_players=4)
     factory_from_spec(spec, env_name="bauer_draft_v0", num_players=3)
-    factory_from_spec(spec, env_name="bauer_draft_v0")
+    factory_from_spec(spec, env_name="bauer_draft_v0")  # for any game of the env: 3 takes it
+    # a count without a shipped model for prior=trained is no reason: the ValueError is
+    with pytest.raises(ValueError, match="paired=True needs keys='root'"):
+        factory_from_spec("ismcts:prior=trained,keys=own", env_name="bauer_draft_v0")
 
 
 def test_a_refused_check_leaves_the_agent_as_new():

@@ -120,6 +120,9 @@ def test_a_run_folder_given_as_the_model_points_to_its_model_file(tmp_path):
     for suffix in (".npz", ".json"):
         shutil.copy(SHIPPED.with_suffix(suffix), (tmp_path / "foo").with_suffix(suffix))
     load_model_file(tmp_path / "foo", "ethnos_v0")
+    (tmp_path / "foo.v2").mkdir()  # a run folder with a dot: not foo.npz, whose stem it shares
+    with pytest.raises(FileNotFoundError, match="is a folder"):
+        load_model_file(tmp_path / "foo.v2")
 
 
 def test_a_model_without_its_card_is_refused_naming_the_missing_card(tmp_path):

@@ -157,3 +157,18 @@ def test_team_games_seat_the_candidate_with_its_partners():
     game = envs.make_game("bauer_trick_v0")
     agents = evolve._seating("bauer_trick_v0", game, {"call_threshold": 5.0}, seat=1)
     assert [a.call_threshold for a in agents] == [3.0, 5.0, 3.0, 5.0]  # seats 1 and 3: a team
+
+
+def test_a_card_from_one_evaluation_game_is_strict_json(tmp_path):
+    """One game's mean has no interval: its bounds are null in the card, not Infinity."""
+    out = tmp_path / "run"
+    assert evolve.main(["--env", ENV, "--param", "read_opponent=0:4", "--out", str(out),
+                        "--pairs", "1", "--population", "4", "--generations", "1",
+                        "--eval-every", "1", "--eval-games", "1", "--processes", "1"]) == 0
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")
+
+    card = json.loads((out / "model.json").read_text(), parse_constant=refuse)
+    assert card["eval_during_training"]["games"] == 1
+    assert card["eval_during_training"]["mean_reward_low"] is None

@@ -42,3 +42,12 @@ def test_an_unplayed_entry_scores_one_half_and_the_one_the_learner_loses_to_weig
         league.record("random", 1.0)
     weights = dict(zip([e.name for e in league.entries], league.weights()))
     assert weights["heuristic"] > 10 * weights["random"]
+
+
+def test_entries_are_checked_against_the_player_count_played():
+    """A search option that the game's count cannot take fails when the league is made, not in
+    its first game: 4-player bauer_draft pairs its root search, 3 players do not."""
+    spec = "ismcts:keys=own,iterations=5"
+    with pytest.raises(ValueError, match="paired=True needs keys='root'"):
+        League(envs.make_game("bauer_draft_v0"), "bauer_draft_v0", (spec,))
+    League(envs.make_game("bauer_draft_v0", num_players=3), "bauer_draft_v0", (spec,))

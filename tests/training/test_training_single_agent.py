@@ -114,6 +114,11 @@ def test_bad_configuration_errors_name_the_allowed_values():
         SeatEnv(ENV, DEAL, opponents=["randum"])
     with pytest.raises(ValueError, match="at least one"):
         OpponentPool(ENV, [])
+    # a search option the played count cannot take (4-player bauer_draft pairs its root search)
+    # is refused when the env is made, not at its first step
+    with pytest.raises(ValueError, match="paired=True needs keys='root'"):
+        SeatEnv("bauer_draft_v0", opponents=["ismcts:keys=own,iterations=5"])
+    SeatEnv("bauer_draft_v0", {"num_players": 3}, opponents=["ismcts:keys=own,iterations=5"])
 
 
 def test_pool_draws_entries_by_weight():

@@ -57,7 +57,8 @@ def test_imitate_runs_the_configs_warm_start_unless_a_flag_overrides_it(tmp_path
 
 
 @pytest.mark.parametrize("value, words", [
-    (0, "bc_games 0 clones nothing; pass --games N"),
+    (0, "bc_games=0 clones nothing"), ("0", "bc_games='0' clones nothing"),
+    (-3, "bc_games=-3 clones nothing"),
     ("many", "bc_games='many'"),  # train's check of the file, naming it
 ])
 def test_imitate_refuses_a_configs_bad_cloning_budget_naming_the_file(value, words, tmp_path,
@@ -67,3 +68,11 @@ def test_imitate_refuses_a_configs_bad_cloning_budget_naming_the_file(value, wor
     err = _error("training.imitate", ["--config", str(config), "--out", str(tmp_path / "r")],
                  capsys)
     assert words in err and str(config) in err
+
+
+def test_train_checks_a_search_teacher_against_the_player_count_played(tmp_path, capsys):
+    err = _error("training.train", ["--env", "bauer_draft_v0", "--timesteps", "1", "--bc-games",
+                                    "2", "--bc-teacher", "ismcts:keys=own", "--out",
+                                    str(tmp_path / "run")], capsys)
+    assert "paired=True needs keys='root'" in err
+    assert not (tmp_path / "run").exists()  # refused before the run folder
