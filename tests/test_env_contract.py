@@ -35,6 +35,26 @@ def _play(env, rng: np.random.Generator, steps: int) -> None:
 
 # --- fresh arrays ------------------------------------------------------------------------------
 @pytest.mark.parametrize(("name", "options"), cases())
+def test_state_returns_are_a_fresh_list_the_game_never_changes(name, options):
+    """bauer_trick handed out the list its scoring adds to in place: a stored ``returns()``
+    changed under the caller (reward deltas came out 0) and writing to it changed the game."""
+    rng = np.random.default_rng(3)
+    for seed in range(20):
+        state = envs.make_game(name, **options).new_state(seed=seed)
+        seen = []
+        while not state.is_over():
+            seen.append((state.returns(), list(state.returns())))
+            moves = {}
+            for p in state.acting_players():
+                moves[p] = _legal(state.legal_mask(p), rng)
+            state.apply(moves)
+        final, kept = state.returns(), list(state.returns())
+        final[0] += 99.0  # the caller's list: the game keeps its own
+        assert state.returns() == kept
+        assert all(handed == copied for handed, copied in seen)
+
+
+@pytest.mark.parametrize(("name", "options"), cases())
 def test_aec_hands_out_fresh_arrays_unless_reuse_buffers(name, options):
     env = envs.make(name, **options)
     env.reset(seed=11)

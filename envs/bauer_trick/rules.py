@@ -330,7 +330,7 @@ class BauerTrickState(State):
         return self.truncated
 
     def returns(self) -> list[float]:
-        return self.total_returns
+        return list(self.total_returns)  # a copy: scoring adds to the list in place
 
     def scores(self) -> list[float]:
         return scoring.scores(self)
