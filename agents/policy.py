@@ -259,8 +259,11 @@ class MLPAgent(BaseAgent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self._seed = seed
-        self._advisor = self._advisor_for = None  # a new game: a fresh advisor
+        # a new game gets a fresh advisor, seeded from ``seed`` or else from the agent's own
+        # generator: an unseeded reset of a seeded agent must stay reproducible (it left the
+        # advisor unseeded, so ethnos' advised model played differently each time)
+        self._seed = seed if seed is not None else int(self.rng.integers(2**63))
+        self._advisor = self._advisor_for = None
 
     @property
     def num_actions(self) -> int:

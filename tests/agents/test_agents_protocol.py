@@ -115,6 +115,25 @@ def test_reset_reseeds_an_agent():
     assert [agent.act(np.zeros(1), mask) for _ in range(20)] == first
 
 
+def test_an_unseeded_reset_keeps_a_seeded_advised_model_reproducible():
+    """The shipped ethnos model reads its heuristic's move; an unseeded ``reset()`` left that
+    advisor unseeded, so two agents made with the same seed played the same game differently."""
+    game = envs.make_game("ethnos_v0", num_players=2)
+
+    def moves_of_a_game() -> list[int]:
+        agent = make_agent("trained", env_name="ethnos_v0", num_players=2, seed=5)
+        agent.reset()
+        state, moves = game.new_state(seed=1), []
+        while not state.is_over() and len(moves) < 60:
+            p = state.acting_players()[0]
+            a = agent.act(state.observe(p), state.legal_mask(p), state=state, player=p)
+            moves.append(a)
+            state.apply({p: a})
+        return moves
+
+    assert moves_of_a_game() == moves_of_a_game()
+
+
 def test_search_agent_needs_the_state_and_a_sane_budget():
     agent = SearchAgent(seed=0)
     with pytest.raises(ValueError, match="needs the engine state"):
