@@ -65,6 +65,8 @@ comes from the agent's own generator; the true state is only ever used through
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -266,7 +268,7 @@ class ISMCTSAgent(BaseAgent):
         if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
             raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
         self.max_nodes_given = max_nodes
-        self._game_name: str | None = None
+        self._game_name: tuple[str, int] | None = None
         self.table: dict[tuple[int, bytes], _Node] = {}
         self.last_iterations = 0
 
@@ -290,9 +292,9 @@ class ISMCTSAgent(BaseAgent):
     def _configure(self, state: State) -> None:
         """Resolve the per-game defaults and build the playout and prior policies once."""
         game = state.game
-        if self._game_name == game.name:
+        if self._game_name == (game.name, game.num_players):  # the defaults depend on both
             return
-        self._game_name = game.name
+        self._game_name = (game.name, game.num_players)
         self.table = {}
         base = _defaults_for(game)
         given = self.given
@@ -357,8 +359,18 @@ class ISMCTSAgent(BaseAgent):
             make = _trained_factory(_ENV_NAMES[game_name], num_players)
             return _AgentPolicy(make(int(self.rng.integers(2**63))))
         if hasattr(spec, "act"):
-            return _AgentPolicy(spec)
+            return _AgentPolicy(self._own_copy(spec))
         return spec  # a callable (state, player) -> action
+
+    def _own_copy(self, agent: Any) -> Any:
+        """A copy of an agent object given as playout or prior, seeded from this search's
+        generator: every seat and every search gets its own, so one object given to several
+        searches is not shared between them and a seeded search replays exactly. An agent that
+        cannot be copied is used as given (and reset with the seed)."""
+        with contextlib.suppress(TypeError, copy.Error, RecursionError):
+            agent = copy.deepcopy(agent)
+        agent.reset(int(self.rng.integers(2**63)))
+        return agent
 
     # ----------------------------------------------------------------------------- acting
     def act(

@@ -134,6 +134,34 @@ def test_bad_options_are_named(kw, word):
         ISMCTSAgent(**kw)
 
 
+def test_an_agent_object_as_playout_is_the_searchs_own_and_replays_with_its_seed():
+    """One object given to several searches was shared and never reseeded, so two searches
+    made alike played the same seeded game differently."""
+    from training.match import play_game
+
+    game = envs.make_game("bauer_draft_v0", num_players=3)
+    shared = make_agent("random", seed=0)
+
+    def scores() -> list[float]:
+        search = make_agent("ismcts", env_name="bauer_draft_v0", iterations=6, playout=shared,
+                            seed=1)
+        return play_game(game, [search, make_agent("random"), make_agent("random")],
+                         seed=4).scores
+
+    assert scores() == scores()
+
+
+def test_one_search_plays_two_player_counts_of_a_game_without_a_reset():
+    """The set-up was cached by the game's name, but the defaults (and a shipped model) depend
+    on the player count too."""
+    search = ISMCTSAgent(seed=0, iterations=4)
+    for n in (2, 4):
+        state = envs.make_game("bauer_draft_v0", num_players=n).new_state(seed=1)
+        me = state.acting_players()[0]
+        assert state.legal_mask(me)[search.act(state.observe(me), state.legal_mask(me),
+                                               state=state, player=me)]
+
+
 def test_the_early_check_reads_the_defaults_of_the_player_count_played():
     """bauer_draft pairs its root search (keys='root') only where a model is shipped (4
     players): keys='own' is refused for 4 players and played for 3, and a spec named without
