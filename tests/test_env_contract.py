@@ -353,6 +353,27 @@ COPY_GAMES = max(1, round(16 * SCALE))  # per variant (16 variants)
 COPIES_PER_GAME = 8  # at random decisions spread over the game; with 16 games: 2,048 positions
 
 
+@pytest.mark.parametrize("name", list(envs.ENVS))
+def test_an_episode_reset_into_a_finished_saved_game_ends_at_its_first_step(name):
+    """The parallel env kept every agent live with NOOP-only masks and then refused the NOOPs
+    ("the game is over"); the AEC env already ended such an episode with dead steps."""
+    rng = np.random.default_rng(5)
+    state = envs.make_game(name).new_state(seed=2)
+    while not state.is_over():
+        state.apply({p: _legal(state.legal_mask(p), rng) for p in state.acting_players()})
+    saved = state.to_dict()
+    par = envs.make_parallel(name)
+    observations, _ = par.reset(options={"state": saved})
+    assert all(o["action_mask"][:-1].sum() == 0 for o in observations.values())
+    _, rewards, terminations, truncations, _ = par.step({a: par.noop for a in par.agents})
+    assert par.agents == [] and set(rewards.values()) == {0.0}
+    assert all(terminations.values()) and not any(truncations.values())
+    aec = envs.make(name)
+    aec.reset(options={"state": saved})
+    _play(aec, rng, 100)
+    assert aec.agents == []
+
+
 @pytest.mark.parametrize(("name", "options"), cases())
 def test_aec_copies_continue_exactly(name, options):
     rng = np.random.default_rng(17)

@@ -75,6 +75,8 @@ class TablezooParallelEnv(AdapterBase, ParallelEnv):
                 joint[p] = a
             elif strict and sent is not None and as_action_id(state, p, sent) != self.noop:
                 raise state.illegal(p, sent, f"{agent} is not acting; send NOOP ({self.noop})")
+        if state.is_over():  # reset into a finished saved game: this step ends the episode
+            return self._end_finished(state)
         if offenders and self._mode == "terminate":
             return self._terminate_illegal(offenders)
         for p in offenders:
@@ -96,6 +98,19 @@ class TablezooParallelEnv(AdapterBase, ParallelEnv):
         infos = self._fresh_infos()
         if over:
             self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _end_finished(self, state: Any):
+        """The step after a reset into a game that is already over (a saved final position):
+        nothing is played and nothing scored, every agent is done, as the AEC env's dead steps
+        end it."""
+        terminated = state.is_terminal()
+        rewards = dict.fromkeys(self.agents, 0.0)
+        terminations = dict.fromkeys(self.agents, terminated)
+        truncations = dict.fromkeys(self.agents, not terminated)
+        observations = self._observations(over=True)
+        infos = self._fresh_infos()
+        self.agents = []
         return observations, rewards, terminations, truncations, infos
 
     def _terminate_illegal(self, offenders: list[int]):
