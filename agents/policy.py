@@ -418,6 +418,16 @@ def _shipped_cards() -> list[dict[str, Any]]:
     return [json.loads(p.read_text()) for p in sorted(PRETRAINED_DIR.glob("*.json"))]
 
 
+def observation_sizes(env_name: str) -> dict[int, int]:
+    """The observation size of ``env_name`` by player count (the counts ``envs.VARIANTS``
+    plays)."""
+    import envs
+    from envs.registry import VARIANTS
+
+    counts = sorted({envs.make_game(env_name, **o).num_players for o in VARIANTS[env_name]})
+    return {n: observation_size(env_name, n) for n in counts}
+
+
 def observation_size(env_name: str, num_players: int) -> int:
     """The observation size of ``env_name`` played by ``num_players``."""
     return game_for(env_name, num_players).obs_spec.size
@@ -468,6 +478,12 @@ def load_model(path: str | Path, env_name: str | None = None,
                              f"({type(exc).__name__}: {exc})") from None
     model_obs = int(model.observation_space.shape[0])
     check_model_fits(config_env, model_obs, env_name, obs_size, str(path))
+    if env_name is not None and obs_size is None and not config.get("advice"):
+        sizes = observation_sizes(env_name)  # the player count is not known here
+        if model_obs not in sizes.values():
+            raise ModelMismatchError(
+                f"{path} expects observations of size {model_obs}, but {env_name} gives "
+                + ", ".join(f"{size} ({n} players)" for n, size in sizes.items()))
     # the fixed input scaling the run trained with (``PolicyAgent`` applies it)
     scale = config.get("obs_scale")
     model.tablezoo_obs_scale = None if scale is None else np.asarray(scale, np.float32)

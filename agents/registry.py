@@ -58,7 +58,9 @@ def make_agent(
     ``heuristic`` needs ``env_name`` (each game has its own); ``policy`` and ``rllib`` need
     ``path=``; ``trained`` plays the shipped numpy model for ``env_name`` (and ``num_players``),
     or ``path=``.
-    Unknown names, envs or keyword arguments raise ``ValueError`` naming the allowed values.
+    Unknown names, envs or keyword arguments raise ``ValueError`` naming the allowed values; a
+    model file that is not there, or no shipped model for the env and player count, raises
+    ``FileNotFoundError`` naming what there is.
     """
     return agent_factory(name, env_name, **kw)(seed)
 

@@ -185,6 +185,10 @@ def test_a_zip_without_its_config_or_not_a_zip_is_refused_before_any_game(tmp_pa
         err = capsys.readouterr().err
         assert "Traceback" not in err and re.search(message, err), err
     (tmp_path / "config.json").unlink()
+    # from Python, without a player count: a size no count of the env gives is refused
+    with pytest.raises(ModelMismatchError, match=f"size {vec.game.obs_spec.size}, but bower_v0"):
+        make_agent("policy", env_name="bower_v0", path=str(tmp_path / "m.zip"))
+    make_agent("policy", env_name=ENV, path=str(tmp_path / "m.zip"))  # 2 players give its size
     (tmp_path / "m.npz").write_bytes((tmp_path / "m.zip").read_bytes()[:100])
     with pytest.raises(ValueError, match="m.npz: not a MaskablePPO model.zip"):
         make_agent("policy", env_name=ENV, path=str(tmp_path / "m.npz"))
