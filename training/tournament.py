@@ -70,7 +70,10 @@ def run_tournament(
     seed: int = 0,
     progress: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play ``games`` games; one result row per agent, best OpenSkill ordinal first."""
+    """Play ``games`` games; one result row per agent, best OpenSkill ordinal first. A row's
+    ``games`` are the games the agent played in, and where it held several seats (fewer agents
+    than seats) its reward in a game is the mean over them: the seats of one game are not
+    independent results, so they count once in its interval."""
     if len(names) < 2:
         raise ValueError("a tournament needs at least two agents")
     if len(set(names)) != len(names):
@@ -93,8 +96,9 @@ def run_tournament(
                 seats[p] = agent_index
         result = play_game(game, [factories[i](None) for i in seats], seed + k // a)
         unit_returns = [result.returns[unit[0]] for unit in units]
-        for agent_index, r in zip(by_unit, unit_returns):
-            rewards[names[agent_index]].append(r)
+        for agent_index in sorted(set(by_unit)):
+            held = [r for i, r in zip(by_unit, unit_returns) if i == agent_index]
+            rewards[names[agent_index]].append(sum(held) / len(held))
         ratings.update([[names[seats[p]] for p in unit] for unit in units], unit_returns)
         if progress is not None:
             progress()
