@@ -23,7 +23,9 @@ import numpy as np
 
 import envs
 from agents.base import Agent
+from envs.core.errors import ResetNeededError
 from envs.core.game import Game, State
+from envs.core.stepping import as_action_id
 from training.pool import OpponentPool
 
 ON_ILLEGAL = ("raise", "random_legal")
@@ -45,7 +47,7 @@ class SeatEnv(gym.Env):
         self,
         env_name: str | Game,
         env_options: dict[str, Any] | None = None,
-        opponents: OpponentPool | Sequence[str] = ("random",),
+        opponents: OpponentPool | Sequence[str] | str = ("random",),
         seat: int | None = None,
         on_illegal: str = "raise",
         render_mode: str | None = None,
@@ -66,6 +68,8 @@ class SeatEnv(gym.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode={render_mode!r}; allowed values: None, 'ansi'")
         registered = env_name if env_name in envs.ENVS else None
+        if isinstance(opponents, str):  # one spec, not a sequence of its letters
+            opponents = [opponents]
         self.pool = (opponents if isinstance(opponents, OpponentPool)
                      else OpponentPool(registered, opponents,
                                        num_players=self.game.num_players))
@@ -116,10 +120,13 @@ class SeatEnv(gym.Env):
 
     def step(self, action: Any):
         state = self.state
-        if state is None or self._over():
-            raise RuntimeError(f"{self.env_name}: step() called on a finished episode; reset()")
+        if state is None:
+            raise ResetNeededError(f"{self.env_name}: step() before reset(); call reset() first")
+        if self._over():
+            raise ResetNeededError(f"{self.env_name}: step() called on a finished episode; "
+                                   "call reset() first")
         info: dict[str, Any] = {}
-        a = int(action)
+        a = as_action_id(state, self.seat, action)  # 1.7 or True is no action id
         mask = state.legal_mask(self.seat)
         if not (0 <= a < self.game.num_actions and mask[a]):
             if self.on_illegal == "raise":

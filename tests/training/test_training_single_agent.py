@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from envs.core.errors import IllegalActionError, InvalidOptionError
+from envs.core.errors import IllegalActionError, InvalidOptionError, ResetNeededError
 from training.pool import OpponentPool
 from training.single_agent import SeatEnv
 
@@ -119,6 +119,21 @@ def test_bad_configuration_errors_name_the_allowed_values():
     with pytest.raises(ValueError, match="paired=True needs keys='root'"):
         SeatEnv("bauer_draft_v0", opponents=["ismcts:keys=own,iterations=5"])
     SeatEnv("bauer_draft_v0", {"num_players": 3}, opponents=["ismcts:keys=own,iterations=5"])
+
+
+def test_seat_env_reads_one_spec_and_refuses_what_is_no_step():
+    """A single spec was read letter by letter ("unknown agent 'r'"), 1.7 was played as 1, and
+    a step before reset() said "a finished episode"."""
+    env = SeatEnv(ENV, DEAL, opponents="heuristic")
+    assert env.pool.names() == ["heuristic"]
+    with pytest.raises(ResetNeededError, match="before reset"):
+        env.step(0)
+    obs, _ = env.reset(seed=1)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    for action in (legal + 0.7, True):
+        with pytest.raises(IllegalActionError, match="integer action id"):
+            env.step(action)
+    env.step(np.int64(legal))  # numpy integers, as sb3 sends them, are actions
 
 
 def test_pool_draws_entries_by_weight():
