@@ -354,6 +354,15 @@ COPIES_PER_GAME = 8  # at random decisions spread over the game; with 16 games: 
 
 
 @pytest.mark.parametrize("name", list(envs.ENVS))
+def test_noop_from_an_acting_agent_is_refused_by_name(name):
+    """The error named the id alone ("action 648 is illegal"), which reads like a game action."""
+    env = envs.make(name)
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=f"action {env.noop} \\(NOOP, for an agent"):
+        env.step(env.noop)
+
+
+@pytest.mark.parametrize("name", list(envs.ENVS))
 def test_an_episode_reset_into_a_finished_saved_game_ends_at_its_first_step(name):
     """The parallel env kept every agent live with NOOP-only masks and then refused the NOOPs
     ("the game is over"); the AEC env already ended such an episode with dead steps."""
