@@ -290,6 +290,11 @@ def test_calls_before_reset_name_the_problem(name):
     for call in (lambda: par.step({}), par.state):
         with pytest.raises(ResetNeededError, match=r"call reset\(\) first"):
             call()
+    env.reset(seed=0)  # and after the last dead step (last() was PettingZoo's bare KeyError)
+    _play(env, np.random.default_rng(0), 10_000)
+    for call in (lambda: env.step(None), env.last):
+        with pytest.raises(ResetNeededError, match=r"episode ended.*call reset\(\) first"):
+            call()
 
 
 @pytest.mark.parametrize("name", envs.ENVS)

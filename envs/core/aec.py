@@ -78,6 +78,9 @@ class TablezooAECEnv(AdapterBase, AECEnv):
 
     def last(self, observe: bool = True):
         self._require_reset("last()")
+        if not self.agents:  # PettingZoo's own last() fails on the gone agent with a KeyError
+            raise ResetNeededError(f"{self}: last() after the episode ended (every agent is "
+                                   "done); call reset() first")
         return super().last(observe)
 
     def step(self, action: Any) -> None:
