@@ -38,7 +38,8 @@ class Agent(Protocol):
 def _generator(agent: str, seed: int | None) -> np.random.Generator:
     """numpy's generator, with the error naming the agent's seed (numpy's own says only
     "expected non-negative integer")."""
-    if seed is not None and not (isinstance(seed, int | np.integer) and seed >= 0):
+    if seed is not None and (isinstance(seed, bool)
+                             or not (isinstance(seed, int | np.integer) and seed >= 0)):
         raise ValueError(f"agent {agent!r}: seed={seed!r}; allowed: an integer >= 0, or None")
     return np.random.default_rng(seed)
 

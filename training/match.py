@@ -43,6 +43,8 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int) -> GameResult:
         raise ValueError(
             f"{game.name}: {len(agents)} agents given for {game.num_players} seats"
         )
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"play_game: seed={seed!r}; allowed: an integer >= 0")
     state_seed, *agent_seeds = seeds_for(seed, game.num_players + 1)
     for agent, agent_seed in zip(agents, agent_seeds):
         agent.reset(agent_seed)

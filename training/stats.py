@@ -102,7 +102,10 @@ def finite_or_none(x: float) -> float | None:
 
 
 def summarize(rewards: Sequence[float]) -> OutcomeSummary:
+    """Win/draw/loss rates and the mean reward of ``rewards``, one per game, with intervals."""
     n = len(rewards)
+    if n == 0:
+        raise ValueError("summarize: no games to summarize (rewards is empty)")
     wins = sum(1 for r in rewards if r > 0)
     losses = sum(1 for r in rewards if r < 0)
     return OutcomeSummary(

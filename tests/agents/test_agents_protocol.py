@@ -226,6 +226,24 @@ def test_a_negative_seed_is_named_for_every_agent():
         agent = make_agent(name, env_name=ENV, seed=0)
         with pytest.raises(ValueError, match="seed=-2"):
             agent.reset(-2)
+        with pytest.raises(ValueError, match="seed=True"):  # a bool was taken as seed 1
+            make_agent(name, env_name=ENV, seed=True)
+
+
+def test_a_game_seed_or_an_empty_record_is_named():
+    """``play_game(seed=-1)`` failed inside numpy ("expected non-negative integer") and
+    ``summarize([])`` in the Wilson interval ("n must be positive")."""
+    from training.match import play_game
+    from training.stats import summarize
+
+    game = envs.make_game(ENV, episode="deal")
+    agents = [make_agent("random") for _ in range(game.num_players)]
+    for seed in (-1, True, 1.5):
+        with pytest.raises(ValueError, match=f"play_game: seed={seed!r}; allowed: an integer"):
+            play_game(game, agents, seed)
+    assert play_game(game, agents, np.int64(3)).decisions > 0
+    with pytest.raises(ValueError, match="no games to summarize"):
+        summarize([])
 
 
 def test_a_heuristic_option_that_fails_at_play_is_named_when_the_agent_is_made():
