@@ -1,10 +1,14 @@
-"""Baseline agents behind one protocol: ``agent.act(observation, action_mask, state=None) -> int``.
+"""Baseline agents behind one protocol:
+``agent.act(observation, action_mask, state=None, player=None) -> int`` (``state`` and ``player``
+for the agents that read the engine: the heuristics and the searches), ``agent.reset(seed)``
+before each game.
 
 ``make_agent(name, env_name=..., seed=..., **kw)`` builds one by name (``AGENTS``): ``random``,
-``heuristic`` (per game, ``agents/heuristics/<game>.py``), ``ismcts`` (Information-Set MCTS
-through the engine state, ``agents/ismcts.py``), ``flat_search`` (alias ``search``: determinized
-flat Monte-Carlo rollouts) and ``policy`` (a saved MaskablePPO model; needs the training
-extras). Every agent is seedable and uses only its own generator.
+``heuristic`` (per game, in ``agents/heuristics/``), ``ismcts`` (Information-Set MCTS through
+the engine state, ``agents/ismcts.py``), ``flat_search`` (alias ``search``: determinized flat
+Monte-Carlo rollouts), ``trained`` (the shipped numpy models, or ``path=``), ``policy`` (a saved
+MaskablePPO model; needs the training extras) and ``rllib`` (an RLlib checkpoint). Every agent
+is seedable and uses only its own generator.
 """
 
 from agents.base import Agent, BaseAgent
