@@ -126,6 +126,10 @@ def test_env_options_are_validated(maker):
         maker(name, illegal_action="ignore")
     with pytest.raises(InvalidOptionError, match="allowed values: False, True"):
         maker(name, reuse_buffers=1)
+    # a misspelled env option: the error names the env options too, not only the game's
+    with pytest.raises(InvalidOptionError,
+                       match="unknown option.*reuse_buffer;.*env options: reuse_buffers"):
+        maker(name, reuse_buffer=True)
 
 
 # --- illegal_action ----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 
 from envs.core.aec import TablezooAECEnv
 from envs.core.env_options import ENV_OPTION_NAMES, split_env_options
+from envs.core.errors import InvalidOptionError
 from envs.core.game import Game
 from envs.core.parallel import TablezooParallelEnv
 
@@ -22,15 +23,26 @@ def env_functions(
     PettingZoo wrapper stack is put on the hot path.
     """
 
+    def game_of(game_options: dict[str, Any]) -> Game:
+        """The game; an unknown option's error also names the env options, which the same
+        keywords take (a misspelled ``reuse_buffers`` was told only the game's options)."""
+        try:
+            return game_cls(**game_options)
+        except InvalidOptionError as exc:
+            if "unknown option" not in str(exc):
+                raise
+            raise InvalidOptionError(f"{exc}; env options: {', '.join(ENV_OPTION_NAMES)}, "
+                                     "render_mode") from None
+
     def raw_env(render_mode: str | None = None, **options: Any) -> TablezooAECEnv:
         env_options, game_options = split_env_options(env_name, options)
-        return TablezooAECEnv(game_cls(**game_options), env_name, render_mode,
+        return TablezooAECEnv(game_of(game_options), env_name, render_mode,
                               reuse_buffers=env_options.reuse_buffers,
                               illegal_action=env_options.illegal_action)
 
     def parallel_env(render_mode: str | None = None, **options: Any) -> TablezooParallelEnv:
         env_options, game_options = split_env_options(env_name, options)
-        return TablezooParallelEnv(game_cls(**game_options), env_name, render_mode,
+        return TablezooParallelEnv(game_of(game_options), env_name, render_mode,
                                    reuse_buffers=env_options.reuse_buffers,
                                    illegal_action=env_options.illegal_action)
 
