@@ -119,6 +119,8 @@ def run_ladder(env_name: str, specs: Sequence[str], games_per_pair: int, seed: i
     specs = list(specs)
     if len(set(specs)) != len(specs) or len(specs) < 2:
         raise ValueError(f"need at least two distinct agent specs, got {specs}")
+    if isinstance(games_per_pair, np.integer):  # from a sweep over np.arange
+        games_per_pair = int(games_per_pair)
     if type(games_per_pair) is not int or games_per_pair < 2 or games_per_pair % 2:
         raise ValueError(f"games_per_pair={games_per_pair!r}; expected an even int >= 2")
     opts = dict(options or {})

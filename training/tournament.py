@@ -76,6 +76,9 @@ def run_tournament(
     independent results, so they count once in its interval."""
     if len(names) < 2:
         raise ValueError("a tournament needs at least two agents")
+    if len(factories) != len(names):
+        raise ValueError(f"{len(names)} names for {len(factories)} agent factories; give one "
+                         "name per factory")
     if len(set(names)) != len(names):
         raise ValueError(f"agent names must be distinct, got {list(names)}")
     units = teams_of(game)

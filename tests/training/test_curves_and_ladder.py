@@ -73,6 +73,9 @@ def test_ladder_matrix_is_complementary_and_ratings_cover_every_agent():
         run_ladder("bower_v0", ["random", "heuristic"], games_per_pair=3)
     with pytest.raises(ValueError, match="distinct"):
         run_ladder("bower_v0", ["random", "random"], games_per_pair=2)
+    # a numpy count, as a sweep over np.arange gives it, is a count
+    assert run_ladder("bower_v0", ["random", "heuristic"],
+                      games_per_pair=np.int64(2)).games_per_pair == 2
 
 
 def test_ladder_command_prints_and_writes_the_matrix(tmp_path, capsys):

@@ -68,6 +68,8 @@ def test_tournament_without_teams():
     # counts one result a game (its seats' mean), not one a seat (seats of a game are not
     # independent results; the rows counted 20 x 3 seats)
     assert [row["games"] for row in rows] == [20, 20]
+    with pytest.raises(ValueError, match="2 names for 1 agent factories"):  # an IndexError
+        run_tournament(BidGame(), names, [factory_from_spec("random")], games=20)
 
 
 def test_cli_writes_table_and_plot(tmp_path, capsys):
