@@ -262,7 +262,9 @@ class MLPAgent(BaseAgent):
         # a new game gets a fresh advisor, seeded from ``seed`` or else from the agent's own
         # generator: an unseeded reset of a seeded agent must stay reproducible (it left the
         # advisor unseeded, so ethnos' advised model played differently each time)
-        self._seed = seed if seed is not None else int(self.rng.integers(2**63))
+        if seed is None and self.mlp.advice:  # only an advised model has an advisor to seed
+            seed = int(self.rng.integers(2**63))
+        self._seed = seed
         self._advisor = self._advisor_for = None
 
     @property
