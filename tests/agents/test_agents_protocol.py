@@ -132,18 +132,11 @@ def test_an_unseeded_reset_keeps_a_seeded_advised_model_reproducible():
         return moves
 
     assert moves_of_a_game() == moves_of_a_game()
-    # a model without advice draws nothing for it: its sampled moves are as without the reset
-    state = envs.make_game("bauer_draft_v0", num_players=2).new_state(seed=1)
-    p = state.acting_players()[0]
-    sampled = []
-    for reset in (False, True):
-        agent = make_agent("trained", env_name="bauer_draft_v0", num_players=2, seed=5,
-                           deterministic=False)
-        if reset:
-            agent.reset()
-        sampled.append([agent.act(state.observe(p), state.legal_mask(p), state=state, player=p)
-                        for _ in range(30)])
-    assert sampled[0] == sampled[1]
+    # a model without advice draws nothing for it: its sampling stream is as without the reset
+    kept, reset = (make_agent("trained", env_name="bauer_draft_v0", num_players=2, seed=5,
+                              deterministic=False) for _ in range(2))
+    reset.reset()
+    assert reset.rng.bit_generator.state == kept.rng.bit_generator.state
 
 
 def test_search_agent_needs_the_state_and_a_sane_budget():
