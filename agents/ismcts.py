@@ -365,11 +365,13 @@ class ISMCTSAgent(BaseAgent):
     def _own_copy(self, agent: Any) -> Any:
         """A copy of an agent object given as playout or prior, seeded from this search's
         generator: every seat and every search gets its own, so one object given to several
-        searches is not shared between them and a seeded search replays exactly. An agent that
-        cannot be copied is used as given (and reset with the seed)."""
+        searches is not shared between them and a seeded search replays exactly. An object
+        that cannot be copied (a ``policy`` agent holds torch) is used as given, and one
+        without ``reset`` is not reseeded."""
         with contextlib.suppress(TypeError, copy.Error, RecursionError):
             agent = copy.deepcopy(agent)
-        agent.reset(int(self.rng.integers(2**63)))
+        if callable(getattr(agent, "reset", None)):
+            agent.reset(int(self.rng.integers(2**63)))
         return agent
 
     # ----------------------------------------------------------------------------- acting

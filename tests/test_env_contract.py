@@ -367,7 +367,7 @@ def test_noop_from_an_acting_agent_is_refused_by_name(name):
     """The error named the id alone ("action 648 is illegal"), which reads like a game action."""
     env = envs.make(name)
     env.reset(seed=0)
-    with pytest.raises(IllegalActionError, match=f"action {env.noop} \\(NOOP, for an agent"):
+    with pytest.raises(IllegalActionError, match=f"action {env.noop} \\(the PettingZoo envs' NOOP"):
         env.step(env.noop)
 
 

@@ -72,8 +72,9 @@ def run_tournament(
 ) -> list[dict[str, Any]]:
     """Play ``games`` games; one result row per agent, best OpenSkill ordinal first. A row's
     ``games`` are the games the agent played in, and where it held several seats (fewer agents
-    than seats) its reward in a game is the mean over them: the seats of one game are not
-    independent results, so they count once in its interval."""
+    than seats) its reward in a game is the mean over them, and its win/draw/loss the sign of
+    that mean: the seats of one game are not independent results, so they count once in its
+    interval."""
     if len(names) < 2:
         raise ValueError("a tournament needs at least two agents")
     if len(factories) != len(names):

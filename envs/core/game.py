@@ -263,7 +263,8 @@ class State(ABC):
         if isinstance(action, (int, np.integer)) and 0 <= int(action) < game.num_actions:
             shown = f"{int(action)} ({game.action_name(int(action))})"
         elif isinstance(action, (int, np.integer)) and int(action) == game.num_actions:
-            shown = f"{int(action)} (NOOP, for an agent with nothing to decide)"
+            shown = (f"{int(action)} (the PettingZoo envs' NOOP, for an agent with nothing "
+                     "to decide)")
         else:
             shown = repr(action)
         if player in self.acting_players():

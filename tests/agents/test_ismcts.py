@@ -149,6 +149,22 @@ def test_an_agent_object_as_playout_is_the_searchs_own_and_replays_with_its_seed
                          seed=4).scores
 
     assert scores() == scores()
+    assert shared.rng.bit_generator.state == make_agent("random", seed=0).rng.bit_generator.state
+
+
+def test_an_object_without_reset_can_still_be_the_playout():
+    class First:
+        name = "first"
+
+        def act(self, observation, action_mask, state=None, player=None):
+            return int(np.flatnonzero(action_mask)[0])
+
+    search = make_agent("ismcts", env_name="bauer_trick_v0", iterations=10, playout=First(),
+                        seed=0)
+    state = envs.make_game("bauer_trick_v0").new_state(seed=1)
+    me = state.acting_players()[0]
+    assert state.legal_mask(me)[search.act(state.observe(me), state.legal_mask(me), state=state,
+                                           player=me)]
 
 
 def test_one_search_plays_two_player_counts_of_a_game_without_a_reset():

@@ -72,6 +72,39 @@ def test_tournament_without_teams():
         run_tournament(BidGame(), names, [factory_from_spec("random")], games=20)
 
 
+def test_an_agent_in_several_seats_scores_their_mean_once_a_game(monkeypatch):
+    """Each game's seat returns are fixed here (seat p gets RETURNS[p]), so the expected
+    per-game result of an agent is the mean over the seats it held, read from the seats the
+    tournament actually gave it."""
+    from training.match import GameResult
+
+    returns = [1.0, -1.0, 0.5]
+    seen: dict[str, list[float]] = {"a": [], "b": []}
+
+    def fixed_game(game, agents, seed):
+        for name in seen:
+            held = [r for agent, r in zip(agents, returns) if agent.tag == name]
+            if held:
+                seen[name].append(sum(held) / len(held))
+        return GameResult(returns=list(returns), scores=list(returns), decisions=1,
+                          truncated=False)
+
+    def tagged(name):
+        def make(seed):
+            agent = factory_from_spec("random")(seed)
+            agent.tag = name
+            return agent
+        return make
+
+    monkeypatch.setattr(tournament, "play_game", fixed_game)
+    rows = run_tournament(BidGame(), ["a", "b"], [tagged("a"), tagged("b")], games=10, seed=2)
+    for row in rows:
+        expected = seen[row["agent"]]
+        assert row["games"] == len(expected) == 10
+        assert row["mean_reward"] == pytest.approx(sum(expected) / len(expected))
+        assert row["win"] == pytest.approx(sum(e > 0 for e in expected) / len(expected))
+
+
 def test_cli_writes_table_and_plot(tmp_path, capsys):
     out = tmp_path / "t"
     assert tournament.main(["--env", ENV, "--agents", "random", "heuristic", "--games", "8",
