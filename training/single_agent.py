@@ -38,7 +38,8 @@ class SeatEnv(gym.Env):
     ``seat=None`` draws the learner's seat uniformly each episode. ``on_illegal="raise"`` (the
     default) raises ``IllegalActionError`` for a masked-out action; ``"random_legal"`` replaces it
     by a random legal action and sets ``info["illegal_action"]`` (only for tools that do not
-    read masks, e.g. gymnasium's ``check_env``).
+    read masks, e.g. gymnasium's ``check_env``). A value that is no integer action id (``1.7``,
+    ``True``) is refused in both modes, as by the PettingZoo envs.
     """
 
     metadata = {"render_modes": ["ansi"]}
