@@ -420,14 +420,17 @@ def _shipped_cards() -> list[dict[str, Any]]:
     return [json.loads(p.read_text()) for p in sorted(PRETRAINED_DIR.glob("*.json"))]
 
 
-def observation_sizes(env_name: str) -> dict[int, int]:
-    """The observation size of ``env_name`` by player count (the counts ``envs.VARIANTS``
-    plays)."""
+def player_counts(env_name: str) -> list[int]:
+    """The player counts ``env_name`` is played with (those of ``envs.VARIANTS``)."""
     import envs
     from envs.registry import VARIANTS
 
-    counts = sorted({envs.make_game(env_name, **o).num_players for o in VARIANTS[env_name]})
-    return {n: observation_size(env_name, n) for n in counts}
+    return sorted({envs.make_game(env_name, **o).num_players for o in VARIANTS[env_name]})
+
+
+def observation_sizes(env_name: str) -> dict[int, int]:
+    """The observation size of ``env_name`` by player count."""
+    return {n: observation_size(env_name, n) for n in player_counts(env_name)}
 
 
 def observation_size(env_name: str, num_players: int) -> int:

@@ -18,7 +18,6 @@ from agents.heuristics import heuristic_class
 from agents.ismcts import ISMCTSAgent
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent
-from envs.registry import VARIANTS
 
 
 def _policy(**kw: Any) -> BaseAgent:
@@ -148,10 +147,9 @@ def check_search_options(agent: ISMCTSAgent, env_name: str,
     defaults depend on the player count (bauer_draft pairs its root search only where a model
     is shipped), so with ``num_players`` unknown (an agent made for any game of the env) the
     options are refused only if no player count of the env takes them."""
-    from agents.policy import game_for
+    from agents.policy import game_for, player_counts
 
-    counts = ([num_players] if num_players is not None else
-              sorted({envs.make_game(env_name, **o).num_players for o in VARIANTS[env_name]}))
+    counts = [num_players] if num_players is not None else player_counts(env_name)
     refusals: list[Exception] = []
     for count in counts:
         try:

@@ -414,9 +414,10 @@ def train_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             argv += [flag, str(getattr(args, name))]
     if args.games is None:
         configured = config_value(args.config, "bc_games")
+        count = _as_count(configured)
         if configured is None:
             argv += ["--bc-games", str(DEFAULT_GAMES)]
-        elif _as_count(configured) is not None and _as_count(configured) < 1:
+        elif count is not None and count < 1:
             parser.error(f"--config {args.config}: bc_games={configured!r} clones nothing; "
                          "allowed: 1 or more, or pass --games N")
     return argv + (["--force"] if args.force else [])

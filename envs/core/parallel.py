@@ -40,6 +40,7 @@ class TablezooParallelEnv(AdapterBase, ParallelEnv):
         self.agents = self.possible_agents[:]
         self._returns = list(state.returns())
         self._decisions = 0
+        self._over_at_reset = state.is_over()  # a finished saved game: the next step ends it
         return self._observations(), self._fresh_infos()
 
     def step(self, actions: Mapping[str, Any]):
@@ -75,7 +76,7 @@ class TablezooParallelEnv(AdapterBase, ParallelEnv):
                 joint[p] = a
             elif strict and sent is not None and as_action_id(state, p, sent) != self.noop:
                 raise state.illegal(p, sent, f"{agent} is not acting; send NOOP ({self.noop})")
-        if state.is_over():  # reset into a finished saved game: this step ends the episode
+        if self._over_at_reset:  # checked once at reset, not on every step
             return self._end_finished(state)
         if offenders and self._mode == "terminate":
             return self._terminate_illegal(offenders)
