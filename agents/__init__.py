@@ -5,17 +5,17 @@ before each game.
 
 ``make_agent(name, env_name=..., seed=..., **kw)`` builds one by name (``AGENTS``): ``random``,
 ``heuristic`` (per game, in ``agents/heuristics/``), ``ismcts`` (Information-Set MCTS through
-the engine state, ``agents/ismcts.py``), ``flat_search`` (alias ``search``: determinized flat
+the engine state, ``agents/search/ismcts.py``), ``flat_search`` (alias ``search``: determinized flat
 Monte-Carlo rollouts), ``trained`` (the shipped numpy models, or ``path=``), ``policy`` (a saved
 MaskablePPO model; needs the training extras) and ``rllib`` (an RLlib checkpoint). Every agent
 is seedable and uses only its own generator.
 """
 
-from agents.base import Agent, BaseAgent
-from agents.ismcts import ISMCTSAgent
-from agents.random_agent import RandomAgent
-from agents.registry import AGENTS, agent_from_spec, make_agent, parse_agent_spec
-from agents.search import SearchAgent
+from tablezoo.agents.base import Agent, BaseAgent
+from tablezoo.agents.random_agent import RandomAgent
+from tablezoo.agents.registry import AGENTS, agent_from_spec, make_agent, parse_agent_spec
+from tablezoo.agents.search.flat import SearchAgent
+from tablezoo.agents.search.ismcts import ISMCTSAgent
 
 __all__ = [
     "AGENTS",

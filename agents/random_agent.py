@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-
-from agents.base import BaseAgent, legal_ids
-from envs.core.game import State
+from tablezoo.agents.base import BaseAgent, legal_ids
+from tablezoo.envs.core.game import State
 
 
 class RandomAgent(BaseAgent):

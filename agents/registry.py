@@ -11,29 +11,28 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-import envs
-from agents.base import BaseAgent
-from agents.heuristics import heuristic_class
-from agents.ismcts import ISMCTSAgent
-from agents.random_agent import RandomAgent
-from agents.search import SearchAgent
+from tablezoo import envs
+from tablezoo.agents.base import BaseAgent
+from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.random_agent import RandomAgent
+from tablezoo.agents.search.flat import SearchAgent
+from tablezoo.agents.search.ismcts import ISMCTSAgent
 
 
 def _policy(**kw: Any) -> BaseAgent:
-    from agents.policy import PolicyAgent
+    from tablezoo.agents.learned.policy import PolicyAgent
 
     return PolicyAgent(**kw)
 
 
 def _policy_params() -> set[str]:
-    from agents.policy import PolicyAgent
+    from tablezoo.agents.learned.policy import PolicyAgent
 
     return _params(PolicyAgent)
 
 
 def _trained(**kw: Any) -> BaseAgent:
-    from agents.policy import TrainedAgent
+    from tablezoo.agents.learned.policy import TrainedAgent
 
     return TrainedAgent(**kw)
 
@@ -91,14 +90,17 @@ def agent_factory(
     elif ALIASES.get(name, name) == "flat_search":
         cls, allowed = SearchAgent, _params(SearchAgent)
     elif name == "rllib":
-        from agents.rllib_agent import RLlibAgent, load_module
+        from tablezoo.agents.learned.rllib import RLlibAgent, load_module
 
         cls, allowed = RLlibAgent, _params(RLlibAgent)
         if "path" in kw and "module" not in kw:  # load the checkpoint once, not per agent
             kw = {**{k: v for k, v in kw.items() if k != "path"}, "module": load_module(kw["path"])}
     elif name == "trained":
-        from agents.heuristic_weights import HeuristicWeights, WeightedHeuristicAgent
-        from agents.policy import load_trained
+        from tablezoo.agents.learned.heuristic_weights import (
+            HeuristicWeights,
+            WeightedHeuristicAgent,
+        )
+        from tablezoo.agents.learned.policy import load_trained
 
         allowed, cls = TRAINED_PARAMS, _trained
         unknown = sorted(set(kw) - allowed)
@@ -117,7 +119,7 @@ def agent_factory(
     else:
         allowed = _policy_params()
         if "path" in kw and "model" not in kw:
-            from agents.policy import load_model
+            from tablezoo.agents.learned.policy import load_model
 
             kw = {**{k: v for k, v in kw.items() if k != "path"},
                   "model": load_model(kw["path"], env_name)}  # load the zip once, not per agent
@@ -147,7 +149,7 @@ def check_search_options(agent: ISMCTSAgent, env_name: str,
     defaults depend on the player count (bauer_draft pairs its root search only where a model
     is shipped), so with ``num_players`` unknown (an agent made for any game of the env) the
     options are refused only if no player count of the env takes them."""
-    from agents.policy import game_for, player_counts
+    from tablezoo.agents.learned.policy import game_for, player_counts
 
     counts = [num_players] if num_players is not None else player_counts(env_name)
     refusals: list[Exception] = []
@@ -166,11 +168,11 @@ def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
     if name == "heuristic":
         return heuristic_class(str(env_name))
     if name in ("policy", "trained"):
-        from agents.policy import PolicyAgent, TrainedAgent
+        from tablezoo.agents.learned.policy import PolicyAgent, TrainedAgent
 
         return PolicyAgent if name == "policy" else TrainedAgent
     if name == "rllib":
-        from agents.rllib_agent import RLlibAgent
+        from tablezoo.agents.learned.rllib import RLlibAgent
 
         return RLlibAgent
     return {"random": RandomAgent, "ismcts": ISMCTSAgent}.get(name, SearchAgent)
@@ -285,7 +287,7 @@ def factory_from_spec(spec: str, env_name: str | None = None,
     if name == "policy" and "path" in kw and env_name is not None and num_players is not None:
         # a zip away from its run's config.json names no env: check its input size against
         # the game's here, not at its first move (a shape error from inside torch)
-        from agents.policy import load_model, observation_size
+        from tablezoo.agents.learned.policy import load_model, observation_size
 
         kw["model"] = load_model(kw.pop("path"), env_name,
                                  observation_size(env_name, num_players))
@@ -300,7 +302,7 @@ def _check_search_models(spec: str, kw: dict[str, Any], env_name: str | None,
     """An ``ismcts`` spec naming ``playout=trained`` or ``prior=trained`` needs a shipped model
     for the game's player count; the search learns the count only at its first move, so without
     this check such a tool run would stop there with a traceback."""
-    from agents.policy import load_trained
+    from tablezoo.agents.learned.policy import load_trained
 
     for label in ("playout", "prior"):
         if kw.get(label) == "trained":

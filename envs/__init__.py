@@ -7,13 +7,13 @@ importing ``envs`` stays cheap and one game's import error cannot break the othe
 
 import importlib
 
-from envs.registry import ENVS, VARIANTS, make, make_game, make_parallel
+from tablezoo.envs.registry import ENVS, VARIANTS, make, make_game, make_parallel
 
 __all__ = ["ENVS", "VARIANTS", "make", "make_game", "make_parallel"]
 
 
 def __getattr__(name: str):
-    """``envs.bower_v0`` and the like, imported on first access."""
+    """``tablezoo.envs.bower_v0`` and the like, imported on first access."""
     if name in ENVS:
-        return importlib.import_module(f"envs.{name}")
-    raise AttributeError(f"module 'envs' has no attribute {name!r}")
+        return importlib.import_module(f"tablezoo.envs.{name}")
+    raise AttributeError(f"module 'tablezoo.envs' has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """``ethnos_v0`` as a PettingZoo-style module: ``env()``, ``raw_env()`` and ``parallel_env()``.
 
-    from envs import ethnos_v0
+    from tablezoo.envs import ethnos_v0
     env = ethnos_v0.env(render_mode="ansi")                   # AEC
     par = ethnos_v0.parallel_env(illegal_action="random_legal")  # parallel
 
@@ -8,7 +8,7 @@ Each takes ``render_mode``, the env options (``reuse_buffers``, ``illegal_action
 game's options, exactly as ``envs.make("ethnos_v0", ...)`` / ``envs.make_parallel``.
 """
 
-from envs.registry import constructors
+from tablezoo.envs.registry import constructors
 
 env, raw_env, parallel_env = constructors("ethnos_v0")
 

@@ -6,16 +6,16 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from envs.core.aec import TablezooAECEnv
-from envs.core.errors import InvalidOptionError
-from envs.core.game import Game
-from envs.core.parallel import TablezooParallelEnv
+from tablezoo.envs.core.aec import TablezooAECEnv
+from tablezoo.envs.core.errors import InvalidOptionError
+from tablezoo.envs.core.game import Game
+from tablezoo.envs.core.parallel import TablezooParallelEnv
 
 _MODULES = {
-    "bauer_trick_v0": "envs.bauer_trick",
-    "bauer_draft_v0": "envs.bauer_draft",
-    "bower_v0": "envs.bower",
-    "ethnos_v0": "envs.ethnos",
+    "bauer_trick_v0": "tablezoo.envs.bauer_trick",
+    "bauer_draft_v0": "tablezoo.envs.bauer_draft",
+    "bower_v0": "tablezoo.envs.bower",
+    "ethnos_v0": "tablezoo.envs.ethnos",
 }
 ENVS: tuple[str, ...] = tuple(_MODULES)
 
@@ -46,7 +46,7 @@ def constructors(name: str) -> tuple[Callable[..., TablezooAECEnv],
 
 def make(name: str, render_mode: str | None = None, **options: Any) -> TablezooAECEnv:
     """The AEC env ``name`` (one of ``ENVS``) with the env options (``reuse_buffers``,
-    ``illegal_action``: see ``envs.core.env_options``) and the game's ``options``."""
+    ``illegal_action``: see ``tablezoo.envs.core.env_options``) and the game's ``options``."""
     return _module(name).env(render_mode=render_mode, **options)
 
 

@@ -2,7 +2,7 @@
 
     nice -n 10 python notebooks/training_runs.py --work /tmp/tablezoo_runs
 
-Three seeds of three conditions on 2-player bauer_draft with ``python -m training.train``
+Three seeds of three conditions on 2-player bauer_draft with ``tablezoo train``
 (the league trainer): ``fixed`` (opponents: random and heuristic), ``self_play`` (the same
 entries plus the learner and its frozen snapshots, PFSP-weighted) and ``imitation`` (``fixed``
 after cloning the heuristic on ``--bc-games`` games). The trainer evaluates the greedy learner
@@ -34,7 +34,7 @@ def one_run(condition: str, seed: int, work: Path, steps: int, every: int, games
     out = work / condition / f"seed{seed}"
     if out.exists():
         shutil.rmtree(out)
-    train = [sys.executable, "-m", "training.train", *BASE, *CONDITIONS[condition],
+    train = [sys.executable, "-m", "tablezoo.training.selfplay.train", *BASE, *CONDITIONS[condition],
              "--timesteps", str(steps), "--eval-every", str(every), "--eval-games", str(games),
              "--seed", str(seed), "--out", str(out)]
     subprocess.run(train, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)

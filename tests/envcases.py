@@ -6,13 +6,12 @@ import importlib.util
 import os
 
 import pytest
-
-import envs
+from tablezoo import envs
 
 # Seeded random games per variant in the conformance simulation (the issues' acceptance counts;
-# bauer_trick's own 2,000 games + 10,000 deals are in tests/bauer_trick). TABLEZOO_SIM_SCALE
+# bauer_trick's own 2,000 games + 10,000 deals are in tests/envs/bauer_trick). TABLEZOO_SIM_SCALE
 # scales them down for a quick local run (e.g. 0.05); CI runs them in full. bower's own
-# 3,000-game simulation lives in tests/bower, so the generic pass over its variants is shorter.
+# 3,000-game simulation lives in tests/envs/bower, so the generic pass over its variants is shorter.
 SIM_GAMES = {"bauer_trick_v0": 200, "bauer_draft_v0": 1000, "bower_v0": 250, "ethnos_v0": 500}
 SIM_CHUNK = 250
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))

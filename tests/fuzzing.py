@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from envs.core.errors import StateFormatError
-from envs.core.game import Game, State
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.game import Game, State
 
 Path = tuple[Any, ...]
 

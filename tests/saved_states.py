@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-
-from envs.core.errors import StateFormatError
-from envs.core.game import Game, State
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.game import Game, State
 
 
 def random_positions(game: Game, seed: int) -> Iterator[State]:

@@ -1,5 +1,5 @@
 """Each env's README (``envs/<game>/README.md``) shows its option and observation tables exactly
-as the code declares them (regenerate with ``python -m envs.docs <env>`` and paste); the top
+as the code declares them (regenerate with ``tablezoo docs <env>`` and paste); the top
 README links every env's README and points at no file a clone does not have."""
 
 from __future__ import annotations
@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from envcases import available
+from tests.envcases import available
+from tablezoo import envs
+from tablezoo.training.cli.docs import readme_path, state_table, tables
 
-import envs
-from envs.docs import readme_path, state_table, tables
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[0]
 README = ROOT / "README.md"
 
 
@@ -20,7 +19,7 @@ README = ROOT / "README.md"
 def test_env_readme_has_current_tables(name):
     path = readme_path(name)
     text = path.read_text(encoding="utf-8")
-    assert tables(name) in text, f"{path} tables of {name} are stale: python -m envs.docs {name}"
+    assert tables(name) in text, f"{path} tables of {name} are stale: tablezoo docs {name}"
 
 
 @pytest.mark.parametrize("name", list(envs.ENVS))
@@ -43,7 +42,7 @@ def test_readmes_name_only_files_a_clone_has():
 @pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
 def test_state_table_lists_every_state_piece(name):
     """The generated state table has one row per ``state_spec`` piece, in order, and the
-    README, once it embeds it (``python -m envs.docs <env> --state``), shows the current one."""
+    README, once it embeds it (``tablezoo docs <env> --state``), shows the current one."""
     game = envs.make_game(name)
     rows = [line for line in state_table(name).splitlines() if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == [p.name for p in game.state_spec.pieces]
@@ -57,7 +56,7 @@ def test_state_table_lists_every_state_piece(name):
                          ids=lambda p: p.stem)
 def test_readme_names_the_command_and_config_each_shipped_model_came_from(card):
     """The README's table of how to reproduce the shipped models once named configs and a tool
-    the cards did not (``<model>_advised.json`` for all advised models, ``training.train`` for
+    the cards did not (``<model>_advised.json`` for all advised models, ``tablezoo.training.selfplay.train`` for
     bower's evolved weights)."""
     import json
     import re

@@ -1,15 +1,8 @@
-"""Self-play training and evaluation entry points (``python -m training.train`` / ``.evaluate`` /
-``.tournament``) and the single-agent gymnasium view they share.
+"""Self-play training, evaluation and the ``tablezoo`` command.
 
-Importing ``training`` needs only numpy and gymnasium; torch, sb3-contrib, openskill and
-matplotlib are imported by the modules that use them.
+Subpackages by job: ``selfplay`` (PPO and its league), ``imitation`` (cloning and rollout
+improvement), ``evolution`` (CMA-ES of heuristic weights), ``evaluation`` (games, tournaments,
+intervals, ratings), ``shipping`` (from a run to a shipped model), ``figures`` (curves and notebook
+data) and ``cli`` (the command line). Importing any of them needs only numpy and gymnasium;
+torch, sb3-contrib, openskill and matplotlib are imported by the modules that use them.
 """
-
-import os
-
-# One BLAS thread: the collector's numpy forward passes are small matrix products, and a
-# multi-threaded OpenBLAS on a busy 2-core machine made each one ~200x slower (51 ms instead of
-# 0.2 ms, measured). Set before numpy is imported by the entry points (python -m training.*).
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-

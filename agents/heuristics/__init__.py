@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import importlib
 
-from agents.base import BaseAgent
+from tablezoo.agents.base import BaseAgent
 
 # env name -> "module:class"
 HEURISTICS: dict[str, str] = {
-    "bauer_trick_v0": "agents.heuristics.bauer_trick:HeuristicAgent",
-    "bauer_draft_v0": "agents.heuristics.bauer_draft:HeuristicAgent",
-    "ethnos_v0": "agents.heuristics.ethnos:HeuristicAgent",
-    "bower_v0": "agents.heuristics.bower:HeuristicAgent",
+    "bauer_trick_v0": "tablezoo.agents.heuristics.bauer_trick:HeuristicAgent",
+    "bauer_draft_v0": "tablezoo.agents.heuristics.bauer_draft:HeuristicAgent",
+    "ethnos_v0": "tablezoo.agents.heuristics.ethnos:HeuristicAgent",
+    "bower_v0": "tablezoo.agents.heuristics.bower:HeuristicAgent",
 }
 
 

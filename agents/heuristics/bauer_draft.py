@@ -45,9 +45,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from agents.base import BaseAgent, legal_ids, only_noop
-from envs.bauer_draft.actions import (
+from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
+from tablezoo.envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,
     COPY_DECLINE,
@@ -72,10 +71,10 @@ from envs.bauer_draft.actions import (
     YULE,
     YULE_VILLE,
 )
-from envs.bauer_draft.components import CARDS, DANGER, EVENT, JOURNEY, NUM_CARDS
-from envs.bauer_draft.observation import build_obs_spec
-from envs.bauer_draft.scoring import JOURNEY_POINTS
-from envs.core.game import State
+from tablezoo.envs.bauer_draft.components import CARDS, DANGER, EVENT, JOURNEY, NUM_CARDS
+from tablezoo.envs.bauer_draft.observation import build_obs_spec
+from tablezoo.envs.bauer_draft.scoring import JOURNEY_POINTS
+from tablezoo.envs.core.game import State
 
 # --- card facts as plain lists (fast in the scoring loop) ------------------------------------
 KIND = [int(k) for k in CARDS.kind]

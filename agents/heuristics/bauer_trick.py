@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-
-from agents.base import BaseAgent, legal_ids, only_noop
-from envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
-from envs.bauer_trick.components import (
+from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
+from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
+from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     JACK,
     NO_TRUMP,
@@ -29,8 +28,8 @@ from envs.bauer_trick.components import (
     rank_of,
     suit_of,
 )
-from envs.bauer_trick.observation import OBS_SPEC
-from envs.core.game import State
+from tablezoo.envs.bauer_trick.observation import OBS_SPEC
+from tablezoo.envs.core.game import State
 
 PARTNER = 2
 ACE = 7

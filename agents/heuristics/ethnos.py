@@ -48,12 +48,11 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-
-from agents.base import BaseAgent, legal_ids, only_noop
-from envs.core.game import State
-from envs.core.obs_spec import ObsSpec
-from envs.ethnos import actions as enc
-from envs.ethnos.components import (
+from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
+from tablezoo.envs.core.game import State
+from tablezoo.envs.core.obs_spec import ObsSpec
+from tablezoo.envs.ethnos import actions as enc
+from tablezoo.envs.ethnos.components import (
     CENTAURS,
     DWARVES,
     ELVES,
@@ -70,8 +69,8 @@ from envs.ethnos.components import (
     WINGFOLK,
     WIZARDS,
 )  # fmt: skip
-from envs.ethnos.rules import EthnosGame
-from envs.ethnos.scoring import age_slots, rank_award, two_player_age_two
+from tablezoo.envs.ethnos.rules import EthnosGame
+from tablezoo.envs.ethnos.scoring import age_slots, rank_award, two_player_age_two
 
 NUM_ACTIONS = enc.NUM_ACTIONS
 ALLY_TRIBES = 11  # tribes 0-10 can lead; Skeletons (11) cannot

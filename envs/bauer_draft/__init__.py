@@ -20,6 +20,6 @@ quests and Night prizes score.
   ``envs/bauer_draft/README.md``.
 """
 
-from envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
+from tablezoo.envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
 
 __all__ = ["BauerDraftGame", "BauerDraftState"]

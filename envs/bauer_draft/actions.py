@@ -7,7 +7,7 @@ the observation, ``State.kind``) says which block is live. Card blocks are index
 
 from __future__ import annotations
 
-from envs.bauer_draft.components import CARDS, NUM_CARDS
+from tablezoo.envs.bauer_draft.components import CARDS, NUM_CARDS
 
 # --- actions ---------------------------------------------------------------------------------
 PLAY = 0                        # play card c (also "Ville: play c too" in a Ville sub-step)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bauer_draft.actions import (
+from tablezoo.envs.bauer_draft.actions import (
     COPY_CHOICE,
     COPY_OFFER,
     DAGA,
@@ -24,7 +24,7 @@ from envs.bauer_draft.actions import (
     YULE,
     YULE_VILLE,
 )
-from envs.bauer_draft.components import (
+from tablezoo.envs.bauer_draft.components import (
     CARDS,
     COPIER_CARDS,
     COPIER_INDEX,
@@ -36,10 +36,10 @@ from envs.bauer_draft.components import (
     VILLE,
     YULE_CARD,
 )
-from envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE
+from tablezoo.envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE
 
 if TYPE_CHECKING:
-    from envs.bauer_draft.rules import BauerDraftState
+    from tablezoo.envs.bauer_draft.rules import BauerDraftState
 
 _day = ~CARDS.night
 # What each copier may copy: Bella a Day Event, Adventure Boy a Day Journey or Danger, Humpe any

@@ -21,12 +21,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.bauer_draft.actions import OVER
-from envs.bauer_draft.components import NIGHT, NUM_CARDS
+from tablezoo.envs.bauer_draft.actions import OVER
+from tablezoo.envs.bauer_draft.components import NIGHT, NUM_CARDS
 
 if TYPE_CHECKING:
-    from envs.bauer_draft.rules import BauerDraftState
+    from tablezoo.envs.bauer_draft.rules import BauerDraftState
 
 # tracked levels: what a player knows about a hidden card's place
 TRACK_NONE, TRACK_EXACT, TRACK_PILE = 0, 1, 2

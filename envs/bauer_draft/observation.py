@@ -11,14 +11,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.bauer_draft.actions import KINDS, OVER, SELECT_VILLE
-from envs.bauer_draft.components import CARDS, COPIER_CARDS, DAGA_CARD, NIGHT, NUM_CARDS, VILLE
-from envs.bauer_draft.effects import COPY_DONE, PLAYED_BY
-from envs.core.obs_spec import ObsPiece, ObsSpec
+from tablezoo.envs.bauer_draft.actions import KINDS, OVER, SELECT_VILLE
+from tablezoo.envs.bauer_draft.components import (
+    CARDS,
+    COPIER_CARDS,
+    DAGA_CARD,
+    NIGHT,
+    NUM_CARDS,
+    VILLE,
+)
+from tablezoo.envs.bauer_draft.effects import COPY_DONE, PLAYED_BY
+from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
 
 if TYPE_CHECKING:
-    from envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
+    from tablezoo.envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
 
 DAY_ROW = (~CARDS.night).astype(np.float32)
 

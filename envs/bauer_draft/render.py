@@ -1,7 +1,7 @@
 """Text views of a ``bauer_draft`` position.
 
 ``render_state`` is the all-seeing debugging view (``str(state)``, ``render_mode="ansi"``): every
-hand, Night card and pile size. ``render_seat`` is what one seat may see (``python -m envs.play``);
+hand, Night card and pile size. ``render_seat`` is what one seat may see (``tablezoo play``);
 ``LEGEND``, ``explain`` and ``public_move`` serve the terminal player.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bauer_draft.actions import (
+from tablezoo.envs.bauer_draft.actions import (
     COPY,
     DAGA_PLAY,
     DISCARD,
@@ -19,7 +19,7 @@ from envs.bauer_draft.actions import (
     WITCH_LEFT,
     WITCH_NONE,
 )
-from envs.bauer_draft.components import (
+from tablezoo.envs.bauer_draft.components import (
     CARDS,
     COPIERS,
     KIND_NAMES,
@@ -30,7 +30,7 @@ from envs.bauer_draft.components import (
 )
 
 if TYPE_CHECKING:
-    from envs.bauer_draft.rules import BauerDraftState
+    from tablezoo.envs.bauer_draft.rules import BauerDraftState
 
 _MODES = ("-", "later", "copied")
 

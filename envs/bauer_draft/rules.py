@@ -23,8 +23,7 @@ from itertools import chain
 from typing import Any
 
 import numpy as np
-
-from envs.bauer_draft.actions import (
+from tablezoo.envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,
     COPY_DECLINE,
@@ -51,8 +50,8 @@ from envs.bauer_draft.actions import (
     YULE_VILLE,
     action_name,
 )
-from envs.bauer_draft.components import COPIER_INDEX, DAGA_CARD, NIGHT, NUM_CARDS, VILLE
-from envs.bauer_draft.effects import (
+from tablezoo.envs.bauer_draft.components import COPIER_INDEX, DAGA_CARD, NIGHT, NUM_CARDS, VILLE
+from tablezoo.envs.bauer_draft.effects import (
     BY_SELECT,
     COPY_DONE,
     COPY_NONE,
@@ -69,20 +68,25 @@ from envs.bauer_draft.effects import (
     run_task,
     start_yule,
 )
-from envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE, determinize
-from envs.bauer_draft.observation import (
+from tablezoo.envs.bauer_draft.hidden import TRACK_EXACT, TRACK_PILE, determinize
+from tablezoo.envs.bauer_draft.observation import (
     Encoder,
     build_obs_spec,
     build_state_spec,
     global_state,
     rebuild_views,
 )
-from envs.bauer_draft.render import render_state
-from envs.bauer_draft.saving import check_state, state_from_dict, state_to_dict
-from envs.bauer_draft.scoring import score_holdings, state_breakdown, state_holdings, state_returns
-from envs.core.errors import IllegalActionError
-from envs.core.game import Game, State, rng_from, rng_from_dict
-from envs.core.options import Option
+from tablezoo.envs.bauer_draft.render import render_state
+from tablezoo.envs.bauer_draft.saving import check_state, state_from_dict, state_to_dict
+from tablezoo.envs.bauer_draft.scoring import (
+    score_holdings,
+    state_breakdown,
+    state_holdings,
+    state_returns,
+)
+from tablezoo.envs.core.errors import IllegalActionError
+from tablezoo.envs.core.game import Game, State, rng_from, rng_from_dict
+from tablezoo.envs.core.options import Option
 
 
 class BauerDraftGame(Game):

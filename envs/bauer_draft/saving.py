@@ -41,8 +41,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from envs.bauer_draft.actions import (
+from tablezoo.envs.bauer_draft.actions import (
     COPY_CHOICE,
     COPY_OFFER,
     DAGA,
@@ -57,7 +56,7 @@ from envs.bauer_draft.actions import (
     YULE,
     YULE_VILLE,
 )
-from envs.bauer_draft.components import (
+from tablezoo.envs.bauer_draft.components import (
     CARDS,
     COPIER_CARDS,
     COPIER_INDEX,
@@ -69,7 +68,7 @@ from envs.bauer_draft.components import (
     WITCH_CARD,
     YULE_CARD,
 )
-from envs.bauer_draft.effects import (
+from tablezoo.envs.bauer_draft.effects import (
     COPY_DONE,
     COPY_NONE,
     COPY_WAIT,
@@ -81,11 +80,11 @@ from envs.bauer_draft.effects import (
     TASK_EFFECT,
     TASK_NAMES,
 )
-from envs.core.errors import StateFormatError
-from envs.core.game import rng_from_dict, short
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.game import rng_from_dict, short
 
 if TYPE_CHECKING:
-    from envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
+    from tablezoo.envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
 
 COPY_MODES = ("none", "later", "copied")
 TRACK_NAMES = ("none", "exact", "pile")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from envs.bauer_draft.actions import OVER
-from envs.bauer_draft.components import (
+from tablezoo.envs.bauer_draft.actions import OVER
+from tablezoo.envs.bauer_draft.components import (
     CARDS,
     CHARACTER,
     COPIER_CARDS,
@@ -21,11 +21,11 @@ from envs.bauer_draft.components import (
     JOURNEY,
     CardSet,
 )
-from envs.bauer_draft.effects import COPY_DONE
-from envs.core.game import margin_rewards, rank_rewards
+from tablezoo.envs.bauer_draft.effects import COPY_DONE
+from tablezoo.envs.core.game import margin_rewards, rank_rewards
 
 if TYPE_CHECKING:
-    from envs.bauer_draft.rules import BauerDraftState
+    from tablezoo.envs.bauer_draft.rules import BauerDraftState
 
 CATEGORIES = ("events", "journeys", "dangers", "themes", "quests", "night_prizes")
 JOURNEY_POINTS = (0, 1, 3, 7, 12, 18)  # by count; +4 for each Journey beyond 5

@@ -27,6 +27,6 @@ greedy deal); saved states are validated by ``State.check()`` (the invariants ar
 ``saving``), legal masks are read-only, ``global_state`` is full information.
 """
 
-from envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
+from tablezoo.envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
 
 __all__ = ["BauerTrickGame", "BauerTrickState"]

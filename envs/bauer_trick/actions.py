@@ -7,7 +7,7 @@ Card text (``"J♥"``, ``"10s"``) is parsed by ``components.parse_card``.
 
 from __future__ import annotations
 
-from envs.bauer_trick.components import NUM_CARDS, SUIT_NAMES, SUIT_SYMBOLS, card_name
+from tablezoo.envs.bauer_trick.components import NUM_CARDS, SUIT_NAMES, SUIT_SYMBOLS, card_name
 
 PASS = 36
 CALL_BASE = 32

@@ -8,8 +8,7 @@ from math import factorial
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.bauer_trick.components import (
+from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     NO_TRUMP,
     NUM_SEATS,
@@ -20,7 +19,7 @@ from envs.bauer_trick.components import (
 )
 
 if TYPE_CHECKING:
-    from envs.bauer_trick.rules import BauerTrickState
+    from tablezoo.envs.bauer_trick.rules import BauerTrickState
 
 
 def _splits(n: int, room: tuple[int, ...], open_to: tuple[bool, ...]):
@@ -145,15 +144,15 @@ def call_positions(world: BauerTrickState) -> Iterator[tuple[BauerTrickState, in
     """The deal's trump call rebuilt from a full-information world (a determinization): for
     every seat that has spoken, in speaking order, the position in which it spoke and the action
     it took. A search uses these to keep only the worlds in which its model of the other players
-    would have called as they did (``agents/ismcts_belief.py``).
+    would have called as they did (``agents/search/belief.py``).
 
     One position object is rebuilt once and advanced call by call: read each one before asking
     for the next. ``forehand_on_four`` yields nothing: its call is made on the first 4 cards,
     and which of a seat's 8 cards those were is not in the state.
     """
-    from envs.bauer_trick.actions import CALL_BASE, PASS
-    from envs.bauer_trick.components import SPOKE_PASS
-    from envs.bauer_trick.observation import ABS
+    from tablezoo.envs.bauer_trick.actions import CALL_BASE, PASS
+    from tablezoo.envs.bauer_trick.components import SPOKE_PASS
+    from tablezoo.envs.bauer_trick.observation import ABS
 
     if world.game.forehand_mode or world.calls[(world.dealer + 1) % NUM_SEATS] < 0:
         return

@@ -16,12 +16,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.bauer_trick.components import NUM_CARDS, NUM_SEATS, PHASE_OVER, PHASE_PLAY, cards_of
-from envs.core.obs_spec import ObsPiece, ObsSpec
+from tablezoo.envs.bauer_trick.components import (
+    NUM_CARDS,
+    NUM_SEATS,
+    PHASE_OVER,
+    PHASE_PLAY,
+    cards_of,
+)
+from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
 
 if TYPE_CHECKING:
-    from envs.bauer_trick.rules import BauerTrickState
+    from tablezoo.envs.bauer_trick.rules import BauerTrickState
 
 OBS_SPEC = ObsSpec(
     [

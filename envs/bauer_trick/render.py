@@ -1,5 +1,5 @@
 """Text views of a ``bauer_trick`` position: all-seeing (``str(state)``, ``render_mode="ansi"``)
-and per seat (``render_seat``, what ``python -m envs.play`` shows a person).
+and per seat (``render_seat``, what ``tablezoo play`` shows a person).
 
 Plain text by default; ``colour=True`` paints the red suits with ANSI codes (the terminal player
 asks for it only when its output is a terminal).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bauer_trick.components import (
+from tablezoo.envs.bauer_trick.components import (
     NO_TRUMP,
     NUM_SEATS,
     PHASE_CALL,
@@ -24,7 +24,7 @@ from envs.bauer_trick.components import (
 )
 
 if TYPE_CHECKING:
-    from envs.bauer_trick.rules import BauerTrickState
+    from tablezoo.envs.bauer_trick.rules import BauerTrickState
 
 RED = "\x1b[31m"
 RESET = "\x1b[0m"

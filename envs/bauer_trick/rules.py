@@ -14,10 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-
-from envs.bauer_trick import hidden, observation, saving, scoring
-from envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS, action_name
-from envs.bauer_trick.components import (
+from tablezoo.envs.bauer_trick import hidden, observation, saving, scoring
+from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS, action_name
+from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     NO_TRUMP,
     NUM_CARDS,
@@ -30,13 +29,13 @@ from envs.bauer_trick.components import (
     SUIT_BITS,
     bits_of,
 )
-from envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM, STATE_SPEC
-from envs.bauer_trick.render import render_state
-from envs.bauer_trick.scoring import CATEGORIES
-from envs.bauer_trick.symmetry import suit_symmetries
-from envs.core.game import Game, State, rng_from
-from envs.core.options import Option, int_range
-from envs.core.symmetry import Symmetries
+from tablezoo.envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM, STATE_SPEC
+from tablezoo.envs.bauer_trick.render import render_state
+from tablezoo.envs.bauer_trick.scoring import CATEGORIES
+from tablezoo.envs.bauer_trick.symmetry import suit_symmetries
+from tablezoo.envs.core.game import Game, State, rng_from
+from tablezoo.envs.core.options import Option, int_range
+from tablezoo.envs.core.symmetry import Symmetries
 
 _ACTING = tuple((p,) for p in range(NUM_SEATS))
 _MASK_BYTES = (NUM_ACTIONS + 7) // 8

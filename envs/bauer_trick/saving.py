@@ -27,7 +27,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from envs.bauer_trick.components import (
+from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     NO_TRUMP,
     NUM_CARDS,
@@ -43,11 +43,11 @@ from envs.bauer_trick.components import (
     card_name,
     cards_of,
 )
-from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict, rng_to_dict, short
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
 
 if TYPE_CHECKING:
-    from envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
+    from tablezoo.envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
 
 PHASES = {"call": PHASE_CALL, "play": PHASE_PLAY, "over": PHASE_OVER}
 KEYS = ("game", "options", "phase", "dealer", "to_act", "hands", "undealt", "calls", "trump",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bauer_trick.components import NO_TRUMP, NUM_SEATS
+from tablezoo.envs.bauer_trick.components import NO_TRUMP, NUM_SEATS
 
 if TYPE_CHECKING:
-    from envs.bauer_trick.rules import BauerTrickState
+    from tablezoo.envs.bauer_trick.rules import BauerTrickState
 
 CATEGORIES = ("calls_made", "no_trump_won", "failed_calls_punished")
 

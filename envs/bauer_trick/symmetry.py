@@ -14,11 +14,10 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-
-from envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS
-from envs.bauer_trick.components import NUM_CARDS, NUM_SEATS
-from envs.bauer_trick.observation import OBS_SPEC
-from envs.core.symmetry import Symmetries
+from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS
+from tablezoo.envs.bauer_trick.components import NUM_CARDS, NUM_SEATS
+from tablezoo.envs.bauer_trick.observation import OBS_SPEC
+from tablezoo.envs.core.symmetry import Symmetries
 
 RANKS = 8
 
@@ -40,7 +39,7 @@ def rename_card(card: int, new_suit: tuple[int, ...]) -> int:
 
 @cache
 def suit_symmetries() -> Symmetries:
-    """The gather tables (``envs.core.symmetry``) of the 8 suit renamings."""
+    """The gather tables (``tablezoo.envs.core.symmetry``) of the 8 suit renamings."""
     off = OBS_SPEC.offsets
     observations, actions = [], []
     for new_suit in suit_renamings():

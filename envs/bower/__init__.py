@@ -12,6 +12,6 @@ Version history: v0; reliability: saved states are validated by ``State.check()`
 ``saving.check_state``), read-only legal masks, bounded caches, a full-information global state.
 """
 
-from envs.bower.rules import OPTIONS, BowerGame, BowerState
+from tablezoo.envs.bower.rules import OPTIONS, BowerGame, BowerState
 
 __all__ = ["OPTIONS", "BowerGame", "BowerState"]

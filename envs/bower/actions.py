@@ -6,7 +6,7 @@ asked now and its legal mask says which ids that decision allows.
 
 from __future__ import annotations
 
-from envs.bower.geometry import NUM_CELLS, NUM_PLACEMENTS, cell_name, placement_name
+from tablezoo.envs.bower.geometry import NUM_CELLS, NUM_PLACEMENTS, cell_name, placement_name
 
 # --- actions (spec §8) ----------------------------------------------------------------------
 DISPLAY = 0  # 0-2: display slot

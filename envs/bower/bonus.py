@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.bower.actions import (
+from tablezoo.envs.bower.actions import (
     ACCEPT,
     BRANCH,
     COLUMN,
@@ -31,7 +30,7 @@ from envs.bower.actions import (
     PH_TOKEN,
     TARGET,
 )
-from envs.bower.components import (
+from tablezoo.envs.bower.components import (
     BONUS_KIND,
     BONUS_TILE,
     END_UNITS_LIST,
@@ -52,8 +51,8 @@ from envs.bower.components import (
     TOK_X,
     TURNS_PER_PLAYER,
 )
-from envs.bower.geometry import BRANCH_ENDS, NUM_CELLS, NUM_PLACEMENTS, cover_mask
-from envs.bower.observation import (
+from tablezoo.envs.bower.geometry import BRANCH_ENDS, NUM_CELLS, NUM_PLACEMENTS, cover_mask
+from tablezoo.envs.bower.observation import (
     CH_FLAG,
     S_COVER,
     S_DISPLAY,
@@ -64,10 +63,10 @@ from envs.bower.observation import (
     S_KEPT,
     S_NESTS,
 )
-from envs.bower.scoring import conditions_from_bits
+from tablezoo.envs.bower.scoring import conditions_from_bits
 
 if TYPE_CHECKING:
-    from envs.bower.rules import BowerState
+    from tablezoo.envs.bower.rules import BowerState
 
 
 def token_targets(s: BowerState, tok: int) -> list[int]:

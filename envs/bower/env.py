@@ -1,7 +1,7 @@
 """PettingZoo constructors of ``bower_v0`` (the generic core adapters over ``BowerGame``)."""
 
-from envs.bower.rules import BowerGame
-from envs.core.factory import env_functions
+from tablezoo.envs.bower.rules import BowerGame
+from tablezoo.envs.core.factory import env_functions
 
 GAME_CLASS = BowerGame
 env, raw_env, parallel_env = env_functions(GAME_CLASS, "bower_v0")

@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.bower.actions import PH_OVER
-from envs.bower.components import NUM_EGGS, NUM_NEST_TILES
-from envs.bower.observation import S_ALL
+from tablezoo.envs.bower.actions import PH_OVER
+from tablezoo.envs.bower.components import NUM_EGGS, NUM_NEST_TILES
+from tablezoo.envs.bower.observation import S_ALL
 
 if TYPE_CHECKING:
-    from envs.bower.rules import BowerState
+    from tablezoo.envs.bower.rules import BowerState
 
 
 def determinize(state: BowerState, player: int, rng: np.random.Generator) -> BowerState:

@@ -1,7 +1,7 @@
 """Bower's observation: the pieces (``OBS_SPEC``) and the fast incremental encoder.
 
 Observation: seat-relative ("me" first) float32 pieces declared once in ``OBS_SPEC``;
-``envs.bower.rules.BowerState.observe`` writes them with the encoder below.
+``tablezoo.envs.bower.rules.BowerState.observe`` writes them with the encoder below.
 
 The state keeps one flat buffer per seat and a bitmask of *dirty* sections per seat. Mutations
 mark the sections they touch (``BowerState._touch``); ``observe`` re-encodes only those, rewrites
@@ -15,9 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.bower.actions import NUM_PHASES, PHASES
-from envs.bower.components import (
+from tablezoo.envs.bower.actions import NUM_PHASES, PHASES
+from tablezoo.envs.bower.components import (
     CODES,
     END_MAT_LIST,
     END_UNITS,
@@ -29,11 +28,11 @@ from envs.bower.components import (
     TOK_BRANCH,
     TOK_PLACED,
 )
-from envs.bower.geometry import NUM_CELLS, PLACEMENT_CELLS
-from envs.core.obs_spec import OBS_DTYPE, ObsPiece, ObsSpec
+from tablezoo.envs.bower.geometry import NUM_CELLS, PLACEMENT_CELLS
+from tablezoo.envs.core.obs_spec import OBS_DTYPE, ObsPiece, ObsSpec
 
 if TYPE_CHECKING:
-    from envs.bower.rules import BowerState
+    from tablezoo.envs.bower.rules import BowerState
 
 # --- observation ----------------------------------------------------------------------------
 # Per-cell channels of the nest planes.
@@ -221,7 +220,7 @@ assert SCALARS_SPAN[1] == _SPEC.size and PHASE[1] == SCALARS_SPAN[0] and EFFECT[
 
 _display_cache: dict[tuple[int, ...], np.ndarray] = {}
 _hand_cache: dict[tuple[tuple[int, ...], int, bool], np.ndarray] = {}
-_CACHE_LIMIT = 1 << 12  # bounded: RSS must plateau in long runs (envs.soak)
+_CACHE_LIMIT = 1 << 12  # bounded: RSS must plateau in long runs (tablezoo.training.cli.soak)
 
 
 def _display_block(display: tuple[int, ...]) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.options import Option
+from tablezoo.envs.core.options import Option
 
 
 def _on(opt: str, default: Any, doc: str, allowed: tuple) -> Option:

@@ -14,10 +14,10 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from envs.bower.components import BONUS_IDS, EGG_IDS, TILE_IDS, TOKEN_NAMES
-from envs.bower.geometry import FP_BITS, legal_footprint
-from envs.bower.rules import BowerGame, BowerState
-from envs.bower.saving import state_from_dict
+from tablezoo.envs.bower.components import BONUS_IDS, EGG_IDS, TILE_IDS, TOKEN_NAMES
+from tablezoo.envs.bower.geometry import FP_BITS, legal_footprint
+from tablezoo.envs.bower.rules import BowerGame, BowerState
+from tablezoo.envs.bower.saving import state_from_dict
 
 NestSpec = Sequence[Sequence[Any]]  # (tile, placement) or (tile, placement, cover)
 

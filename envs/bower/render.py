@@ -1,5 +1,5 @@
 """Bower's text views: the all-seeing table (``render``: ``str(state)``, ``render_mode="ansi"``)
-and one seat's view (``render_seat``: what ``python -m envs.play`` shows a person).
+and one seat's view (``render_seat``: what ``tablezoo play`` shows a person).
 
 ``render`` shows both hands whatever ``hands_public`` says: the view of an onlooker who sees
 everything, for logs, tests and debugging. ``LEGEND``, ``explain``, ``public_move`` and
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.bower.actions import (
+from tablezoo.envs.bower.actions import (
     COLUMN,
     HAND,
     KEEP,
@@ -21,7 +21,7 @@ from envs.bower.actions import (
     PLAY,
     action_name,
 )
-from envs.bower.components import (
+from tablezoo.envs.bower.components import (
     BONUS,
     BONUS_IDS,
     CODES,
@@ -34,10 +34,10 @@ from envs.bower.components import (
     TILE_IDS,
     TILE_INDEX,
 )
-from envs.bower.geometry import NUM_PLACEMENTS, placement_name
+from tablezoo.envs.bower.geometry import NUM_PLACEMENTS, placement_name
 
 if TYPE_CHECKING:
-    from envs.bower.rules import BowerState
+    from tablezoo.envs.bower.rules import BowerState
 
 
 def render(s: BowerState) -> str:

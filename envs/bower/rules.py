@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-
-from envs.bower.actions import (
+from tablezoo.envs.bower.actions import (
     ACCEPT,
     DISPLAY,
     HAND,
@@ -40,7 +39,7 @@ from envs.bower.actions import (
     PLAY,
     action_name,
 )
-from envs.bower.bonus import (
+from tablezoo.envs.bower.bonus import (
     EFFECT_PHASES,
     after_placement,
     answer_effect,
@@ -48,7 +47,7 @@ from envs.bower.bonus import (
     effect_mask,
     keep_bonus,
 )
-from envs.bower.components import (
+from tablezoo.envs.bower.components import (
     CODES,
     END_GEMS,
     END_MAT_LIST,
@@ -62,7 +61,7 @@ from envs.bower.components import (
     TOK_SUPPLY,
     TURNS_PER_PLAYER,
 )
-from envs.bower.geometry import (
+from tablezoo.envs.bower.geometry import (
     FP_BITS,
     NUM_CELLS,
     NUM_PLACEMENTS,
@@ -70,8 +69,8 @@ from envs.bower.geometry import (
     has_placement,
     placement_mask,
 )
-from envs.bower.hidden import determinize
-from envs.bower.observation import (
+from tablezoo.envs.bower.hidden import determinize
+from tablezoo.envs.bower.observation import (
     NEST_CHANNELS,
     OBS_SPEC,
     S_ALL,
@@ -86,10 +85,10 @@ from envs.bower.observation import (
     encode_tail,
     paint_cell,
 )
-from envs.bower.options import OPTIONS
-from envs.bower.render import render
-from envs.bower.saving import check_state, state_from_dict, to_dict
-from envs.bower.scoring import (
+from tablezoo.envs.bower.options import OPTIONS
+from tablezoo.envs.bower.render import render
+from tablezoo.envs.bower.saving import check_state, state_from_dict, to_dict
+from tablezoo.envs.bower.scoring import (
     compute_final,
     state_breakdown,
     state_pink_seat,
@@ -97,9 +96,9 @@ from envs.bower.scoring import (
     state_scores,
     state_winner,
 )
-from envs.core.errors import IllegalActionError
-from envs.core.game import Game, State, rng_from
-from envs.core.obs_spec import OBS_DTYPE
+from tablezoo.envs.core.errors import IllegalActionError
+from tablezoo.envs.core.game import Game, State, rng_from
+from tablezoo.envs.core.obs_spec import OBS_DTYPE
 
 FEATHER_MASK = np.zeros(len(CODES), bool)
 FEATHER_MASK[0:5] = True
@@ -596,7 +595,7 @@ _DISPLAY_MASKS = [
 _KEEP_MASKS = [_frozen_mask(list(range(KEEP, KEEP + n))) for n in range(4)]
 _HAND_MASKS = [_frozen_mask(list(range(HAND, HAND + n))) for n in range(MAX_HAND + 1)]
 _PLAY_MASKS: dict[tuple[int, int, int], np.ndarray] = {}
-# Bounded (cleared when full) so that RSS plateaus in long runs (measured by envs.soak).
+# Bounded (cleared when full) so that RSS plateaus in long runs (measured by tablezoo.training.cli.soak).
 _PLAY_CACHE_LIMIT = 1 << 12
 _OBS_VIEWS = {p.name: OBS_SPEC.slice(p.name) for p in OBS_SPEC.pieces}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from envs.bower.actions import (
+from tablezoo.envs.bower.actions import (
     PH_BONUS,
     PH_BRANCH,
     PH_COVER,
@@ -29,7 +29,7 @@ from envs.bower.actions import (
     PH_TOKEN,
     PHASES,
 )
-from envs.bower.components import (
+from tablezoo.envs.bower.components import (
     BONUS_IDS,
     BONUS_INDEX,
     BONUS_TILE,
@@ -61,15 +61,21 @@ from envs.bower.components import (
     TOKEN_STATUS,
     TURNS_PER_PLAYER,
 )
-from envs.bower.geometry import BRANCH_ENDS, FP_BITS, NUM_CELLS, NUM_PLACEMENTS, legal_footprint
-from envs.bower.observation import S_ALL, repaint_all
-from envs.bower.scoring import compute_final
-from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict, rng_to_dict, short
-from envs.core.saved_options import check_saved_options, options_record
+from tablezoo.envs.bower.geometry import (
+    BRANCH_ENDS,
+    FP_BITS,
+    NUM_CELLS,
+    NUM_PLACEMENTS,
+    legal_footprint,
+)
+from tablezoo.envs.bower.observation import S_ALL, repaint_all
+from tablezoo.envs.bower.scoring import compute_final
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
+from tablezoo.envs.core.saved_options import check_saved_options, options_record
 
 if TYPE_CHECKING:
-    from envs.bower.rules import BowerGame, BowerState
+    from tablezoo.envs.bower.rules import BowerGame, BowerState
 
 
 def to_dict(s: BowerState) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from envs.bower.components import (
+from tablezoo.envs.bower.components import (
     BONUS_KIND,
     EB_FIRST,
     EGG_CODES,
@@ -30,11 +30,11 @@ from envs.bower.components import (
     TOK_WFL,
     TOK_X,
 )
-from envs.bower.geometry import BRANCH_ENDS, COLS, NUM_CELLS
-from envs.core.game import margin_rewards
+from tablezoo.envs.bower.geometry import BRANCH_ENDS, COLS, NUM_CELLS
+from tablezoo.envs.core.game import margin_rewards
 
 if TYPE_CHECKING:
-    from envs.bower.rules import BowerState
+    from tablezoo.envs.bower.rules import BowerState
 
 MAT_NAMES = ("straw", "moss", "gravel")
 

@@ -1,7 +1,7 @@
 """Machinery shared by every tablezoo game: engine protocol, options, observation spec, errors,
 and the generic PettingZoo AEC and parallel adapters. Nothing game-specific lives here."""
 
-from envs.core.errors import (
+from tablezoo.envs.core.errors import (
     IllegalActionError,
     InvalidOptionError,
     ResetNeededError,
@@ -9,9 +9,9 @@ from envs.core.errors import (
     TablezooError,
     UnknownAgentError,
 )
-from envs.core.game import Game, State, margin_rewards, rank_rewards
-from envs.core.obs_spec import ObsPiece, ObsSpec
-from envs.core.options import Option
+from tablezoo.envs.core.game import Game, State, margin_rewards, rank_rewards
+from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
+from tablezoo.envs.core.options import Option
 
 __all__ = [
     "Game",

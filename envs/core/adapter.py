@@ -16,18 +16,17 @@ from typing import Any
 
 import numpy as np
 from gymnasium.utils import seeding
-
-from envs.core.env_options import EnvOptions
-from envs.core.errors import InvalidOptionError, ResetNeededError, UnknownAgentError
-from envs.core.game import Game, State
-from envs.core.spaces import (
+from tablezoo.envs.core.env_options import EnvOptions
+from tablezoo.envs.core.errors import InvalidOptionError, ResetNeededError, UnknownAgentError
+from tablezoo.envs.core.game import Game, State
+from tablezoo.envs.core.spaces import (
     MASK_DTYPE,
     action_space,
     agent_names,
     observation_space,
     state_space,
 )
-from envs.core.stepping import RENDER_MODES, check_render_mode, initial_state, render
+from tablezoo.envs.core.stepping import RENDER_MODES, check_render_mode, initial_state, render
 
 # The reward of the agent whose illegal action ended the episode under illegal_action="terminate"
 # (PettingZoo's TerminateIllegalWrapper is used with -1 in its classic games).

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from envs.core.errors import IllegalActionError
-from envs.core.game import Game, State
+from tablezoo.envs.core.errors import IllegalActionError
+from tablezoo.envs.core.game import Game, State
 
 
 class ConformanceError(AssertionError):

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from envs.core.options import Option, resolve_options
+from tablezoo.envs.core.options import Option, resolve_options
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate", "random_legal")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from envs.core.aec import TablezooAECEnv
-from envs.core.env_options import ENV_OPTION_NAMES, split_env_options
-from envs.core.errors import InvalidOptionError
-from envs.core.game import Game
-from envs.core.parallel import TablezooParallelEnv
+from tablezoo.envs.core.aec import TablezooAECEnv
+from tablezoo.envs.core.env_options import ENV_OPTION_NAMES, split_env_options
+from tablezoo.envs.core.errors import InvalidOptionError
+from tablezoo.envs.core.game import Game
+from tablezoo.envs.core.parallel import TablezooParallelEnv
 
 
 def env_functions(
@@ -17,7 +17,7 @@ def env_functions(
 ) -> tuple[Callable[..., TablezooAECEnv], Callable[..., TablezooAECEnv],
            Callable[..., TablezooParallelEnv]]:
     """``(env, raw_env, parallel_env)``; each takes ``render_mode``, the env options
-    (``reuse_buffers``, ``illegal_action``: see ``envs.core.env_options``) and the game's options.
+    (``reuse_buffers``, ``illegal_action``: see ``tablezoo.envs.core.env_options``) and the game's options.
 
     ``env`` and ``raw_env`` are the same lean env: it validates actions and options itself, so no
     PettingZoo wrapper stack is put on the hot path.
@@ -47,8 +47,8 @@ def env_functions(
                                    illegal_action=env_options.illegal_action)
 
     env_opts = ", ".join(ENV_OPTION_NAMES)
-    raw_env.__doc__ = (f"The {env_name} AEC env. Env options: {env_opts} (envs.core.env_options)"
+    raw_env.__doc__ = (f"The {env_name} AEC env. Env options: {env_opts} (tablezoo.envs.core.env_options)"
                        f"; game options: see {game_cls.__module__}.")
     parallel_env.__doc__ = (f"The {env_name} parallel env. Env options: {env_opts} "
-                            f"(envs.core.env_options); game options: see {game_cls.__module__}.")
+                            f"(tablezoo.envs.core.env_options); game options: see {game_cls.__module__}.")
     return raw_env, raw_env, parallel_env

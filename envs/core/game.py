@@ -1,7 +1,7 @@
 """The engine protocol every tablezoo game implements (pure Python + numpy, no RL imports).
 
 A ``Game`` is immutable: its options, player count, action count, observation spec and decision
-bound. A ``State`` is one mutable position. The generic PettingZoo adapters in ``envs.core`` and
+bound. A ``State`` is one mutable position. The generic PettingZoo adapters in ``tablezoo.envs.core`` and
 the agents only ever talk to these two classes, so a new game needs no adapter code of its own.
 
 Conventions every engine follows:
@@ -22,11 +22,10 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
-
-from envs.core.errors import IllegalActionError, StateFormatError
-from envs.core.obs_spec import ObsPiece, ObsSpec
-from envs.core.options import Option, resolve_options
-from envs.core.symmetry import Symmetries
+from tablezoo.envs.core.errors import IllegalActionError, StateFormatError
+from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
+from tablezoo.envs.core.options import Option, resolve_options
+from tablezoo.envs.core.symmetry import Symmetries
 
 
 class Game(ABC):
@@ -45,7 +44,7 @@ class Game(ABC):
     # non-terminal state has ``acting_players() == (0, ..., n-1)``): the one turn structure under
     # which PettingZoo's ``aec_to_parallel`` works (it needs every agent to step once per cycle,
     # in seat order, and all to finish together). The AEC env's ``metadata["is_parallelizable"]``
-    # is this flag; ``tests/test_pettingzoo_api.py`` checks it against the conversion itself.
+    # is this flag; ``tests/envs/test_pettingzoo_api.py`` checks it against the conversion itself.
     all_seats_move_together: ClassVar[bool] = False
 
     def __init__(self, **options: Any):
@@ -79,7 +78,7 @@ class Game(ABC):
         return [self.action_name(a) for a in range(self.num_actions)]
 
     def symmetries(self) -> Symmetries | None:
-        """Relabellings that map every position to an equivalent one (``envs.core.symmetry``),
+        """Relabellings that map every position to an equivalent one (``tablezoo.envs.core.symmetry``),
         for data augmentation in training; ``None`` (the default) where the game declares none."""
         return None
 
@@ -185,7 +184,7 @@ class State(ABC):
         one-hot of the acting seats: every seat's private information, so a centralised critic
         sees all hands, but not what no seat has seen (a deck's order). A game with a true
         full-information encoding overrides ``Game.state_spec`` (the layout, its bounds and docs)
-        and this method together; ``tests/test_pettingzoo_api.py`` checks the two agree.
+        and this method together; ``tests/envs/test_pettingzoo_api.py`` checks the two agree.
         """
         game = self.game
         spec = game.state_spec

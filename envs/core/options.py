@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from envs.core.errors import InvalidOptionError
+from tablezoo.envs.core.errors import InvalidOptionError
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from envs.core.game import Game, require, short
+from tablezoo.envs.core.game import Game, require, short
 
 
 def options_record(options: Mapping[str, Any]) -> dict[str, Any]:

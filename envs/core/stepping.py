@@ -7,9 +7,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import logger
-
-from envs.core.errors import InvalidOptionError
-from envs.core.game import Game, State
+from tablezoo.envs.core.errors import InvalidOptionError
+from tablezoo.envs.core.game import Game, State
 
 RENDER_MODES = ("human", "ansi")
 RESET_OPTIONS = ("state",)

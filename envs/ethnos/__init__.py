@@ -29,6 +29,6 @@ Reliability: saved states are validated by ``State.check()`` (invariants: ``savi
 read-only legal masks; a full-information global state (``observation.encode_global``).
 """
 
-from envs.ethnos.rules import EthnosGame
+from tablezoo.envs.ethnos.rules import EthnosGame
 
 __all__ = ["EthnosGame"]

@@ -24,7 +24,7 @@ each kind offers its own group of the ids above.
 
 from __future__ import annotations
 
-from envs.ethnos.components import TYPE_NAMES
+from tablezoo.envs.ethnos.components import TYPE_NAMES
 
 RECRUIT_DISPLAY = 0
 RECRUIT_DECK = 67

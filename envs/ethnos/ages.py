@@ -11,14 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.ethnos import actions as act
-from envs.ethnos.bands import clear_band_context
-from envs.ethnos.components import DRAGON, NUM_TYPES, ORCS, TROLLS
-from envs.ethnos.scoring import ORC_CAT, gain, score_age, score_bands
+from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos.bands import clear_band_context
+from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, ORCS, TROLLS
+from tablezoo.envs.ethnos.scoring import ORC_CAT, gain, score_age, score_bands
 
 if TYPE_CHECKING:
-    from envs.ethnos.rules import EthnosState
+    from tablezoo.envs.ethnos.rules import EthnosState
 
 
 def start_age(s: EthnosState, age: int) -> None:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.ethnos import actions as act
-from envs.ethnos.components import (
+from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos.components import (
     CENTAURS,
     DWARVES,
     ELVES,
@@ -30,10 +29,10 @@ from envs.ethnos.components import (
     WINGFOLK,
     WIZARDS,
 )  # fmt: skip
-from envs.ethnos.scoring import GIANT_CLAIM_CAT, band_value, gain
+from tablezoo.envs.ethnos.scoring import GIANT_CLAIM_CAT, band_value, gain
 
 if TYPE_CHECKING:
-    from envs.ethnos.rules import EthnosState
+    from tablezoo.envs.ethnos.rules import EthnosState
 
 _TYPE_TRIBE = TYPE_TRIBE.tolist()
 _TYPE_COLOUR = TYPE_COLOUR.tolist()

@@ -1,7 +1,7 @@
-"""PettingZoo constructors of ``ethnos_v0`` (generic adapters of ``envs.core``)."""
+"""PettingZoo constructors of ``ethnos_v0`` (generic adapters of ``tablezoo.envs.core``)."""
 
-from envs.core.factory import env_functions
-from envs.ethnos.rules import EthnosGame
+from tablezoo.envs.core.factory import env_functions
+from tablezoo.envs.ethnos.rules import EthnosGame
 
 env, raw_env, parallel_env = env_functions(EthnosGame, "ethnos_v0")
 

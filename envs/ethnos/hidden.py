@@ -11,12 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.ethnos import actions as act
-from envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
+from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
 
 if TYPE_CHECKING:
-    from envs.ethnos.rules import EthnosState
+    from tablezoo.envs.ethnos.rules import EthnosState
 
 _MAX_TRIES = 1000  # rejection sampling for "the builder still holds a possible leader"
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.core.obs_spec import ObsPiece, ObsSpec
-from envs.ethnos.actions import BUILD, ELF_PICK, PHASES
-from envs.ethnos.components import DRAGON, NUM_KINGDOMS, NUM_TRIBES, NUM_TYPES
+from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
+from tablezoo.envs.ethnos.actions import BUILD, ELF_PICK, PHASES
+from tablezoo.envs.ethnos.components import DRAGON, NUM_KINGDOMS, NUM_TRIBES, NUM_TYPES
 
 if TYPE_CHECKING:
-    from envs.ethnos.rules import EthnosGame, EthnosState
+    from tablezoo.envs.ethnos.rules import EthnosGame, EthnosState
 
 # Public pieces (no seat): name, shape, doc, high.
 GLOBAL_PIECES: tuple[tuple[str, tuple[int, ...], str, float], ...] = (

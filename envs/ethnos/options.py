@@ -1,15 +1,15 @@
 """The Ethnos options (spec §12) and their value checks: the table ``EthnosGame`` is built from.
 
 Every option names its default, its meaning and, where the spec leaves a value open, marks it
-**(assumed)**; ``envs.docs`` prints this table for the README.
+**(assumed)**; ``tablezoo.training.cli.docs`` prints this table for the README.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from envs.core.options import Option, int_range
-from envs.ethnos.components import TRIBE_INDEX, TRIBES
+from tablezoo.envs.core.options import Option, int_range
+from tablezoo.envs.ethnos.components import TRIBE_INDEX, TRIBES
 
 MAX_DECISIONS_DEFAULT = 10000  # spec §10 bound: 3 Ages x (32 C + 5 n + 1) < 10000
 

@@ -1,7 +1,7 @@
 """Text views of an Ethnos position.
 
 ``render_text`` is the debugging view of the whole table (``str(state)``, ``render_mode="ansi"``):
-it shows every hand. ``render_seat`` is what one seat may see (``python -m envs.play``);
+it shows every hand. ``render_seat`` is what one seat may see (``tablezoo play``);
 ``LEGEND``, ``explain`` and ``public_move`` serve the terminal player.
 """
 
@@ -10,12 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.ethnos import actions as act
-from envs.ethnos.components import KINGDOMS, MERFOLK, NUM_KINGDOMS, ORCS, TRIBES, TYPE_NAMES
+from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos.components import (
+    KINGDOMS,
+    MERFOLK,
+    NUM_KINGDOMS,
+    ORCS,
+    TRIBES,
+    TYPE_NAMES,
+)
 
 if TYPE_CHECKING:
-    from envs.ethnos.rules import EthnosState
+    from tablezoo.envs.ethnos.rules import EthnosState
 
 
 def cards_text(counts: np.ndarray) -> str:

@@ -1,6 +1,6 @@
 """The Ethnos rules engine (spec §2-§8, decisions of §10): ``EthnosGame`` and ``EthnosState``.
 
-``EthnosGame`` holds the options (table in ``envs.ethnos.options``), the per-player-count tables
+``EthnosGame`` holds the options (table in ``tablezoo.envs.ethnos.options``), the per-player-count tables
 and the precomputed masks; ``EthnosState`` is the mutable position: setup, whose turn, drawing,
 legal masks and ``apply``. The other concerns live in helpers that take the state as an argument
 and that this module imports (never the other way round): ``ages`` (dealing and ending an Age),
@@ -15,12 +15,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-
-from envs.core.errors import InvalidOptionError
-from envs.core.game import Game, State, rng_from
-from envs.ethnos import actions as act
-from envs.ethnos import ages, bands, hidden, observation, saving, scoring
-from envs.ethnos.components import (
+from tablezoo.envs.core.errors import InvalidOptionError
+from tablezoo.envs.core.game import Game, State, rng_from
+from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos import ages, bands, hidden, observation, saving, scoring
+from tablezoo.envs.ethnos.components import (
     DRAGON,
     GLORY_SETS,
     MERFOLK,
@@ -34,16 +33,16 @@ from envs.ethnos.components import (
     TYPE_COLOUR,
     TYPE_TRIBE,
 )  # fmt: skip
-from envs.ethnos.options import OPTIONS
-from envs.ethnos.render import render_text
-from envs.ethnos.scoring import CATEGORIES
+from tablezoo.envs.ethnos.options import OPTIONS
+from tablezoo.envs.ethnos.render import render_text
+from tablezoo.envs.ethnos.scoring import CATEGORIES
 
 _TYPE_TRIBE = TYPE_TRIBE.tolist()
 _TYPE_COLOUR = TYPE_COLOUR.tolist()
 
 
 class EthnosGame(Game):
-    """Ethnos for 2-6 players (``shared/rules/ethnos.md``); see ``envs.ethnos`` for the docs."""
+    """Ethnos for 2-6 players (``shared/rules/ethnos.md``); see ``tablezoo.envs.ethnos`` for the docs."""
 
     name = "ethnos"
     OPTIONS = OPTIONS
@@ -473,7 +472,7 @@ class EthnosState(State):
         return observation.encode_global(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
-        """A state consistent with all ``player`` has seen (see ``envs.ethnos.hidden``)."""
+        """A state consistent with all ``player`` has seen (see ``tablezoo.envs.ethnos.hidden``)."""
         return hidden.determinize(self, player, rng)
 
     # ----------------------------------------------------------------------------------------

@@ -13,12 +13,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from envs.core.errors import StateFormatError
-from envs.core.game import require, rng_from_dict, rng_to_dict, short
-from envs.core.saved_options import check_saved_options, options_record
-from envs.ethnos import actions as act
-from envs.ethnos.components import (
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
+from tablezoo.envs.core.saved_options import check_saved_options, options_record
+from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos.components import (
     CENTAURS,
     DRAGON,
     DWARVES,
@@ -38,10 +37,10 @@ from envs.ethnos.components import (
     WINGFOLK,
     WIZARDS,
 )  # fmt: skip
-from envs.ethnos.scoring import CATEGORIES, band_value
+from tablezoo.envs.ethnos.scoring import CATEGORIES, band_value
 
 if TYPE_CHECKING:
-    from envs.ethnos.rules import EthnosGame, EthnosState
+    from tablezoo.envs.ethnos.rules import EthnosGame, EthnosState
 
 FORMAT_VERSION = 1
 

@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from envs.core.game import margin_rewards, rank_rewards
-from envs.ethnos.components import DWARVES, MERFOLK, NUM_KINGDOMS, SKELETON, TYPE_TRIBE
+from tablezoo.envs.core.game import margin_rewards, rank_rewards
+from tablezoo.envs.ethnos.components import DWARVES, MERFOLK, NUM_KINGDOMS, SKELETON, TYPE_TRIBE
 
 if TYPE_CHECKING:
-    from envs.ethnos.rules import EthnosState
+    from tablezoo.envs.ethnos.rules import EthnosState
 
 CATEGORIES: tuple[str, ...] = ("kingdoms", "merfolk", "giant_claims", "giant_bonus", "orcs",
                                "bands")

@@ -20,11 +20,11 @@ sampled and its probability is exactly 0 in the PPO loss.
 
 Use::
 
-    from envs.integrations.rllib import ppo_config
+    from tablezoo.envs.integrations.rllib import ppo_config
     algo = ppo_config("bower_v0", num_env_runners=2).build_algo()
     algo.train()
 
-or the command line ``python -m training.rllib`` (self-play PPO with one shared policy).
+or the command line ``tablezoo rllib`` (self-play PPO with one shared policy).
 """
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
-
-import envs
+from tablezoo import envs
 
 OBS_KEY = "observations"
 MASK_KEY = "action_mask"

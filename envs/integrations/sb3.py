@@ -13,7 +13,7 @@ after the next ``step``, so an array the env refills in place would be stored wr
 Use::
 
     from sb3_contrib import MaskablePPO
-    from envs.integrations.sb3 import maskable_vec_env
+    from tablezoo.envs.integrations.sb3 import maskable_vec_env
     venv = maskable_vec_env("bower_v0", num_vec_envs=4)
     MaskablePPO("MlpPolicy", venv, n_steps=256).learn(10_000)
 """
@@ -27,8 +27,7 @@ import supersuit as ss
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
-
-import envs
+from tablezoo import envs
 
 MASKS_METHOD = "action_masks"  # the name sb3-contrib's get_action_masks calls
 

@@ -36,7 +36,7 @@ opponent's best display tile with weight 0.5 +0.17 [+0.01, +0.34] (and +0.15 [+0
 on 160 fresh seeds; 0.3 and 1.0 were weaker); the bonus value (0.25,
 0.9, 1.3) and the weight of the tile kept for later (0, 0.6) made no clear difference.
 
-Strength (``python -m training.evaluate --env bower_v0 --agent heuristic --games 400``, seats
+Strength (``tablezoo evaluate --env bower_v0 --agent heuristic --games 400``, seats
 alternating): against uniform random play 400 wins in 400 games (Wilson 95% [99.05%, 100%]),
 mean egg margin +7.01 [+6.84, +7.18] (``--env-option reward=egg_diff``); against the generic
 search agent with 32 rollouts per decision 40 wins in 40 games.
@@ -58,15 +58,22 @@ test_agents_bower_heuristic_speed.py`` checks the sums, the memos and the value 
 
 from __future__ import annotations
 
-from agents.heuristics.bower.agent import HeuristicAgent
-from agents.heuristics.bower.evaluation import (
+from tablezoo.agents.heuristics.bower.agent import HeuristicAgent
+from tablezoo.agents.heuristics.bower.evaluation import (
     Context,
     Stats,
     contest_value,
     nest_stats,
     own_extras,
 )
-from agents.heuristics.bower.pieces import Nest, Tile, cell_stats, decode_nest, decode_tile, nb_tile
+from tablezoo.agents.heuristics.bower.pieces import (
+    Nest,
+    Tile,
+    cell_stats,
+    decode_nest,
+    decode_tile,
+    nb_tile,
+)
 
 # The package splits the agent by concern: ``pieces`` (decoding the observation into nests and
 # tiles), ``evaluation`` (nest statistics and the position value), ``agent`` (reading the

@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
-from agents.base import BaseAgent, legal_ids, only_noop
-from agents.heuristics.bower.evaluation import (
+from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
+from tablezoo.agents.heuristics.bower.evaluation import (
     Context,
     Stats,
     _eb_value,
@@ -16,7 +15,7 @@ from agents.heuristics.bower.evaluation import (
     nest_stats,
     own_extras,
 )
-from agents.heuristics.bower.pieces import (
+from tablezoo.agents.heuristics.bower.pieces import (
     EB,
     EMPTY_UNITS,
     IA1,
@@ -40,7 +39,7 @@ from agents.heuristics.bower.pieces import (
     decode_tile,
     nb_tile,
 )
-from envs.bower.actions import (
+from tablezoo.envs.bower.actions import (
     ACCEPT,
     BRANCH,
     COLUMN,
@@ -53,16 +52,16 @@ from envs.bower.actions import (
     PLAY,
     TARGET,
 )
-from envs.bower.components import EGG_CODES
-from envs.bower.geometry import (
+from tablezoo.envs.bower.components import EGG_CODES
+from tablezoo.envs.bower.geometry import (
     BRANCH_ENDS,
     NUM_CELLS,
     NUM_PLACEMENTS,
     PLACEMENT_CELLS,
     placement_mask,
 )
-from envs.bower.observation import OBS_SPEC
-from envs.core.game import State
+from tablezoo.envs.bower.observation import OBS_SPEC
+from tablezoo.envs.core.game import State
 
 
 # ---------------------------------------------------------------------- the agent

@@ -7,10 +7,9 @@ import math
 from functools import lru_cache
 
 import numpy as np
-
-from agents.heuristics.bower.pieces import FULL, Nest
-from envs.bower.geometry import BRANCH_ENDS, NUM_CELLS
-from envs.bower.scoring import COLUMN_BITS, components
+from tablezoo.agents.heuristics.bower.pieces import FULL, Nest
+from tablezoo.envs.bower.geometry import BRANCH_ENDS, NUM_CELLS
+from tablezoo.envs.bower.scoring import COLUMN_BITS, components
 
 
 # ---------------------------------------------------------------------- nest statistics

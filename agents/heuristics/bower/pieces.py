@@ -7,11 +7,17 @@ from functools import lru_cache
 from operator import add
 
 import numpy as np
-
-from envs.bower.actions import PHASES
-from envs.bower.components import BONUS_INDEX, END_MAT_LIST, END_UNITS_LIST, NB_FIRST
-from envs.bower.geometry import NUM_CELLS
-from envs.bower.observation import CH_BRANCH, CH_FLAG, CH_MAT, CH_PINK_TILE, CH_TOKEN, CH_UNITS
+from tablezoo.envs.bower.actions import PHASES
+from tablezoo.envs.bower.components import BONUS_INDEX, END_MAT_LIST, END_UNITS_LIST, NB_FIRST
+from tablezoo.envs.bower.geometry import NUM_CELLS
+from tablezoo.envs.bower.observation import (
+    CH_BRANCH,
+    CH_FLAG,
+    CH_MAT,
+    CH_PINK_TILE,
+    CH_TOKEN,
+    CH_UNITS,
+)
 
 PHASE = {name: i for i, name in enumerate(PHASES)}
 NUM_CODES = 13

@@ -1,0 +1,1 @@
+"""Learned agents and their model files: numpy policies, saved MaskablePPO zips, evolved heuristic weights, RLlib checkpoints."""

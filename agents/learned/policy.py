@@ -1,0 +1,575 @@
+"""Learned policies behind the agent protocol: numpy MLPs (``trained``) and saved MaskablePPO zips.
+
+``trained`` agents are plain weights: a ``.npz`` of float32 arrays plus a JSON *card* next to it
+(same stem, ``.json``) that names the env, its options, the player count, the observation size,
+the action count, the architecture and how the weights were made (training command, budget, wall
+time, seed, measured strength). Nothing is unpickled and only numpy runs, so a shipped model
+plays without torch. A model is refused, with both names in the message, when it is used for
+another env or an observation of another size.
+
+``policy`` agents load a sb3-contrib ``MaskablePPO`` zip (torch needed; the input scaling of its
+run's ``config.json`` is applied); torch and sb3 are imported only then, so ``import agents``
+stays light.
+
+Both choose among the legal actions only: the greedy one (masked argmax) or a sample from the
+masked softmax drawn from the agent's own generator.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tablezoo.agents.base import Agent, BaseAgent, legal_ids, only_noop
+from tablezoo.agents.learned.advice import (
+    advice_of,
+    advisor_factory,
+    advisor_seed,
+    check_advice,
+    with_advice,
+)
+from tablezoo.agents.learned.heuristic_weights import FORMAT as WEIGHTS_FORMAT
+from tablezoo.agents.learned.heuristic_weights import (
+    HeuristicWeights,
+    WeightedHeuristicAgent,
+    load_weights,
+)
+from tablezoo.agents.learned.model_files import ModelFileError, read_arrays, read_card
+from tablezoo.envs.core.game import State
+
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+ACTIVATIONS = ("relu", "tanh")
+FORMAT = "tablezoo-mlp-v1"
+
+
+class ModelMismatchError(ValueError):
+    """A model file used for an env or observation size it was not trained for."""
+
+
+# --- the numpy network ---------------------------------------------------------------------------
+@dataclass
+class NumpyMLP:
+    """``logits = W_k act(... act(W_0 (obs * obs_scale) + b_0) ...) + b_k`` in float32.
+
+    ``weights[i]`` has shape ``(in, out)``; the last layer is the action head. ``obs_scale``
+    (optional, per input) is the fixed input normalisation the policy was trained with.
+    """
+
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+    activation: str = "relu"
+    obs_scale: np.ndarray | None = None
+    card: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation={self.activation!r}; allowed: {', '.join(ACTIVATIONS)}")
+        if not self.weights or len(self.weights) != len(self.biases):
+            raise ValueError("NumpyMLP: give one bias per weight matrix (at least one layer)")
+        self.weights = [np.ascontiguousarray(w, np.float32) for w in self.weights]
+        self.biases = [np.ascontiguousarray(b, np.float32) for b in self.biases]
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            if w.ndim != 2 or b.shape != (w.shape[1],):
+                raise ValueError(f"NumpyMLP layer {i}: weight {w.shape} and bias {b.shape} "
+                                 "do not fit (weight is (in, out), bias (out,))")
+            if i and w.shape[0] != self.weights[i - 1].shape[1]:
+                raise ValueError(f"NumpyMLP layer {i}: input {w.shape[0]} != previous output "
+                                 f"{self.weights[i - 1].shape[1]}")
+            if not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise ValueError(f"NumpyMLP layer {i}: weights or biases that are not finite "
+                                 "(NaN or infinity; a diverged or damaged model)")
+        if self.obs_scale is not None:
+            self.obs_scale = np.ascontiguousarray(self.obs_scale, np.float32)
+            if self.obs_scale.shape != (self.obs_size,):
+                raise ValueError(f"NumpyMLP: obs_scale {self.obs_scale.shape} for "
+                                 f"{self.obs_size} inputs")
+
+    @property
+    def obs_size(self) -> int:
+        return int(self.weights[0].shape[0])
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.weights[-1].shape[1])
+
+    @property
+    def advice(self) -> str | None:
+        """The advisor whose move is part of the input (``tablezoo.agents.learned.advice``), or None."""
+        return self.card.get("advice")
+
+    @property
+    def env_obs_size(self) -> int:
+        """The size of the env observation the model reads (its input less any advice)."""
+        return self.obs_size - (self.num_actions if self.advice else 0)
+
+    @property
+    def hidden(self) -> list[int]:
+        return [int(w.shape[1]) for w in self.weights[:-1]]
+
+    def check_obs_size(self, size: int) -> None:
+        if size != self.obs_size:
+            raise ModelMismatchError(
+                f"model {self.describe()} expects observations of size {self.obs_size}, "
+                f"got size {size}")
+
+    def describe(self) -> str:
+        env = self.card.get("env", "?")
+        players = self.card.get("num_players")
+        return f"{env}" + (f" ({players} players)" if players else "")
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Logits for a batch ``(B, obs_size)`` (or one observation) of observations."""
+        x = np.asarray(obs, dtype=np.float32)
+        if x.shape[-1] != self.obs_size:
+            self.check_obs_size(x.shape[-1])
+        if self.obs_scale is not None:
+            x = x * self.obs_scale
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w
+            x += b
+            if i < last:
+                if self.activation == "relu":
+                    np.maximum(x, 0.0, out=x)
+                else:
+                    np.tanh(x, out=x)
+        return x
+
+    def masked_probabilities(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Softmax over the legal actions (illegal ones get exactly 0), float64, batched."""
+        return masked_softmax(self.logits(obs), masks)
+
+    # --- file format ----------------------------------------------------------------------------
+    def save(self, path: str | Path, card: dict[str, Any] | None = None) -> Path:
+        """Write ``path`` (.npz, float32 arrays only) and its card ``path.with_suffix('.json')``."""
+        path = Path(path).with_suffix(".npz")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays: dict[str, np.ndarray] = {}
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        if self.obs_scale is not None:
+            arrays["obs_scale"] = self.obs_scale
+        np.savez_compressed(path, **arrays)
+        full = {**self.card, **(card or {}), "format": FORMAT, "obs_size": self.obs_size,
+                "num_actions": self.num_actions,
+                "architecture": {"hidden": self.hidden, "activation": self.activation,
+                                 "obs_scale": self.obs_scale is not None}}
+        self.card = full
+        path.with_suffix(".json").write_text(json.dumps(full, indent=2, default=str) + "\n")
+        return path
+
+
+def masked_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Row-wise softmax restricted to ``masks`` (bool, same shape), in float64."""
+    z = np.where(masks, logits.astype(np.float64), -np.inf)
+    z -= z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def choose(probs: np.ndarray, uniforms: np.ndarray | None) -> np.ndarray:
+    """Actions for a batch of masked distributions: argmax when ``uniforms`` is None, else the
+    inverse-CDF sample for one uniform per row (the same arithmetic for one row or many, so a
+    batched collector and a one-game agent pick identical actions from identical draws)."""
+    if uniforms is None:
+        return probs.argmax(axis=-1)
+    cdf = np.cumsum(probs, axis=-1)
+    picks = (cdf <= (uniforms * cdf[..., -1])[..., None]).sum(axis=-1)
+    # never past the last legal action (rounding at the top end of the CDF)
+    last_legal = probs.shape[-1] - 1 - np.argmax(probs[..., ::-1] > 0, axis=-1)
+    return np.minimum(picks, last_legal)
+
+
+def load_mlp(path: str | Path, env_name: str | None = None, obs_size: int | None = None,
+             num_actions: int | None = None) -> NumpyMLP:
+    """Read a ``.npz`` + card; refuse it for another ``env_name``, ``num_actions`` (its output
+    layer) or ``obs_size``."""
+    path = Path(path)
+    if path.suffix != ".npz":
+        path = path.with_suffix(".npz")
+    if not path.is_file():
+        raise FileNotFoundError(f"trained agent: no model file at {path}")
+    card = read_card(path)
+    data = read_arrays(path)
+    layers = sorted(int(k[1:]) for k in data if k[:1] == "w" and k[1:].isdigit())
+    if (not layers or layers != list(range(len(layers)))
+            or any(f"b{i}" not in data for i in layers)):
+        raise ModelFileError(f"{path}: not a {FORMAT} file (arrays {sorted(data)}; expected "
+                             "w0, b0, w1, b1, ... and optionally obs_scale)")
+    try:
+        mlp = NumpyMLP([data[f"w{i}"] for i in layers], [data[f"b{i}"] for i in layers],
+                       activation=card.get("architecture", {}).get("activation", "relu"),
+                       obs_scale=data.get("obs_scale"), card=card)
+    except ValueError as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
+    check_advice(mlp.advice)
+    check_model_fits(mlp.card.get("env"), None, env_name, None, str(path))  # the env first
+    if num_actions is not None and mlp.num_actions != num_actions:
+        # before the size check: an advised model's input includes its action count
+        raise ModelMismatchError(
+            f"{path} chooses among {mlp.num_actions} actions (its output layer), but "
+            f"{env_name or 'this env'} has {num_actions} actions")
+    check_model_fits(mlp.card.get("env"), mlp.env_obs_size, env_name, obs_size, str(path))
+    return mlp
+
+
+def check_model_fits(model_env: str | None, model_obs: int | None, env_name: str | None,
+                     obs_size: int | None, where: str) -> None:
+    """Raise ``ModelMismatchError`` naming both envs / sizes when a model does not fit."""
+    if env_name is not None and model_env is not None and model_env != env_name:
+        raise ModelMismatchError(
+            f"{where} was trained for env {model_env!r}, not for env {env_name!r}")
+    if obs_size is not None and model_obs is not None and model_obs != obs_size:
+        raise ModelMismatchError(
+            f"{where} expects observations of size {model_obs} "
+            f"({model_env or 'its env not recorded'}), but "
+            f"{env_name or 'this env'} gives observations of size {obs_size}")
+
+
+def shipped_models(env_name: str | None = None,
+                   num_players: int | None = None) -> list[Path]:
+    """The ``agents/pretrained/*.npz`` files whose card matches ``env_name``/``num_players``."""
+    found = []
+    for path in sorted(PRETRAINED_DIR.glob("*.npz")):
+        card_path = path.with_suffix(".json")
+        card = json.loads(card_path.read_text()) if card_path.is_file() else {}
+        if env_name is not None and card.get("env") != env_name:
+            continue
+        if num_players is not None and card.get("num_players") != num_players:
+            continue
+        found.append(path)
+    return found
+
+
+class MLPAgent(BaseAgent):
+    """Plays a ``NumpyMLP``: masked argmax, or masked sampling from the agent's own generator
+    (one uniform draw per decision, the collector's convention). An advised model
+    (``tablezoo.agents.learned.advice``) gets its advisor's move appended to each observation; the advisor
+    needs the ``state`` where the heuristic does."""
+
+    name = "trained"
+
+    def __init__(self, mlp: NumpyMLP, seed: int | None = None, deterministic: bool = True):
+        super().__init__(seed)
+        self.mlp = mlp
+        self.deterministic = deterministic
+        self._seed = seed
+        self._advisor: Agent | None = None
+        self._advisor_for: NumpyMLP | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        # a new game gets a fresh advisor, seeded from ``seed`` or else from the agent's own
+        # generator: an unseeded reset of a seeded agent must stay reproducible (it left the
+        # advisor unseeded, so ethnos' advised model played differently each time)
+        if seed is None and self.mlp.advice:  # only an advised model has an advisor to seed
+            seed = int(self.rng.integers(2**63))
+        self._seed = seed
+        self._advisor = self._advisor_for = None
+
+    @property
+    def num_actions(self) -> int:
+        return self.mlp.num_actions
+
+    def network_input(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None, player: int | None = None) -> np.ndarray:
+        """The observation, followed by the advice for an advised model."""
+        if not self.mlp.advice:
+            return observation
+        seat = 0 if player is None else int(player)
+        if self._advisor is None or self._advisor_for is not self.mlp:
+            env = self.mlp.card.get("env")
+            if env is None:
+                raise ValueError(f"advised model {self.mlp.describe()}: its card names no env")
+            self._advisor = advisor_factory(self.mlp.advice, env)(advisor_seed(self._seed, seat))
+            self._advisor_for = self.mlp
+        a = advice_of(self._advisor, state, seat, observation, action_mask, self.num_actions)
+        return with_advice(observation, a, self.num_actions)
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray,
+                             state: State | None = None,
+                             player: int | None = None) -> np.ndarray:
+        mask = np.asarray(action_mask[: self.num_actions], dtype=bool)
+        x = self.network_input(observation, action_mask, state, player)
+        return self.mlp.masked_probabilities(x[None, :], mask[None, :])[0]
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray,
+            state: State | None = None, player: int | None = None) -> int:
+        if only_noop(action_mask, self.num_actions):
+            return self.num_actions
+        legal = legal_ids(action_mask[: self.num_actions])
+        if legal.size == 1 and self.deterministic:
+            return int(legal[0])
+        probs = self.action_probabilities(observation, action_mask, state, player)[None, :]
+        u = None if self.deterministic else np.array([self.rng.random()])
+        return int(choose(probs, u)[0])
+
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None, player: int | None = None) -> dict[int, float]:
+        """The policy's probability of every legal action (a search ranks candidates by it)."""
+        probs = self.action_probabilities(observation, action_mask, state, player)
+        return {int(a): float(probs[a]) for a in legal_ids(action_mask[: self.num_actions])}
+
+
+class TrainedAgent(MLPAgent):
+    """A shipped (or given) ``.npz`` model for ``env_name``.
+
+    ``path=None`` picks the file under ``agents/pretrained/`` for ``env_name`` and
+    ``num_players``; without ``num_players`` the shipped models of that env are all loaded and the
+    one whose observation size matches the first observation is played (so the spec ``trained``
+    works in tools that only know the env name).
+    """
+
+    def __init__(self, env_name: str | None = None, path: str | Path | None = None,
+                 num_players: int | None = None, seed: int | None = None,
+                 deterministic: bool = True, models: Sequence[NumpyMLP] | None = None):
+        if models is None:
+            models = load_trained(env_name, path, num_players)
+        if any(isinstance(m, HeuristicWeights) for m in models):
+            raise ValueError("TrainedAgent plays numpy networks; this model is heuristic "
+                             "weights: play it with make_agent('trained', ...) or model_agent()")
+        self.models = list(models)
+        super().__init__(self.models[0], seed, deterministic)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray,
+            state: State | None = None, player: int | None = None) -> int:
+        self._fit(len(observation))
+        return super().act(observation, action_mask, state, player)
+
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None, player: int | None = None) -> dict[int, float]:
+        self._fit(len(observation))
+        return super().action_values(observation, action_mask, state, player)
+
+    def _fit(self, size: int) -> None:
+        """Play the model made for observations of ``size`` (refuse when none is)."""
+        if size != self.mlp.env_obs_size:
+            fitting = [m for m in self.models if m.env_obs_size == size]
+            if not fitting:
+                sizes = ", ".join(f"{m.describe()}: {m.env_obs_size}" for m in self.models)
+                raise ModelMismatchError(
+                    f"trained agent: no model for observations of size {size} (models: {sizes})")
+            self.mlp = fitting[0]
+
+
+def load_model_file(path: str | Path, env_name: str | None = None,
+                    obs_size: int | None = None, num_actions: int | None = None,
+                    num_players: int | None = None) -> NumpyMLP | HeuristicWeights:
+    """A trained-model ``.npz`` of either kind, by the ``format`` its card names: a numpy
+    network (``FORMAT``) or evolved heuristic weights (``tablezoo.agents.learned.heuristic_weights``). Refused
+    for another env, action count, observation size, or player count than its card's."""
+    npz = Path(path).with_suffix(".npz")
+    if Path(path).is_dir() and not Path(f"{path}.npz").is_file():  # foo/ beside foo.npz: foo.npz
+        raise FileNotFoundError(f"trained agent: {path} is a folder, not a model file; a "
+                                f"training run's model is {Path(path) / 'model.npz'}")
+    card = read_card(npz)
+    card_players = card.get("num_players")
+    if (num_players is not None and card_players is not None and card_players != num_players
+            and card.get("env") in (None, env_name)):  # another env: load_* names that first
+        raise ModelMismatchError(
+            f"{path} was trained for {card_players} players (its card), but this "
+            f"{env_name or 'game'} has {num_players}")
+    if card.get("format") == WEIGHTS_FORMAT:
+        return load_weights(path, env_name)
+    try:
+        return load_mlp(path, env_name, obs_size, num_actions)
+    except ModelFileError as exc:
+        card_path = npz.with_suffix(".json")
+        if npz.is_file() and not card_path.is_file():  # the card says which kind it is
+            raise ModelFileError(f"{exc}; its card {card_path} is missing (the .json written "
+                                 "next to every model, naming its format and env)") from None
+        raise
+
+
+def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,
+                deterministic: bool = True) -> BaseAgent:
+    """The agent that plays ``model`` (a heuristic-weights model plays as its heuristic)."""
+    if isinstance(model, HeuristicWeights):
+        return WeightedHeuristicAgent(model, seed)
+    return MLPAgent(model, seed, deterministic)
+
+
+def load_trained(env_name: str | None, path: str | Path | None,
+                 num_players: int | None) -> list[NumpyMLP | HeuristicWeights]:
+    """The model(s) a ``trained`` agent plays, checked against ``env_name``/``num_players``:
+    numpy networks, or a single heuristic-weights model."""
+    fit: dict[str, Any] = {}
+    if env_name is not None and num_players is not None:
+        game = game_for(env_name, num_players)
+        fit = {"obs_size": game.obs_spec.size, "num_actions": game.num_actions,
+               "num_players": game.num_players}
+    if path is not None:
+        return [load_model_file(path, env_name, **fit)]
+    if env_name is None:
+        raise ValueError("agent 'trained': pass env_name= (for a shipped model) or path=")
+    files = shipped_models(env_name, num_players)
+    if not files:
+        have = sorted({f"{c.get('env')} {c.get('num_players')}p" for c in _shipped_cards()})
+        who = env_name + (f" with {num_players} players" if num_players else "")
+        raise FileNotFoundError(f"agent 'trained': no shipped model for {who} in "
+                                f"{PRETRAINED_DIR}; shipped: {', '.join(have) or 'none'}")
+    models = [load_model_file(f, env_name, **fit) for f in files]
+    if len(models) > 1 and any(isinstance(m, HeuristicWeights) for m in models):
+        raise ValueError(f"agent 'trained': {env_name} has several shipped models "
+                         f"({', '.join(f.name for f in files)}) and one of them is heuristic "
+                         "weights; pass num_players= or path=")
+    return models
+
+
+def _shipped_cards() -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted(PRETRAINED_DIR.glob("*.json"))]
+
+
+def player_counts(env_name: str) -> list[int]:
+    """The player counts ``env_name`` is played with (those of ``envs.VARIANTS``)."""
+    from tablezoo import envs
+    from tablezoo.envs.registry import VARIANTS
+
+    return sorted({envs.make_game(env_name, **o).num_players for o in VARIANTS[env_name]})
+
+
+def observation_sizes(env_name: str) -> dict[int, int]:
+    """The observation size of ``env_name`` by player count."""
+    return {n: observation_size(env_name, n) for n in player_counts(env_name)}
+
+
+def observation_size(env_name: str, num_players: int) -> int:
+    """The observation size of ``env_name`` played by ``num_players``."""
+    return game_for(env_name, num_players).obs_spec.size
+
+
+def game_for(env_name: str, num_players: int) -> Any:
+    """``env_name``'s game for ``num_players`` (default options otherwise)."""
+    from tablezoo import envs
+
+    return envs.make_game(env_name, **_player_option(env_name, num_players))
+
+
+def _player_option(env_name: str, num_players: int) -> dict[str, Any]:
+    """``num_players`` as an env option, for games that have one (bower/bauer_trick do not)."""
+    from tablezoo import envs
+
+    game = envs.make_game(env_name)
+    if any(o.name == "num_players" for o in game.OPTIONS):
+        return {"num_players": num_players}
+    if num_players != game.num_players:
+        raise ValueError(f"{env_name} is played by {game.num_players} players, "
+                         f"not num_players={num_players}")
+    return {}
+
+
+# --- saved MaskablePPO zips ----------------------------------------------------------------------
+def load_model(path: str | Path, env_name: str | None = None,
+               obs_size: int | None = None, allow_advised: bool = False) -> Any:
+    """Load a ``MaskablePPO`` zip on the CPU; refuse it (via the run's ``config.json`` and the
+    model's observation space) for another env or observation size."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"policy agent: no model file at {path}")
+    config = run_config(path)
+    config_env = config.get("env")
+    check_model_fits(config_env, None, env_name, None, str(path))
+    if config.get("advice") and not allow_advised:
+        raise ModelMismatchError(
+            f"{path} reads {config['advice']} advice with its observations (tablezoo.agents.learned.advice), "
+            f"which the policy agent does not compute: export it (tablezoo export "
+            f"{path} OUT.npz) and play it as trained:OUT.npz")
+    from sb3_contrib import MaskablePPO
+
+    try:
+        model = MaskablePPO.load(str(path), device="cpu")
+    except (AssertionError, ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile) as exc:
+        raise ModelFileError(f"{path}: not a MaskablePPO model.zip from tablezoo.training.selfplay.train "
+                             f"({type(exc).__name__}: {exc})") from None
+    model_obs = int(model.observation_space.shape[0])
+    check_model_fits(config_env, model_obs, env_name, obs_size, str(path))
+    if env_name is not None and obs_size is None and not config.get("advice"):
+        sizes = observation_sizes(env_name)  # the player count is not known here
+        if model_obs not in sizes.values():
+            raise ModelMismatchError(
+                f"{path} expects observations of size {model_obs}, but {env_name} gives "
+                + ", ".join(f"{size} ({n} players)" for n, size in sizes.items()))
+    # the fixed input scaling the run trained with (``PolicyAgent`` applies it)
+    scale = config.get("obs_scale")
+    model.tablezoo_obs_scale = None if scale is None else np.asarray(scale, np.float32)
+    return model
+
+
+def run_config(model_path: str | Path) -> dict[str, Any]:
+    """The ``config.json`` that ``tablezoo.training.selfplay.train`` writes next to ``model.zip`` (or ``{}``)."""
+    path = Path(model_path)
+    for candidate in (path.parent / "config.json", path.parent.parent / "config.json"):
+        if candidate.is_file():
+            try:
+                config = json.loads(candidate.read_text())
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise ModelFileError(f"{candidate} (the run's settings next to {path.name}): "
+                                     f"not JSON ({exc})") from None
+            if not isinstance(config, dict):
+                raise ModelFileError(f"{candidate} (the run's settings next to {path.name}): "
+                                     f"expected a JSON object, got a {type(config).__name__}")
+            return config
+    return {}
+
+
+class PolicyAgent(BaseAgent):
+    """Plays the action a MaskablePPO policy prefers among the legal ones."""
+
+    name = "policy"
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        model: Any = None,
+        seed: int | None = None,
+        deterministic: bool = True,
+    ):
+        super().__init__(seed)
+        if (path is None) == (model is None):
+            raise ValueError("policy agent: give exactly one of path= (a model.zip) or model=")
+        import torch
+
+        self._torch = torch
+        if model is None:
+            model = load_model(path)
+        self.policy = getattr(model, "policy", model)
+        self.obs_scale = getattr(model, "tablezoo_obs_scale", None)
+        self.policy.set_training_mode(False)
+        self.num_actions = int(self.policy.action_space.n)
+        self.deterministic = deterministic
+        self.path = None if path is None else str(path)
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The masked policy distribution over the game's actions (illegal ones get 0)."""
+        torch = self._torch
+        # A copy: engines hand out read-only masks, which torch.as_tensor warns about.
+        mask = np.array(action_mask[: self.num_actions], dtype=bool).reshape(1, -1)
+        obs = np.asarray(observation, dtype=np.float32).reshape(1, -1)
+        if self.obs_scale is not None:
+            obs = obs * self.obs_scale
+        obs = torch.as_tensor(obs)
+        with torch.no_grad():
+            dist = self.policy.get_distribution(obs, action_masks=mask)
+            return dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+
+    def act(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        state: State | None = None,
+        player: int | None = None,
+    ) -> int:
+        if only_noop(action_mask, self.num_actions):
+            return self.num_actions
+        legal = legal_ids(action_mask[: self.num_actions])
+        if legal.size == 1:
+            return int(legal[0])
+        probs = self.action_probabilities(observation, action_mask)[legal]
+        if self.deterministic:
+            return int(legal[np.argmax(probs)])
+        return int(legal[self.rng.choice(legal.size, p=probs / probs.sum())])

@@ -1,0 +1,75 @@
+"""Build ``bauer_trick`` test positions from a few named cards via ``state_from_dict``."""
+
+from __future__ import annotations
+
+from tablezoo.envs.bauer_trick import BauerTrickGame
+from tablezoo.envs.bauer_trick.components import parse_card
+
+SUITS = {"clubs": 0, "spades": 1, "hearts": 2, "diamonds": 3, "none": 4}
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(t) for t in text.split()]
+
+
+def play_position(game: BauerTrickGame, hands: dict[int, str], *, trump: str, caller: int,
+                  leader: int, dealer: int = 3, trick: list[tuple[int, str]] = (),
+                  tricks: tuple[int, int] | None = None, points=None):
+    """A play-phase position: ``hands`` give some seats' cards (seats not named get filler
+    cards); every seat holds ``8 - trick_no`` cards before the current trick, all other cards
+    count as played in earlier tricks."""
+    named = {seat: cards(text) for seat, text in hands.items()}
+    trick_cards = [(seat, parse_card(c)) for seat, c in trick]
+    size = max(len(h) + sum(1 for s, _ in trick_cards if s == seat) for seat, h in named.items())
+    trick_no = 8 - size
+    used = {c for h in named.values() for c in h} | {c for _, c in trick_cards}
+    spare = [c for c in range(32) if c not in used]
+    full = {}
+    for seat in range(4):
+        own = list(named.get(seat, []))
+        need = size - sum(1 for s, _ in trick_cards if s == seat) - len(own)
+        assert need >= 0 or seat in named, "named hands must all have the same size"
+        own += [spare.pop() for _ in range(max(0, need))] if seat not in named else []
+        full[seat] = own
+    played = [[spare.pop() for _ in range(trick_no)] for _ in range(4)]
+    assert not spare, "cards left over: hands of different sizes?"
+    if tricks is None:
+        tricks = (trick_no, 0)
+    # The position must be one the rules can reach (the loader checks it): the seats before the
+    # caller passed, the tally gives the points, the decision count fits the cards played.
+    first = (dealer + 1) % 4
+    order = [(first + i) % 4 for i in range(4)]
+    calls = [-1] * 4
+    if trump != "none":
+        for seat in order[: order.index(caller)]:
+            calls[seat] = 4
+        calls[caller] = SUITS[trump]
+    else:
+        calls = [4] * 4
+    start = game.options["start_score"]
+    tally = [dict.fromkeys(game.categories, 0) for _ in range(2)]
+    for team, p in enumerate(points or [start] * 2):
+        tally[team]["calls_made"] = start - p
+    decisions = sum(c != -1 for c in calls) + 4 * trick_no + len(trick_cards)
+    data = {
+        "game": "bauer_trick", "options": dict(game.options), "phase": "play",
+        "dealer": dealer, "to_act": (leader + len(trick_cards)) % 4,
+        "hands": [sorted(full[s]) for s in range(4)], "undealt": [], "calls": calls,
+        "trump": SUITS[trump], "caller": caller if trump != "none" else -1, "leader": leader,
+        "trick": [[s, c] for s, c in trick_cards], "trick_no": trick_no, "tricks": list(tricks),
+        "played": played, "voids": [0, 0, 0, 0],
+        "points": list(points or [start] * 2),
+        "tally": tally,
+        "deals_played": 0, "truncated": False, "returns": [0.0] * 4, "decisions": decisions,
+        "rng": game.new_state(0).to_dict()["rng"],
+    }
+    return game.state_from_dict(data)
+
+
+def legal_cards(state) -> set[int]:
+    return {a for a in state.legal_actions(state.to_act) if a < 32}
+
+
+def play(state, *names: str) -> None:
+    for name in names:
+        state.step(parse_card(name))

@@ -1,0 +1,237 @@
+"""End scoring (spec §6) and worked examples X2-X6, from built positions.
+
+Scenario tests play the kept token tile on the last turn of the game, so the effect is chosen
+through the action mask and the final scoring runs through the engine.
+"""
+
+import numpy as np
+import pytest
+from tablezoo.envs.bower.actions import BRANCH, KEEP, PASS, TARGET
+from tablezoo.envs.bower.components import TILE_INDEX
+from tablezoo.envs.bower.positions import build_state
+from tablezoo.envs.bower.rules import BowerGame
+from tablezoo.envs.bower.scoring import groups, nest_stats, pink_columns
+
+GAME = BowerGame()
+
+
+def end(t, e):
+    return 2 * TILE_INDEX[t] + e
+
+
+def last_turn_keep(game, nests, seat, drawn, eggs, kept=None, **kw):
+    """``seat`` is in its 12th (last) turn, the opponent is done; it must KEEP from ``drawn``."""
+    turns = [11, 12] if seat == 0 else [12, 11]
+    kept = kept or [[], []]
+    return build_state(
+        game,
+        nests=nests,
+        hands=[[], []],
+        hand_limits=[0, 0],
+        phase="keep",
+        turn_player=seat,
+        start_player=1 - seat,
+        turns=turns,
+        bonus_kept=kept,
+        bonus_drawn=drawn,
+        eggs=eggs,
+        **kw,
+    )
+
+
+def over(game, nests, eggs, kept=None, tokens=None):
+    return build_state(
+        game,
+        nests=nests,
+        hands=[[], []],
+        hand_limits=[0, 0],
+        phase="over",
+        turn_player=0,
+        turns=[12, 12],
+        bonus_kept=kept or [[], []],
+        eggs=eggs,
+        tokens=tokens,
+    )
+
+
+def legal(state):
+    return np.flatnonzero(state.legal_mask(state.actor)).tolist()
+
+
+# ---------------------------------------------------------------- X2 largest group, branch
+X2_A = [("T03", 0), ("T21", 44), ("T29", 11), ("T01", 22)]
+X2_B = [("T02", 0), ("T04", 4)]
+
+
+def test_x2_groups_without_branch():
+    s = over(GAME, [X2_A, X2_B], eggs={})
+    straw = sorted(bin(b).count("1") for m, b in groups(s.top[0]) if m == 0)
+    assert straw == [2, 3]
+    assert s.score_breakdown()[1]["straw"] == 1  # 4 > 3
+
+
+@pytest.mark.parametrize("action, straw_a, gravel_a", [(533, 5, 1), (532, 3, 2)])
+def test_x2_branch_token(action, straw_a, gravel_a):
+    s = last_turn_keep(GAME, [X2_A, X2_B], 0, ["TK5", "EB1", "SP2"], eggs={})
+    s.step(KEEP + 0)
+    ids = legal(s)
+    assert 533 in ids and 532 in ids and PASS in ids
+    assert 521 not in ids and 530 not in ids  # (0,1) vertical, (1,0) horizontal: off-grid end
+    assert BRANCH + 2 * 7 + 1 == 533
+    s.step(action)
+    assert s.is_terminal()
+    st = nest_stats(s.top[0], branch=action - BRANCH)
+    assert st.sizes[0] == straw_a and st.sizes[2] == gravel_a
+    bd = s.score_breakdown()
+    assert (bd[0]["straw"], bd[1]["straw"]) == ((1, 0) if straw_a == 5 else (0, 1))
+
+
+# ---------------------------------------------------------------- X3 column, shells, token
+X3_A = [("T02", 4), ("T24", 14)]
+X3_B = [("T16", 2), ("T35", 57)]
+
+
+def test_x3_tie_with_equal_shells_goes_to_nobody():
+    s = over(GAME, [X3_A, X3_B], eggs={2: "E7"})
+    a, b = nest_stats(s.top[0]), nest_stats(s.top[1])
+    assert (a.column_count(2, 7), b.column_count(2, 7)) == (2, 2)
+    assert (a.column_shells(2), b.column_shells(2)) == (1, 1)
+    assert s.score_breakdown()[0]["column_2"] == s.score_breakdown()[1]["column_2"] == 0
+
+
+def test_x3_shell_token_breaks_the_tie():
+    s = last_turn_keep(GAME, [X3_A, X3_B], 1, ["TK4", "EB1"], eggs={2: "E7"})
+    s.step(KEEP + 0)
+    assert legal(s) == [PASS, TARGET + 8]  # only B's (1,2) holds a shell
+    s.step(478)
+    assert s.is_terminal()
+    assert s.score_breakdown()[1]["column_2"] == 1
+    assert s.score_breakdown()[0]["column_2"] == 0
+
+
+@pytest.mark.parametrize("zero_tie, winner", [("nobody", None), ("tiebreak", 1)])
+def test_x3_zero_zero_column(zero_tie, winner):
+    game = BowerGame(column_zero_tie=zero_tie)
+    s = over(game, [X3_A, X3_B], eggs={2: "E4"}, tokens={"shell": (1, 8)})
+    bd = s.score_breakdown()
+    got = [q for q in (0, 1) if bd[q]["column_2"]]
+    assert got == ([] if winner is None else [winner])
+
+
+# ---------------------------------------------------------------- X4 pink shell
+X4_A = [("NB4", 49), ("T07", 26), ("T08", 36), ("T01", 0), ("T23", 44)]
+X4_B = [("T30", 8), ("T29", 5), ("T18", 0), ("T36", 16), ("T19", 10), ("T16", 20),
+        ("T32", 25), ("T20", 73)]  # fmt: skip
+X4_EGGS = {0: "E2", 1: "E5", 2: "E3", 3: "E8", 4: "E1", 5: "E6", 6: "E4", 7: "E7"}
+
+
+def test_x4_pink_shell():
+    s = over(GAME, [X4_A, X4_B], eggs=X4_EGGS, kept=[[], ["EB5", "EB1"]])
+    a, b = nest_stats(s.top[0]), nest_stats(s.top[1])
+    assert (a.column_count(4, 0), b.column_count(4, 0)) == (1, 1)
+    assert (a.column_shells(4), b.column_shells(4)) == (1, 2)
+    assert a.pink and pink_columns(a, "tile") == [4]
+    assert (a.sizes, b.sizes) == ([3, 5, 1], [3, 5, 1])
+    assert (a.total_shells(), b.total_shells()) == (2, 6)
+    bd = s.score_breakdown()
+    assert bd[0]["column_4"] == 1 and bd[1]["column_4"] == 0  # pink beats more shells
+    assert bd[0]["moss"] == 1 and bd[1]["moss"] == 0  # 5-5: pink
+    assert bd[0]["straw"] == bd[1]["straw"] == 0  # 3-3: nobody
+    assert bd[1]["EB5"] == 0  # A has the pink shell
+    # hand-derived columns: c0 fe-yellow 0-1 B, c1 fl-red 0-2 B, c2 fe-blue 0-0, c3
+    # fl-purple 1-0 A, c5 fl-yellow 0-0; EB1: B's red 9 > A's 3
+    assert [bd[0][f"column_{c}"] for c in range(6)] == [0, 0, 0, 1, 1, 0]
+    assert [bd[1][f"column_{c}"] for c in range(6)] == [1, 1, 0, 0, 0, 0]
+    assert bd[1]["EB1"] == 1
+    assert s.scores() == [3.0, 3.0]
+    assert s.winner() == 0 and s.returns() == [1.0, -1.0]  # equal totals: pink wins
+
+
+def test_x4_horizontal_nb4_gives_two_pink_columns():
+    top = [-1] * 24
+    top[9], top[10] = end("NB4", 1), end("NB4", 0)  # f = 8, o = 1: (1,3) gravel, (1,4) pink
+    st = nest_stats(top)
+    assert pink_columns(st, "tile") == [3, 4]
+    assert pink_columns(st, "cell") == [4]
+    top[10] = end("T01", 1)  # the pink half covered: no pink at all
+    assert pink_columns(nest_stats(top), "tile") == []
+
+
+def test_eb5_without_pink_counts_doubled_shells():
+    # B's EB5: 1 shell doubled by the shell token = 2 > A's 1
+    a_nest = [("T01", 0)]
+    b_nest = [("T20", 0)]
+    s = over(GAME, [a_nest, b_nest], eggs={}, kept=[[], ["EB5"]], tokens={"shell": (1, 1)})
+    assert s.score_breakdown()[1]["EB5"] == 1
+    s = over(GAME, [a_nest, b_nest], eggs={}, kept=[[], ["EB5"]])
+    assert s.score_breakdown()[1]["EB5"] == 0  # 1 vs 1
+
+
+# ---------------------------------------------------------------- X5 white wildcards
+X5_A = [("T23", 6), ("NB1", 14), ("NB2", 27), ("T35", 75)]
+X5_B = [("T09", 46), ("T27", 50), ("T20", 0), ("T17", 53)]
+X5_EGGS = {3: "E2", 5: "E8"}
+
+
+def test_x5_white_items_are_wild_for_columns_not_for_egg_tiles():
+    s = over(GAME, [X5_A, X5_B], eggs=X5_EGGS, kept=[["EB2"], []])
+    a, b = nest_stats(s.top[0]), nest_stats(s.top[1])
+    assert (a.column_count(3, 1), b.column_count(3, 1)) == (2, 1)
+    assert (a.colour_units(1), b.colour_units(1)) == (3, 3)
+    bd = s.score_breakdown()
+    assert bd[0]["column_3"] == 1
+    assert bd[0]["EB2"] == 0
+    assert bd[1]["column_5"] == 1  # 0 < 1 before the token
+
+
+def test_x5_white_flower_token():
+    s = last_turn_keep(GAME, [X5_A, X5_B], 0, ["TK3", "EB1"], eggs=X5_EGGS, kept=[["EB2"], []])
+    s.step(KEEP + 0)
+    # A's cells with flowers: (2,3) fl-white, (2,4) fl-white, (2,5) fl-blue, (3,5) fl-yellow
+    assert legal(s) == [PASS, TARGET + 15, TARGET + 16, TARGET + 17, TARGET + 23]
+    s.step(TARGET + 23)
+    a = nest_stats(s.top[0], white_flower_cell=23)
+    assert a.column_count(5, 8) == 2 and a.colour_units(1) == 1
+    bd = s.score_breakdown()
+    assert bd[0]["column_5"] == 1 and bd[1]["column_5"] == 0
+    assert bd[0]["column_3"] == 1 and bd[0]["EB2"] == 0
+
+
+def test_white_feather_token_tk2():
+    # A's (0,1) straw [fe-red, fe-red] becomes 2 wild feathers: column 1 asks fe-yellow
+    a_nest = [("T22", 1)]
+    b_nest = [("T23", 10), ("T16", 2)]  # B: (1,0) straw fe-yellow in column 0 only
+    s = last_turn_keep(GAME, [a_nest, b_nest], 0, ["TK2"], eggs={1: "E2"}, kept=[["EB1"], []])
+    s.step(KEEP + 0)
+    assert legal(s) == [PASS, TARGET + 0, TARGET + 1]  # (0,0) fe-blue, (0,1) fe-red x2
+    s.step(TARGET + 1)
+    bd = s.score_breakdown()
+    assert bd[0]["column_1"] == 1  # 2 wild vs B's (0,1) fe-red, (1,1) fe-red: 0 yellow
+    assert bd[0]["EB1"] == 0  # A's red now 0 < B's 2
+
+
+# ---------------------------------------------------------------- X6 X token
+X6_A = [("T22", 1), ("T30", 12)]
+X6_B = [("T16", 2), ("T23", 10)]
+
+
+def test_x6_before_the_x():
+    s = over(GAME, [X6_A, X6_B], eggs={1: "E1"}, kept=[["EB1"], []])
+    bd = s.score_breakdown()
+    assert bd[0]["column_1"] == 1 and bd[0]["EB1"] == 1  # 3 > 2 and red 3 > 2
+
+
+@pytest.mark.parametrize("x_cancels, col1", [("cell", (0, 1)), ("one", (0, 0))])
+def test_x6_x_token(x_cancels, col1):
+    game = BowerGame(x_cancels=x_cancels)
+    s = last_turn_keep(game, [X6_A, X6_B], 1, ["EB3", "TK1"], eggs={1: "E1"}, kept=[["EB1"], []])
+    s.step(KEEP + 1)
+    own = [TARGET + c for c in (1, 2, 6, 7)]
+    other = [TARGET + 24 + c for c in (0, 1, 7, 8)]
+    assert legal(s) == [PASS, *own, *other]
+    s.step(495)
+    bd = s.score_breakdown()
+    assert (bd[0]["column_1"], bd[1]["column_1"]) == col1
+    a = nest_stats(s.top[0], x_cell=1, x_cancels=x_cancels)
+    assert a.colour_units(0) == (1 if x_cancels == "cell" else 2)
+    assert bd[0]["EB1"] == 0  # 1 (or 2) red is not more than B's 2

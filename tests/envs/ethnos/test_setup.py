@@ -1,0 +1,226 @@
+"""Setup, player-count rules (spec §2, §3, §9), options, bad input and hidden information."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from tests.envs.ethnos.helpers import A, B, build, end_age_now, give_hand, make_game, play_band
+from tablezoo.envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
+from tablezoo.envs.ethnos import EthnosGame
+from tablezoo.envs.ethnos import actions as enc
+from tablezoo.envs.ethnos.components import DRAGON, GLORY_SETS, SKELETON, TYPE_NAMES
+
+
+@pytest.mark.parametrize("n, ages, tribes, per_kingdom", [
+    (2, 2, 5, 2), (3, 2, 5, 2), (4, 3, 6, 3), (5, 3, 6, 3), (6, 3, 6, 3),
+])
+def test_player_count_table(n, ages, tribes, per_kingdom):
+    g = EthnosGame(num_players=n)
+    assert g.num_ages == ages and g.num_tribes == tribes
+    for seed in range(5):
+        s = g.new_state(seed)
+        assert len(s.tribes) == tribes
+        dealt = sorted(v for toks in s.tokens for v in toks)
+        assert all(len(toks) == per_kingdom and toks == sorted(toks) for toks in s.tokens)
+        full = GLORY_SETS["sg"]["other"] + (GLORY_SETS["sg"]["four_plus"] if n >= 4 else ())
+        assert dealt == sorted(full)
+        assert int(s.display.sum()) == 2 * n  # display 2n
+        assert s.hand_len == [1] * n
+        assert s.first_player == s.actor
+
+
+def test_six_tribes_option_for_small_counts():
+    for n in (2, 3):
+        g = EthnosGame(num_players=n, tribes_2_3p=6)
+        assert g.num_ages == 2 and len(g.new_state(0).tribes) == 6
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_dragons_in_lower_half(n):
+    g = EthnosGame(num_players=n)
+    for seed in range(10):
+        s = g.new_state(seed)
+        deck = s.deck
+        rest = len(deck) - 3
+        upper = math.ceil(rest / 2)
+        assert deck.count(DRAGON) == 3
+        assert DRAGON not in deck[len(deck) - upper:]
+        assert s.lower_left == rest // 2 + 3
+
+
+def test_first_player_of_age_one_is_random():
+    g = EthnosGame(num_players=4)
+    assert {g.new_state(seed).first_player for seed in range(40)} == {0, 1, 2, 3}
+
+
+def test_lu_token_set():
+    g = EthnosGame(num_players=2, glory_tokens="lu")
+    s = g.new_state(3)
+    assert sorted(v for toks in s.tokens for v in toks) == sorted(GLORY_SETS["lu"]["other"])
+
+
+def test_two_player_giant_bonus_age_two_is_five():
+    g = make_game(2, ["Giants", "Elves", "Orcs", "Trolls", "Wizards"])
+    s = build(g, age=1, hands={A: ["red Giant"]})
+    play_band(s, "red Giant")
+    d = s.to_dict()
+    d["deck"] = [c for c in d["deck"] if c != DRAGON] + [DRAGON]
+    d["dragons"], d["lower_left"] = 2, len(d["deck"])
+    s = g.state_from_dict(d)
+    s.step(enc.RECRUIT_DECK)
+    assert s.is_terminal() and s.breakdown[A][3] == 5
+
+
+def test_two_player_merfolk_rule_can_be_switched_off():
+    g = make_game(2, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards"],
+                  two_player_rule_merfolk=False)
+    s = build(g, merfolk={A: 5, B: 3}, age=1, last_dragon_on_top=True)
+    s.step(enc.RECRUIT_DECK)
+    assert [s.breakdown[p][1] for p in range(2)] == [3, 1]
+
+
+def test_recruit_from_display_is_public_and_hand_limit():
+    g = make_game(4, ["Elves", "Orcs", "Trolls", "Wizards", "Dwarves", "Skeletons"])
+    s = build(g, hands={A: ["red Elf"] * 2 + ["blue Elf"] * 2 + ["red Orc"] * 2
+                        + ["Skeleton"] * 3}, display=["green Troll"])
+    s.step(enc.RECRUIT_DISPLAY + TYPE_NAMES.index("green Troll"))
+    assert s.known[A, TYPE_NAMES.index("green Troll")] == 1
+    assert s.hand_len[A] == 10
+    s = build(g, hands={A: ["red Elf"] * 2 + ["blue Elf"] * 2 + ["red Orc"] * 2
+                        + ["Skeleton"] * 4}, display=["green Troll"])
+    acts = s.legal_actions(A)
+    assert enc.RECRUIT_DECK not in acts and all(a >= enc.LEADER for a in acts)
+
+
+def test_empty_display_draw_two_variant():
+    g = make_game(4, ["Elves", "Orcs", "Trolls", "Wizards", "Dwarves", "Skeletons"],
+                  empty_display_draw_two=True)
+    s = build(g, hands={A: ["red Elf"]})
+    assert s.display.sum() == 0
+    s.step(enc.RECRUIT_DECK)
+    assert s.hand_len[A] == 3  # the top deck cards lie above the Dragon region
+    s2 = build(g, hands={A: ["red Elf"]}, display=["blue Elf"])
+    s2.step(enc.RECRUIT_DECK)
+    assert s2.hand_len[A] == 2  # display not empty: one card
+
+
+def test_two_player_age_one_scored_normally():
+    g = make_game(2, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards"])
+    s = build(g, tokens={"Rhea": [2, 8]}, markers={A: {"Rhea": 2}, B: {"Rhea": 1}},
+              age=0, last_dragon_on_top=True)
+    s.step(enc.RECRUIT_DECK)
+    assert [s.breakdown[p][0] for p in range(2)] == [2, 0]
+
+
+def test_auto_single_choice_skips_forced_decisions():
+    g = make_game(4, ["Trolls", "Elves", "Orcs", "Wizards", "Dwarves", "Skeletons"],
+                  auto_single_choice=True)
+    s = build(g, hands={A: ["red Troll"]}, display=["blue Elf", "green Elf"])
+    s.step(enc.LEADER + TYPE_NAMES.index("red Troll"))  # FINISH_BAND is the only choice
+    assert s.troll_owner[0] == A  # TROLL[1] applied too
+    assert s.actor == B
+
+
+def test_marker_limit_option():
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"],
+                  marker_limit=5)
+    # 5 - 1 score marker = 4 available; A already has 4 on the board.
+    s = build(g, hands={A: ["red Orc"]}, markers={A: {"Duris": 4}})
+    play_band(s, "red Orc")
+    assert s.markers[A].sum() == 4 and s.horde[A].sum() == 0
+
+
+# --- bad input -----------------------------------------------------------------------------------
+def test_bad_options():
+    with pytest.raises(InvalidOptionError, match="num_players"):
+        EthnosGame(num_players=7)
+    with pytest.raises(InvalidOptionError, match="unknown tribe"):
+        EthnosGame(num_players=4, tribes=["Orcs", "Goblins"])
+    with pytest.raises(InvalidOptionError, match="exactly 6"):
+        EthnosGame(num_players=4, tribes=["Orcs", "Elves"])
+    with pytest.raises(InvalidOptionError, match="allowed values"):
+        EthnosGame(num_players=4, reward="win")
+
+
+def test_illegal_action_names_problem_and_leaves_state_unchanged():
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"])
+    s = build(g, hands={A: ["red Orc"]})
+    before = s.to_dict()
+    with pytest.raises(IllegalActionError, match=r"LEADER\[blue Elf\].*legal actions"):
+        s.step(enc.LEADER + TYPE_NAMES.index("blue Elf"))
+    with pytest.raises(IllegalActionError):
+        s.apply({B: enc.RECRUIT_DECK})
+    with pytest.raises(IllegalActionError):
+        s.step(enc.LEADER + SKELETON)
+    with pytest.raises(IllegalActionError):
+        s.step(999)
+    assert s.to_dict() == before
+
+
+def test_state_from_dict_errors():
+    g = EthnosGame(num_players=3)
+    d = g.new_state(1).to_dict()
+    bad = dict(d, hands=d["hands"][:2])
+    with pytest.raises(StateFormatError, match="hands"):
+        g.state_from_dict(bad)
+    bad = dict(d, display=[0] * 67)
+    with pytest.raises(StateFormatError, match="conserved"):
+        g.state_from_dict(bad)
+    bad = dict(d, phase="dance")
+    with pytest.raises(StateFormatError, match="phase"):
+        g.state_from_dict(bad)
+    with pytest.raises(StateFormatError, match="num_players"):
+        EthnosGame(num_players=4).state_from_dict(d)
+
+
+# --- hidden information --------------------------------------------------------------------------
+def test_determinize_keeps_known_cards_and_dragon_region():
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"])
+    s = build(g, hands={B: ["red Orc", "blue Elf", "green Troll"]}, display=["grey Wizard"],
+              actor=B)
+    s.step(enc.RECRUIT_DISPLAY + TYPE_NAMES.index("grey Wizard"))  # B's Wizard is public
+    rng = np.random.default_rng(5)
+    obs = s.observe(A)
+    changed = False
+    for _ in range(20):
+        r = s.determinize(A, rng)
+        assert np.array_equal(r.observe(A), obs)
+        assert r.hands[B, TYPE_NAMES.index("grey Wizard")] >= 1
+        assert np.array_equal(r.hands[A], s.hands[A])
+        assert [int(h.sum()) for h in r.hands] == s.hand_len  # hand sizes are public
+        assert all(i < r.lower_left for i, c in enumerate(r.deck) if c == DRAGON)
+        assert r.deck.count(DRAGON) == 3
+        changed |= not np.array_equal(r.hands[B], s.hands[B])
+    assert changed
+
+
+# --- numeric options -----------------------------------------------------------------------------
+def test_custom_orc_band_and_giant_values():
+    g = make_game(4, ["Orcs", "Giants", "Elves", "Trolls", "Wizards", "Skeletons"],
+                  orc_glory=[1, 3, 7, 10, 15, 20], band_glory=[1, 2, 4, 7, 11, 16],
+                  giant_claim_glory=3, giant_bonus_4_6=[1, 2, 3])
+    s = build(g, hands={A: ["red Giant", "red Orc"]}, horde={A: ["blue", "green", "grey"]})
+    play_band(s, "red Giant", ["red Orc"])
+    assert s.breakdown[A][2] == 3  # claim
+    s = end_age_now(give_hand(s, B, [], actor=B))
+    assert s.breakdown[A][3] == 1  # Age I Giant bonus
+    assert s.phase == enc.ORC_PICK
+    s.step(enc.ORC_EMPTY)
+    assert s.breakdown[A][4] == 7  # 3 markers with the custom table (default 6)
+    assert s.breakdown[A][5] == 2  # band of 2 with the custom table
+
+
+def test_custom_merfolk_spaces_and_slots():
+    g = make_game(4, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"],
+                  merfolk_spaces=[1, 2], merfolk_end=5, merfolk_slots_4_6=[7, 8, 9])
+    s = build(g, hands={A: ["red Merfolk", "red Merfolk", "red Elf", "red Orc", "red Troll",
+                            "Skeleton", "Skeleton"]})
+    play_band(s, "red Merfolk", ["red Merfolk", "red Elf", "red Orc", "red Troll", "Skeleton",
+                                 "Skeleton"])
+    assert s.merfolk[A] == 5 and s.merfolk_left == 2
+    s.step(enc.KINGDOM)
+    s.step(enc.KINGDOM)
+    s = end_age_now(s)
+    assert s.breakdown[A][1] == 7

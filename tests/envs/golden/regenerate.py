@@ -1,0 +1,30 @@
+"""Rewrite the golden playthrough files on purpose (after an intended rules or encoding change).
+
+    python -m tests.envs.golden.regenerate              # every env case
+    python -m tests.envs.golden.regenerate --env bower_v0
+"""
+
+from __future__ import annotations
+
+import argparse
+from tablezoo import envs
+from tests.envcases import available
+from tests.envs.golden_io import golden_path, playthrough_text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", action="append", choices=envs.ENVS)
+    args = parser.parse_args()
+    for name in args.env or envs.ENVS:
+        if not available(name):
+            print(f"{name}: not built, skipped")
+            continue
+        for options in envs.VARIANTS[name]:
+            path = golden_path(name, options)
+            path.write_text(playthrough_text(name, options), encoding="utf-8")
+            print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

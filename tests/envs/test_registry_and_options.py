@@ -1,0 +1,31 @@
+"""Registry names and option validation: bad names and values fail with the allowed values."""
+
+from __future__ import annotations
+
+import pytest
+from tests.envcases import available
+from tablezoo import envs
+from tablezoo.envs.core import InvalidOptionError
+
+
+def test_env_names():
+    assert envs.ENVS == ("bauer_trick_v0", "bauer_draft_v0", "bower_v0", "ethnos_v0")
+    with pytest.raises(InvalidOptionError, match="known envs: bauer_trick_v0"):
+        envs.make("bauer_trik_v0")
+
+
+@pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
+def test_unknown_option_names_the_known_ones(name):
+    with pytest.raises(InvalidOptionError, match="known options"):
+        envs.make(name, no_such_option=1)
+    with pytest.raises(InvalidOptionError, match="render_mode"):
+        envs.make(name, render_mode="rgb")
+
+
+def test_bad_option_value_names_allowed_values():
+    with pytest.raises(InvalidOptionError, match="allowed values: 'game', 'deal'"):
+        envs.make("bauer_trick_v0", episode="hand")
+    with pytest.raises(InvalidOptionError, match="int >= 1"):
+        envs.make("bauer_trick_v0", start_score=0)
+    with pytest.raises(InvalidOptionError, match="allowed values: False, True"):
+        envs.make("bauer_trick_v0", defenders_score_on_fail=1)

@@ -1,0 +1,1 @@
+"""Evaluation: seeded games, seat-rotating evaluation, tournaments, ratings, intervals, results tables."""

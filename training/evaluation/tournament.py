@@ -1,0 +1,181 @@
+r"""Seeded tournaments between any agents, with OpenSkill ratings, a table and a plot.
+
+    tablezoo tournament --env bauer_trick_v0 \
+        --agents random heuristic search:rollouts=32 policy:RUN/model.zip --games 400 --out DIR
+
+Agents play *units*: a whole team in team games (bauer_trick: both partners are the same agent),
+else one seat. Games come in blocks of one seeded deal per rotation: a block draws which agent
+plays which unit (different agents per unit while there are enough agents), then replays the
+same deal with every agent index shifted by 1, 2, ... so each agent meets the same cards from
+every position (duplicate format, which cancels much of the luck of the deal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tablezoo import envs
+from tablezoo.agents.base import BaseAgent
+from tablezoo.agents.registry import factory_from_spec
+from tablezoo.envs.core.game import Game
+from tablezoo.training.cli.options import (
+    add_env,
+    add_env_options,
+    add_games,
+    add_out,
+    add_seed,
+    make_parser,
+    parse_with_env_options,
+)
+from tablezoo.training.evaluation.match import play_game
+from tablezoo.training.evaluation.ratings import Ratings
+from tablezoo.training.evaluation.report import write_plot, write_tables
+from tablezoo.training.evaluation.stats import summarize
+from tablezoo.training.evaluation.teams import teams_of
+
+AgentFactory = Callable[[int | None], BaseAgent]
+
+
+def block_lineup(rng: np.random.Generator, agents: int, units: int) -> list[int]:
+    """Agent index per unit: all different when ``agents >= units``, else not all the same."""
+    if agents >= units:
+        return rng.choice(agents, size=units, replace=False).tolist()
+    while True:
+        lineup = rng.integers(agents, size=units).tolist()
+        if len(set(lineup)) > 1:
+            return lineup
+
+
+def check_games(games: int, agents: int) -> None:
+    """A block is one deal played once per rotation of the agents: a cut block would leave them
+    with unequal games on unequal cards, and fewer games than agents leaves some with none."""
+    if games < agents or games % agents:
+        low, high = max(agents, games - games % agents), games - games % agents + agents
+        raise ValueError(f"--games {games}: a block plays one deal {agents} times (once per "
+                         f"rotation of the {agents} agents), so games must be a multiple of "
+                         f"{agents}, e.g. {low}" + ("" if low == high else f" or {high}"))
+
+
+def run_tournament(
+    game: Game,
+    names: Sequence[str],
+    factories: Sequence[AgentFactory],
+    games: int,
+    seed: int = 0,
+    progress: Callable[[], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``games`` games; one result row per agent, best OpenSkill ordinal first. A row's
+    ``games`` are the games the agent played in, and where it held several seats (fewer agents
+    than seats) its reward in a game is the mean over them, and its win/draw/loss the sign of
+    that mean: the seats of one game are not independent results, so they count once in its
+    interval."""
+    if len(names) < 2:
+        raise ValueError("a tournament needs at least two agents")
+    if len(factories) != len(names):
+        raise ValueError(f"{len(names)} names for {len(factories)} agent factories; give one "
+                         "name per factory")
+    if len(set(names)) != len(names):
+        raise ValueError(f"agent names must be distinct, got {list(names)}")
+    units = teams_of(game)
+    a = len(names)
+    check_games(games, a)
+    rng = np.random.default_rng(seed)
+    rewards: dict[str, list[float]] = {name: [] for name in names}
+    ratings = Ratings(names)
+    lineup: list[int] = []
+    for k in range(games):
+        rotation = k % a
+        if rotation == 0:
+            lineup = block_lineup(rng, a, len(units))
+        by_unit = [(i + rotation) % a for i in lineup]
+        seats = [0] * game.num_players
+        for unit, agent_index in zip(units, by_unit):
+            for p in unit:
+                seats[p] = agent_index
+        result = play_game(game, [factories[i](None) for i in seats], seed + k // a)
+        unit_returns = [result.returns[unit[0]] for unit in units]
+        for agent_index in sorted(set(by_unit)):
+            held = [r for i, r in zip(by_unit, unit_returns) if i == agent_index]
+            rewards[names[agent_index]].append(sum(held) / len(held))
+        ratings.update([[names[seats[p]] for p in unit] for unit in units], unit_returns)
+        if progress is not None:
+            progress()
+    table = ratings.table()
+    rows = []
+    for name in names:
+        if not rewards[name]:
+            continue
+        summary = summarize(rewards[name])
+        rows.append({"agent": name, "games": summary.n,
+                     "mean_reward": summary.mean_reward.value,
+                     "mean_reward_low": summary.mean_reward.low,
+                     "mean_reward_high": summary.mean_reward.high,
+                     "win": summary.win.value, "draw": summary.draw.value,
+                     "loss": summary.loss.value, **table[name]})
+    rows.sort(key=lambda row: -row["ordinal"])
+    return rows
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = make_parser("tournament", __doc__)
+    add_env(p, help="the env of the tournament")
+    p.add_argument("--agents", required=True, nargs="+", metavar="SPEC",
+                   help="two or more distinct agent specs, e.g. random heuristic "
+                        "ismcts:iterations=200 policy:RUN/model.zip trained")
+    add_games(p, default=400, help="seeded games in all, seats rotated")
+    add_seed(p)
+    add_env_options(p)
+    add_out(p, help="folder for results.{csv,md,png} and tournament.json")
+    p.add_argument("--no-plot", action="store_true", help="skip the ratings plot")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args, options = parse_with_env_options(parser, argv)
+    try:
+        players = envs.make_game(args.env, **options).num_players
+        factories = [factory_from_spec(spec, args.env, players) for spec in args.agents]
+        if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
+            raise ValueError(f"--agents needs at least two distinct specs, got {args.agents}")
+        check_games(args.games, len(args.agents))
+    except (ValueError, FileNotFoundError) as exc:
+        parser.error(str(exc))
+    if any(spec.startswith("policy") for spec in args.agents):
+        import torch
+
+        torch.set_num_threads(1)
+    game = envs.make_game(args.env, **options)
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, file=sys.stderr, desc="tournament")
+    rows = run_tournament(game, args.agents, factories, args.games, args.seed,
+                          progress=bar.update if bar else None)
+    if bar is not None:
+        bar.close()
+    written = write_tables(rows, args.out)
+    if not args.no_plot:
+        plot = write_plot(rows, args.out, f"{args.env} {options}")
+        if plot is not None:
+            written.append(plot)
+    summary = args.out / "tournament.json"
+    summary.write_text(json.dumps(
+        {"env": args.env, "env_options": options, "games": args.games, "seed": args.seed,
+         "agents": args.agents, "results": rows}, indent=2))
+    written.append(summary)
+    print(f"{args.env} {options}: {args.games} games, seeds from {args.seed}")
+    print((args.out / "results.md").read_text())
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Evolution of a heuristic's parameters with CMA-ES."""

@@ -1,0 +1,439 @@
+"""Warm start by imitation: behaviour cloning of a teacher agent into a MaskablePPO policy.
+
+The teacher (default ``heuristic``) plays every seat of ``games`` seeded games; each of its
+decisions with more than one legal action becomes a sample (scaled observation, mask, action,
+and the seat's final return). The actor is fitted by cross-entropy on the *masked* distribution
+(the one MaskablePPO samples from) and the critic by squared error on the final return, so PPO
+starts from the teacher's play with a value function that already knows what a position is worth.
+
+    tablezoo imitate --env bower_v0 --games 400 --out /work/runs/bower_bc
+
+writes ``OUT/model.zip`` (a MaskablePPO model ``tablezoo.training.selfplay.train --init`` continues from) and
+the ``bc`` record of ``OUT/summary.json`` (samples, agreement with the teacher on held-out
+games). ``tablezoo.training.selfplay.train --bc-games N`` does the same inside a training run.
+
+``--dagger-rounds K`` then runs DAgger: the clone plays against the teacher, a teacher that
+follows the clone's seat labels the positions the clone's own play reached, and the policy is
+refitted on all samples so far. Cloning alone never shows the teacher's answer in positions the
+teacher would not have reached, which is where a clone's errors compound over long games.
+
+``--processes K`` plays the teacher's games (cloning and every DAgger round) in K worker
+processes: a slow teacher (bower's heuristic, a search) is most of a clone's time, and the
+samples are exactly those of one process (tested), so a run's result does not depend on K.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import itertools
+import json
+import multiprocessing as mp
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tablezoo.agents.base import Agent
+from tablezoo.agents.learned.advice import advice_of, advisor_factory, advisor_seed, with_advice
+from tablezoo.agents.registry import factory_from_spec
+from tablezoo.envs.core.game import Game
+from tablezoo.training.cli.options import (
+    add_env,
+    add_out,
+    add_seed,
+    make_parser,
+    non_negative_int,
+    positive_int,
+    refuse_earlier_run,
+    usage_of,
+)
+from tablezoo.training.evaluation.match import seeds_for
+from tablezoo.training.evaluation.teams import partners_of
+
+# DAgger round r plays its games on seeds from seed + r * DAGGER_SEED_STRIDE (cloning: seed..)
+DAGGER_SEED_STRIDE = 1_000_000
+
+
+@dataclass
+class Demonstrations:
+    obs: np.ndarray       # (n, obs_size) float32, already scaled
+    masks: np.ndarray     # (n, num_actions) bool
+    actions: np.ndarray   # (n,) int64
+    returns: np.ndarray   # (n,) float32: the deciding seat's final return
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
+             obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
+             reward_scale: float = 1.0, advice: str | None = None,
+             processes: int = 1) -> Demonstrations:
+    """The teacher's decisions in ``games`` self-play games (at most ``max_samples``); returns
+    are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
+    values PPO will see. With ``advice`` each sample's input also holds the move of that seat's
+    advisor (``tablezoo.agents.learned.advice``), as an advised network will read it. ``processes`` > 1 plays
+    the games in that many worker processes (the same samples, in the same order)."""
+    return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
+                         max_samples, reward_scale, advice=advice).demos
+
+
+@dataclass
+class Recording:
+    demos: Demonstrations
+    # per game played, in order: samples recorded, the learner's decisions with more than one
+    # legal action, and those where it played the teacher's label
+    game_samples: list[int]
+    game_decisions: list[int]
+    game_hits: list[int]
+
+    @property
+    def learner_decisions(self) -> int:
+        return sum(self.game_decisions)
+
+    @property
+    def learner_agreement(self) -> float | None:
+        """Share of the learner's decisions where it played the teacher's label."""
+        decisions = self.learner_decisions
+        return sum(self.game_hits) / decisions if decisions else None
+
+
+def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed: int = 0,
+                    teacher: str = "heuristic", obs_scale: np.ndarray | None = None,
+                    max_samples: int = 200_000, reward_scale: float = 1.0,
+                    advice: str | None = None, processes: int = 1) -> Recording:
+    """DAgger data (Ross, Gordon & Bagnell 2011): in game ``g`` the ``learner`` plays seat
+    ``g mod players`` and its partners, the teacher every other seat. Each decision with more
+    than one legal action is a sample labelled by the teacher: its own move in its seats, and
+    in the learner's seats the move of a teacher that follows that seat (a separate instance,
+    shown every observation of it, so stateful teachers keep their plans). The samples come
+    from the positions the learner's own play leads to, which cloning the teacher's games
+    never shows, and where a clone's early mistakes would otherwise compound."""
+    return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
+                         max_samples, reward_scale, learner, advice)
+
+
+def play_in_blocks(record: Callable[..., Any], games: int, processes: int,
+                   args: tuple[Any, ...]) -> list[Any]:
+    """``record(block, *args)`` for contiguous blocks of ``range(games)``, one block per worker
+    process (one call in this process when there is one block); the results in game order.
+    Each game's seeds come from its index, so the blocks joined are one process's games."""
+    if processes < 1:
+        raise ValueError(f"processes={processes}; allowed: >= 1")
+    size, extra = divmod(games, processes)
+    starts = [k * size + min(k, extra) for k in range(processes + 1)]
+    blocks = [range(a, b) for a, b in itertools.pairwise(starts) if b > a]
+    if len(blocks) <= 1:
+        return [record(range(games), *args)]
+    context = mp.get_context("forkserver")
+    with ProcessPoolExecutor(len(blocks), mp_context=context) as pool:
+        return list(pool.map(record, blocks, *[[a] * len(blocks) for a in args]))
+
+
+def _record_split(processes: int, game: Game, env_name: str, games: int, seed: int,
+                  teacher: str, obs_scale: np.ndarray | None, max_samples: int,
+                  reward_scale: float, learner: Agent | None = None,
+                  advice: str | None = None) -> Recording:
+    """``_record`` over all ``games``, in ``processes`` worker processes when more than one.
+
+    Game ``g`` is the same game wherever it is played (its seeds, and in DAgger the learner's
+    seat, come from ``g``), so each worker records a contiguous block of games, and the blocks
+    joined in order and cut at ``max_samples`` are exactly the samples of one process. An
+    expensive teacher (bower's heuristic, a search) is what makes cloning slow; it plays the
+    games in parallel, the fit afterwards stays in the main process.
+    """
+    args = (game, env_name, seed, teacher, obs_scale, max_samples, reward_scale, learner, advice)
+    parts = play_in_blocks(_record, games, processes, args)
+    if len(parts) == 1:
+        return parts[0]
+    # one process stops after the game that reaches max_samples: so do the joined blocks
+    samples = [k for p in parts for k in p.game_samples]
+    played = int(np.searchsorted(np.cumsum(samples), max_samples)) + 1
+    samples = samples[:played]
+    samples[-1] -= max(0, sum(samples) - max_samples)  # that game's samples beyond the cap
+    joined = functools.reduce(merge, (p.demos for p in parts))
+    demos = Demonstrations(joined.obs[:max_samples], joined.masks[:max_samples],
+                           joined.actions[:max_samples], joined.returns[:max_samples])
+    return Recording(demos, samples,
+                     [k for p in parts for k in p.game_decisions][:played],
+                     [k for p in parts for k in p.game_hits][:played])
+
+
+def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
+            obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
+            learner: Agent | None = None, advice: str | None = None) -> Recording:
+    make = factory_from_spec(teacher, env_name)
+    # an advisor of the teacher's own kind is the teacher: its advice is the label itself (a
+    # separate instance would break exact ties with other random draws, and those contradicting
+    # labels teach a network to memorise positions instead of reading its advice)
+    label_is_advice = advice == teacher
+    make_advisor = None if advice is None or label_is_advice else advisor_factory(advice, env_name)
+    n = game.num_players
+    obs, masks, actions, owners, finals = [], [], [], [], []
+    game_samples, game_decisions, game_hits = [], [], []
+    for g in game_ids:
+        # the first n + 1 seeds are those of teacher self-play (SeedSequence children do not
+        # depend on how many are spawned); the learner and the labelling teachers take n + 1
+        # more
+        state_seed, *agent_seeds = seeds_for(seed + g, 2 * n + 2)
+        players: list[Agent] = [make(s) for s in agent_seeds[:n]]
+        labellers: dict[int, Agent] = {}
+        if learner is not None:
+            learner.reset(agent_seeds[n])
+            seat = g % n
+            for p in (seat, *partners_of(game, seat)):
+                labellers[p], players[p] = make(agent_seeds[n + 1 + p]), learner
+        advisors = ({} if make_advisor is None else
+                    {p: make_advisor(advisor_seed(state_seed, p)) for p in range(n)})
+        state = game.new_state(state_seed)
+        first = len(actions)
+        decisions = learner_decisions = hits = 0
+        while not state.is_over() and decisions < game.max_decisions:
+            joint = {}
+            for p in state.acting_players():
+                mask = state.legal_mask(p)
+                o = state.observe(p)
+                a = players[p].act(o, mask, state=state, player=p)
+                joint[p] = a
+                label = a if p not in labellers else labellers[p].act(o, mask, state=state,
+                                                                      player=p)
+                if label_is_advice:
+                    o = with_advice(o, label if mask[:game.num_actions].sum() > 1
+                                    else game.num_actions, game.num_actions)
+                elif advisors:  # every position of the seat, so its advisor keeps its plans
+                    o = with_advice(o, advice_of(advisors[p], state, p, o, mask,
+                                                 game.num_actions), game.num_actions)
+                if mask.sum() > 1:
+                    if p in labellers:
+                        learner_decisions += 1
+                        hits += a == label
+                    if len(actions) < max_samples:
+                        obs.append(np.asarray(o, np.float32).copy())
+                        masks.append(mask.copy())
+                        actions.append(label)
+                        owners.append(p)
+            state.apply(joint)
+            decisions += 1
+        r = state.returns()
+        finals.extend(float(r[p]) * reward_scale for p in owners[first:])
+        game_samples.append(len(actions) - first)
+        game_decisions.append(learner_decisions)
+        game_hits.append(int(hits))
+        if len(actions) >= max_samples:
+            break
+    width = game.obs_spec.size + (game.num_actions if advice is not None else 0)
+    # a block of games with no real choice in it records nothing (joined with other blocks)
+    x = np.stack(obs).astype(np.float32) if obs else np.zeros((0, width), np.float32)
+    if obs_scale is not None:
+        x *= obs_scale
+    m = np.stack(masks).astype(bool) if masks else np.zeros((0, game.num_actions), bool)
+    demos = Demonstrations(x, m, np.asarray(actions, np.int64), np.asarray(finals, np.float32))
+    return Recording(demos, game_samples, game_decisions, game_hits)
+
+
+def merge(a: Demonstrations, b: Demonstrations) -> Demonstrations:
+    """DAgger's aggregate: every sample of both."""
+    return Demonstrations(np.concatenate([a.obs, b.obs]), np.concatenate([a.masks, b.masks]),
+                          np.concatenate([a.actions, b.actions]),
+                          np.concatenate([a.returns, b.returns]))
+
+
+def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds: int,
+           games: int, seed: int = 0, teacher: str = "heuristic",
+           obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
+           reward_scale: float = 1.0, epochs: int = 4, log: Any = print,
+           advice: str | None = None, processes: int = 1) -> list[dict[str, Any]]:
+    """``rounds`` DAgger iterations after cloning ``demos`` into ``policy``: the greedy policy
+    plays ``games`` games against the teacher (``generate_dagger``, seeds apart from the cloning
+    games'), the labelled samples join the aggregate, and the policy is fitted to it again
+    (``epochs`` passes, from its current weights). Returns one record per round; its
+    ``learner_agreement`` is measured on the policy's own positions, before that round's fit."""
+    from tablezoo.agents.learned.policy import MLPAgent
+    from tablezoo.training.selfplay.callbacks import export_policy
+
+    history = []
+    for r in range(rounds):
+        card = {"env": env_name, "advice": advice} if advice else None
+        learner = MLPAgent(export_policy(policy, obs_scale, card), deterministic=True)
+        recording = generate_dagger(game, env_name, games, learner,
+                                    seed + DAGGER_SEED_STRIDE * (r + 1), teacher, obs_scale,
+                                    max_samples, reward_scale, advice, processes)
+        demos = merge(demos, recording.demos)
+        fit = clone(policy, demos, epochs=epochs, seed=seed + r + 1, log=log)
+        # clone's held-out split is drawn afresh from the aggregate, so it can hold samples an
+        # earlier round was fitted on: optimistic, hence its own name; the clean figure is
+        # learner_agreement (fresh games, before the fit)
+        fit["aggregate_agreement"] = fit.pop("heldout_agreement")
+        history.append({"round": r + 1, "games": games, "new_samples": len(recording.demos),
+                        "learner_decisions": recording.learner_decisions,
+                        "learner_agreement": recording.learner_agreement, **fit})
+        log(f"dagger round {r + 1}/{rounds}: learner agreed with the teacher on "
+            f"{recording.learner_agreement:.3f} of its {recording.learner_decisions} decisions; "
+            f"{len(demos)} samples in all")
+    return history
+
+
+def clone(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: int = 512,
+          lr: float = 1e-3, value_coef: float = 0.5, holdout: float = 0.1, seed: int = 0,
+          log: Any = print) -> dict[str, float]:
+    """Fit ``policy`` (an sb3 MaskablePPO policy) to ``demos``; returns held-out agreement."""
+    if epochs < 1:
+        raise ValueError(f"clone: epochs={epochs}; allowed: 1 or more")
+    import torch
+
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(demos))
+    n_val = max(1, int(len(order) * holdout))
+    val, train = order[:n_val], order[n_val:]
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    policy.set_training_mode(True)
+
+    def tensors(idx: np.ndarray):
+        return (torch.as_tensor(demos.obs[idx]), demos.masks[idx],
+                torch.as_tensor(demos.actions[idx]), torch.as_tensor(demos.returns[idx]))
+
+    for epoch in range(epochs):
+        rng.shuffle(train)
+        total = 0.0
+        for start in range(0, len(train), batch_size):
+            obs, masks, acts, rets = tensors(train[start:start + batch_size])
+            _, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
+            values = policy.predict_values(obs).flatten()
+            loss = -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(values, rets)
+            total += descend(policy, optimizer, loss) * len(acts)
+        agree = agreement(policy, demos, val)
+        log(f"bc epoch {epoch + 1}/{epochs}: loss {total / len(train):.4f}, "
+            f"held-out agreement {agree:.3f}")
+    policy.set_training_mode(False)
+    return {"samples": len(demos), "heldout_agreement": agree, "epochs": epochs}
+
+
+def descend(policy: Any, optimizer: Any, loss: Any) -> float:
+    """One optimizer step on ``loss`` with the gradient norm clipped at 0.5 (sb3's PPO default,
+    so a warm start moves the weights as PPO will); returns the loss."""
+    import torch
+
+    optimizer.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+    optimizer.step()
+    return float(loss.detach())
+
+
+def agreement(policy: Any, demos: Demonstrations, idx: np.ndarray) -> float:
+    """Share of ``idx`` decisions where the policy's greedy masked action is the teacher's."""
+    import torch
+
+    hits = 0
+    with torch.no_grad():
+        for start in range(0, len(idx), 4096):
+            part = idx[start:start + 4096]
+            dist = policy.get_distribution(torch.as_tensor(demos.obs[part]),
+                                           action_masks=demos.masks[part])
+            greedy = dist.distribution.probs.argmax(-1).numpy()
+            hits += int((greedy == demos.actions[part]).sum())
+    return hits / len(idx)
+
+
+DEFAULT_GAMES = 400  # where neither --games nor the config's bc_games says
+# imitate's flag -> tablezoo.training.selfplay.train's; a flag left out leaves the config's value (or train's
+# default) in place, so `--config` runs the config's own warm start
+TRAIN_FLAGS = {"games": "--bc-games", "teacher": "--bc-teacher", "epochs": "--bc-epochs",
+               "dagger_rounds": "--dagger-rounds", "dagger_games": "--dagger-games",
+               "seed": "--seed", "processes": "--processes", "env": "--env"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = make_parser("imitate", __doc__)
+    p.add_argument("--config", type=Path,
+                   help="a training/configs/*.json: its env, options, network and warm start "
+                        "(bc_games, bc_teacher, bc_epochs, dagger_*, processes); flags on the "
+                        "command line win")
+    add_env(p, required=False, help="the env to clone on (required here or in --config)")
+    add_out(p, help="run folder for model.zip and summary.json")
+    p.add_argument("--games", type=positive_int, default=None,
+                   help=f"teacher games to clone (default: the config's bc_games, else "
+                        f"{DEFAULT_GAMES})")
+    p.add_argument("--teacher", default=None, metavar="SPEC",
+                   help="agent spec of the teacher, playing every seat (default: the config's "
+                        "bc_teacher, else heuristic)")
+    p.add_argument("--epochs", type=positive_int, default=None,
+                   help="passes over the samples (default: the config's bc_epochs, else 10)")
+    p.add_argument("--dagger-rounds", type=non_negative_int, default=None,
+                   help="DAgger rounds after cloning, the clone playing and the teacher "
+                        "labelling (default: the config's, else 0)")
+    p.add_argument("--dagger-games", type=positive_int, default=None,
+                   help="games per DAgger round (default: the config's, else --games)")
+    add_seed(p, default=None, help="seed of the teacher's games (game k uses seed + k) and of "
+                                   "the network (default: the config's, else 0)")
+    p.add_argument("--processes", type=int, default=None,
+                   help="worker processes playing the teacher's games (default: the config's, "
+                        "else 1)")
+    p.add_argument("--force", action="store_true",
+                   help="clone again into an --out folder that holds an earlier run (replacing "
+                        "it)")
+    return p
+
+
+def config_value(config: Path | None, key: str) -> Any:
+    """``key`` of a ``--config`` file, or None (``tablezoo.training.selfplay.train`` reports a missing or
+    malformed file, or a bad value, itself, naming the file, under this tool's name)."""
+    if config is None or not config.is_file():
+        return None
+    try:
+        values = json.loads(config.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return values.get(key) if isinstance(values, dict) else None
+
+
+def _as_count(value: Any) -> int | None:
+    """A config's count as ``tablezoo.training.selfplay.train`` will read it (``"0"`` included: its config check
+    converts strings), or None where it is no integer (train refuses that, naming the file)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(value) if isinstance(value, int | str) else None
+    except ValueError:
+        return None
+
+
+def train_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
+    """``tablezoo.training.selfplay.train``'s arguments for a run that only clones: no PPO steps, no evaluation,
+    the flags given here over the config's values."""
+    argv = ["--timesteps", "0", "--out", str(args.out), "--eval-games", "0", "--no-progress"]
+    if args.config:
+        argv = ["--config", str(args.config), *argv]
+    for name, flag in TRAIN_FLAGS.items():
+        if getattr(args, name) is not None:
+            argv += [flag, str(getattr(args, name))]
+    if args.games is None:
+        configured = config_value(args.config, "bc_games")
+        count = _as_count(configured)
+        if configured is None:
+            argv += ["--bc-games", str(DEFAULT_GAMES)]
+        elif count is not None and count < 1:
+            parser.error(f"--config {args.config}: bc_games={configured!r} clones nothing; "
+                         "allowed: 1 or more, or pass --games N")
+    return argv + (["--force"] if args.force else [])
+
+
+def main(argv: list[str] | None = None) -> int:
+    from tablezoo.training.selfplay import train
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    refuse_earlier_run(parser, args.out, force=args.force)
+    t0 = time.perf_counter()
+    code = train.main(train_command(args, parser), prog="imitate",
+                      usage=usage_of(parser))
+    print(json.dumps({"seconds": round(time.perf_counter() - t0, 1)}))
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,206 @@
+"""sb3 callbacks of a training run: the league's networks, periodic evaluation, checkpoints.
+
+- ``LeagueCallback``: at every rollout start the learner's current actor goes to the collector as
+  the ``self`` network (its partner and self-play seats); at the first rollout end at or after
+  every ``snapshot_every`` steps a frozen copy joins the league (the weights of that rollout).
+  League statistics (PFSP score per entry) go to TensorBoard.
+- ``EvalCallback``: every ``eval_every`` steps the greedy learner plays the same seeded games
+  against random and against heuristic seats (its team-mates: itself), seats rotated; win rate
+  and mean reward with 95% CIs go to TensorBoard and ``OUT/eval.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+from tablezoo.agents.learned.policy import MLPAgent, NumpyMLP
+from tablezoo.agents.registry import factory_from_spec
+from tablezoo.envs.core.game import Game
+from tablezoo.training.evaluation.evaluate import evaluate_seat
+from tablezoo.training.evaluation.stats import json_figures, summarize
+from tablezoo.training.shipping.export import mlp_from_policy
+
+EVAL_OPPONENTS = ("random", "heuristic")
+EVAL_FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_reward",
+               "mean_reward_low", "mean_reward_high", "seconds"]
+
+
+def eval_row(step: int, opponent: str, rewards: list[float], seconds: float) -> dict[str, Any]:
+    """One ``eval.csv`` row (``EVAL_FIELDS``): win rate and mean reward with 95% intervals."""
+    s = summarize(rewards)
+    return {"step": step, "opponent": opponent, "games": s.n, "win": s.win.value,
+            "win_low": s.win.low, "win_high": s.win.high,
+            "mean_reward": s.mean_reward.value, "mean_reward_low": s.mean_reward.low,
+            "mean_reward_high": s.mean_reward.high, "seconds": round(seconds, 2)}
+
+
+def export_policy(policy: Any, obs_scale: np.ndarray | None,
+                  card: dict[str, Any] | None = None) -> NumpyMLP:
+    """The actor as a ``NumpyMLP``; ``card`` (e.g. an advised model's ``env`` and ``advice``)
+    goes with it."""
+    return mlp_from_policy(policy, obs_scale, card)
+
+
+def make_checkpoint_callback(args: Any) -> CheckpointCallback:
+    return CheckpointCallback(save_freq=max(1, args.checkpoint_every // args.n_envs),
+                              save_path=str(args.out / "checkpoints"), name_prefix="model")
+
+
+class StopAfter(BaseCallback):
+    """Ends training at a wall-clock deadline (``time.perf_counter`` value): the budget guard."""
+
+    def __init__(self, deadline: float):
+        super().__init__()
+        self.deadline = deadline
+
+    def _on_step(self) -> bool:
+        import time
+
+        return time.perf_counter() < self.deadline
+
+
+class UpdateThreads(BaseCallback):
+    """Gives the PPO update ``threads`` torch threads, and collection one.
+
+    With ``--processes K`` the worker processes wait while the learner updates, so the update may
+    use K cores; while the workers play, the main process's own work per step (gathering the
+    streamed steps; with sb3's loop, the learner's forward pass) stays on one thread (a second
+    one would only spin against the workers).
+    """
+
+    def __init__(self, threads: int):
+        super().__init__()
+        self.threads = max(1, int(threads))
+
+    def _on_rollout_end(self) -> None:  # the update follows
+        import torch
+
+        torch.set_num_threads(self.threads)
+
+    def _on_rollout_start(self) -> None:  # collection follows
+        import torch
+
+        torch.set_num_threads(1)
+
+    def _on_step(self) -> bool:
+        return True
+
+
+class LeagueCallback(BaseCallback):
+    """Keeps the collector's ``self`` network current and freezes snapshots."""
+
+    def __init__(self, vec_env: Any, obs_scale: np.ndarray | None, snapshot_every: int):
+        super().__init__()
+        self.vec_env = vec_env
+        self.obs_scale = obs_scale
+        self.snapshot_every = snapshot_every
+        self.next_at = 0
+        self.snapshot_names: list[str] = []
+        self.counts: dict[str, list[float]] = {}
+
+    def add_saved(self, path: Path) -> None:
+        """A saved checkpoint as a frozen league member (on ``--resume``)."""
+        from tablezoo.agents.learned.policy import load_model
+
+        name = f"checkpoint:{Path(path).name}"
+        self.vec_env.add_snapshot(
+            name, export_policy(load_model(path, allow_advised=True).policy, self.obs_scale))
+        self.snapshot_names.append(name)
+
+    def names(self) -> list[str]:
+        return list(self.snapshot_names)
+
+    def _on_training_start(self) -> None:
+        self.next_at = self.num_timesteps + self.snapshot_every
+
+    def _on_rollout_start(self) -> None:
+        self.vec_env.set_self(export_policy(self.model.policy, self.obs_scale))
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        # Snapshots join at rollout ends, not mid-rollout: the weights are the same all rollout
+        # long, and with --processes the workers are playing ahead, not listening.
+        if self.snapshot_every and self.num_timesteps >= self.next_at:
+            name = f"self@{self.num_timesteps}"
+            self.vec_env.add_snapshot(name, export_policy(self.model.policy, self.obs_scale))
+            self.snapshot_names.append(name)
+            while self.next_at <= self.num_timesteps:
+                self.next_at += self.snapshot_every
+        for entry, ret in self.vec_env.pop_finished():
+            self.counts.setdefault(entry, []).append(ret)
+        for entry, rets in self.counts.items():
+            if rets:
+                self.logger.record(f"league/{entry}/mean_return", float(np.mean(rets[-200:])))
+                self.logger.record(f"league/{entry}/episodes", len(rets))
+
+
+class EvalCallback(BaseCallback):
+    """Fixed seeded games against random and heuristic every ``eval_every`` steps.
+
+    ``filename`` names the run's csv: ``eval.csv`` for PPO (its ``step`` column in learner
+    steps), ``rollout_eval.csv`` for the epochs of a rollout fit (``step`` is the epoch)."""
+
+    def __init__(self, out: Path, game: Game, env_name: str, obs_scale: np.ndarray | None,
+                 eval_every: int, games: int, seed: int, card: dict[str, Any] | None = None,
+                 filename: str = "eval.csv"):
+        super().__init__()
+        self.card = card  # what the exported network needs to play (an advised model's advice)
+        self.path = Path(out) / filename
+        self.game, self.env_name, self.obs_scale = game, env_name, obs_scale
+        self.eval_every, self.games, self.seed = eval_every, games, seed
+        self.next_at = 0
+        self.last_step = -1
+        self.rows: list[dict[str, Any]] = []
+        self.last_row: dict[str, Any] | None = None
+        self.opponents = {spec: factory_from_spec(spec, env_name) for spec in EVAL_OPPONENTS}
+
+    def _on_training_start(self) -> None:
+        self.next_at = self.num_timesteps + self.eval_every
+
+    def _on_step(self) -> bool:
+        if self.games > 0 and self.eval_every and self.num_timesteps >= self.next_at:
+            self.evaluate_now(self.model.policy, self.num_timesteps)
+            self.next_at += self.eval_every
+        return True
+
+    def evaluate_now(self, policy: Any, step: int) -> list[dict[str, Any]]:
+        import time
+
+        mlp = export_policy(policy, self.obs_scale, self.card)
+
+        def hero(seed: int | None) -> MLPAgent:
+            return MLPAgent(mlp, seed)
+
+        rows = []
+        for spec, make in self.opponents.items():
+            t0 = time.perf_counter()
+            rewards = evaluate_seat(self.game, hero, hero, make, self.games, self.seed)
+            row = eval_row(step, spec, rewards, time.perf_counter() - t0)
+            rows.append(row)
+            logger = getattr(self, "logger", None)  # unset before learn() (the step-0 evaluation)
+            if logger is not None:
+                for key in ("win", "mean_reward", "mean_reward_low", "mean_reward_high"):
+                    logger.record(f"eval/{spec}/{key}", row[key])
+        self._append(rows)
+        self.last_step = step
+        self.last_row = {r["opponent"]: json_figures(r) for r in rows} | {"step": step}
+        return rows
+
+    def _append(self, rows: list[dict[str, Any]]) -> None:
+        new = not self.path.is_file()
+        with self.path.open("a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=EVAL_FIELDS)
+            if new:
+                writer.writeheader()
+            writer.writerows(rows)
+        self.rows.extend(rows)
+        for row in rows:
+            print(f"eval @{row['step']}: vs {row['opponent']}: win {row['win']:.3f}, mean "
+                  f"{row['mean_reward']:+.3f} [{row['mean_reward_low']:+.3f}, "
+                  f"{row['mean_reward_high']:+.3f}]", flush=True)

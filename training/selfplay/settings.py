@@ -1,0 +1,104 @@
+"""Allowed ranges of ``tablezoo.training.selfplay.train``'s numeric settings, checked before anything is built.
+
+argparse's ``type=`` only sees the command line: a ``--config`` file's values bypass it. So the
+ranges live here and are checked on the parsed settings, wherever they came from. Without this,
+``--gamma 2`` or ``--net-arch 0`` trained a meaningless model without a word, and ``--n-envs 0``
+or ``--batch-size 0`` stopped with a traceback from inside torch or sb3.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# setting -> (the test a value must pass, the allowed values in words); ``None`` is always
+# allowed where the option's default is ``None`` (it means "not set")
+Check = tuple[Callable[[float], bool], str]
+
+
+def _at_least(low: float) -> Check:
+    return (lambda v: v >= low, f"{low:g} or more")
+
+
+def _above(low: float) -> Check:
+    return (lambda v: v > low, f"more than {low:g}")
+
+
+def _between(low: float, high: float, *, open_low: bool = False) -> Check:
+    if open_low:
+        return (lambda v: low < v <= high, f"more than {low:g}, at most {high:g}")
+    return (lambda v: low <= v <= high, f"{low:g} to {high:g}")
+
+
+RANGES: dict[str, Check] = {
+    "timesteps": _at_least(0),
+    "snapshot_every": _at_least(1),
+    "max_snapshots": _at_least(1),
+    "pfsp_power": _at_least(0),
+    "partner_snapshot_prob": _between(0, 1),
+    "checkpoint_every": _at_least(0),  # 0: no checkpoints
+    "eval_every": _at_least(1),
+    "eval_games": _at_least(0),
+    "eval_seed": _at_least(0),
+    "bc_games": _at_least(0),
+    "bc_epochs": _at_least(1),
+    "bc_max_samples": _at_least(1),
+    "dagger_games": _at_least(1),
+    "dagger_epochs": _at_least(1),
+    "rollout_candidates": _at_least(1),
+    "reward_scale": _above(0),
+    "max_minutes": _above(0),
+    "seed": _at_least(0),
+    "n_envs": _at_least(1),
+    "n_steps": _at_least(1),
+    "batch_size": _at_least(2),  # sb3 normalises each minibatch's advantages
+    "n_epochs": _at_least(1),
+    "lr": _above(0),
+    "ent_coef": _at_least(0),
+    "clip_range": _above(0),
+    "gamma": _between(0, 1, open_low=True),
+    "gae_lambda": _between(0, 1),
+    "verbose": _between(0, 2),
+}
+
+
+def setting_problems(settings: dict[str, Any]) -> list[str]:
+    """Every setting outside its range, each naming the option, its value and what is allowed
+    (empty when all are fine). Settings this module does not know are left to their tools."""
+    problems = []
+    for name, (ok, allowed) in RANGES.items():
+        value = settings.get(name)
+        if value is None:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            problems.append(f"{flag} {value!r}: not a number (allowed: {allowed})")
+        elif not math.isfinite(value) or not ok(value):
+            problems.append(f"{flag} {value!r}: allowed: {allowed}")
+    if "net_arch" in settings:
+        try:
+            hidden_layers(settings["net_arch"])
+        except ValueError as exc:
+            problems.append(str(exc))
+    init = settings.get("init")
+    if init is not None and not (Path(init).is_file() or Path(f"{init}.zip").is_file()):
+        problems.append(f"--init {init}: no such model file (a model.zip from tablezoo.training.selfplay.train)")
+    return problems
+
+
+def hidden_layers(text: str | int) -> list[int]:
+    """``"256,256"`` -> ``[256, 256]``: the hidden layer sizes, each a whole number >= 1."""
+    layers = []
+    for item in str(text).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if not item.isdigit() or int(item) < 1:
+            raise ValueError(f"--net-arch {text!r}: {item!r} is not a layer size (allowed: "
+                             "whole numbers 1 or more, comma-separated, e.g. 256,256)")
+        layers.append(int(item))
+    if not layers:
+        raise ValueError(f"--net-arch {text!r}: no layer (allowed: e.g. 128,128)")
+    return layers

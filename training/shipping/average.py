@@ -1,0 +1,122 @@
+"""Average a training run's actor weights over the last part of the run (tail averaging).
+
+    tablezoo average /work/runs/ethnos_2p --tail 0.5 --out /work/runs/ethnos_2p_tail
+
+Why: late in a PPO run with a small learning rate the weights keep wandering around a good
+region, and each checkpoint is one draw of that walk; their measured strength against the
+heuristic moves by +-0.1 from one evaluation to the next. The uniform average of the weights
+over the walk's tail (Polyak-Ruppert averaging, as SWA does for supervised nets; Nikishin et al.
+2018 for RL) sits nearer the region's centre than any one draw. ``tablezoo.training.evolution.cma_es
+--tail-average`` does the same for the CMA-ES mean.
+
+``--tail F`` averages the checkpoints in ``RUN/checkpoints/`` taken in the last fraction F of
+the run's learner steps, together with the final weights (``RUN/model.zip``); a tail that holds
+no checkpoint averages the final weights alone. Only the actor is averaged: it is what a
+shipped model plays. Writes ``OUT/model.npz`` + ``OUT/model.json``: the run's card, its
+training command followed by this one, and an ``averaged`` section naming the steps averaged.
+``tablezoo.training.shipping.ship OUT`` and ``trained:path=OUT/model.npz`` take it like a run's own model.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tablezoo.agents.learned.policy import NumpyMLP
+from tablezoo.training.cli.options import make_parser
+from tablezoo.training.selfplay.train import checkpoints
+
+
+def tail_steps(steps: list[int], final_steps: int, fraction: float) -> list[int]:
+    """The checkpoint steps in the last ``fraction`` of a run that ended at ``final_steps``:
+    those at or after ``(1 - fraction) * final_steps`` (and before the end)."""
+    start = math.ceil((1.0 - fraction) * final_steps)
+    return [s for s in steps if start <= s < final_steps]
+
+
+def average_mlps(mlps: list[NumpyMLP], card: dict[str, Any]) -> NumpyMLP:
+    """The element-wise mean of networks of one shape (and one input scaling)."""
+    first = mlps[0]
+    for mlp in mlps[1:]:
+        shapes = [w.shape for w in mlp.weights]
+        if shapes != [w.shape for w in first.weights]:
+            raise ValueError(f"average: the networks differ in shape ({shapes} vs "
+                             f"{[w.shape for w in first.weights]}); average one run's models")
+        if mlp.activation != first.activation:
+            raise ValueError(f"average: the networks differ in activation ({mlp.activation} vs "
+                             f"{first.activation}); average one run's models")
+        if not np.array_equal(mlp.obs_scale, first.obs_scale):
+            raise ValueError("average: the networks scale their inputs differently; average "
+                             "one run's models")
+    weights = [np.mean([m.weights[i] for m in mlps], axis=0) for i in range(len(first.weights))]
+    biases = [np.mean([m.biases[i] for m in mlps], axis=0) for i in range(len(first.biases))]
+    return NumpyMLP(weights, biases, first.activation, first.obs_scale, card=card)
+
+
+def average_run(run: Path, fraction: float, out: Path,
+                command: str | None = None) -> tuple[Path, dict[str, Any]]:
+    """Average ``run``'s tail (see the module doc) into ``out/model.npz``; the path and the
+    card's ``averaged`` section."""
+    from tablezoo.agents.learned.policy import load_model
+    from tablezoo.training.shipping.export import mlp_from_policy
+
+    card_path, final_path = run / "model.json", run / "model.zip"
+    for needed in (card_path, final_path, run / "config.json"):
+        if not needed.is_file():
+            raise FileNotFoundError(f"average: {run} is not a finished tablezoo.training.selfplay.train run "
+                                    f"(no {needed.name}); pass the --out folder of one")
+    if out.resolve() == run.resolve():
+        raise ValueError(f"average: --out {out} is the run itself, whose model.npz holds the "
+                         "final weights; pass another folder")
+    card = json.loads(card_path.read_text())
+    config = json.loads((run / "config.json").read_text())
+    scale = config.get("obs_scale")
+    obs_scale = None if scale is None else np.asarray(scale, np.float32)
+    final = load_model(final_path, card["env"], allow_advised=True)
+    final_steps = int(final.num_timesteps)
+    saved = dict(checkpoints(run))
+    chosen = tail_steps(sorted(saved), final_steps, fraction)
+    mlps = [mlp_from_policy(load_model(saved[s], card["env"], allow_advised=True).policy,
+                            obs_scale) for s in chosen]
+    mlps.append(mlp_from_policy(final.policy, obs_scale))
+    averaged = {"tail": fraction, "checkpoint_steps": chosen, "final_steps": final_steps,
+                "networks": len(mlps),
+                "note": "eval_during_training is the learner's (final weights), not the average's"}
+    command = command or f"tablezoo average {run} --tail {fraction} --out {out}"
+    new_card = {**card, "training_command": f"{card['training_command']} && {command}",
+                "averaged": averaged}
+    path = average_mlps(mlps, new_card).save(out / "model.npz")
+    return path, averaged
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = make_parser("average", __doc__)
+    p.add_argument("run", type=Path, help="the --out folder of a finished tablezoo.training.selfplay.train run")
+    p.add_argument("--tail", type=float, required=True, metavar="F",
+                   help="average the checkpoints of the last fraction F (0 < F <= 1) of the "
+                        "run's learner steps with the final weights")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="folder for model.npz + model.json (not the run itself)")
+    args = p.parse_args(argv)
+    if not 0.0 < args.tail <= 1.0:
+        p.error(f"--tail must be above 0 and at most 1, got {args.tail}")
+    command = "tablezoo average " + shlex.join(
+        sys.argv[1:] if argv is None else argv)
+    try:
+        path, averaged = average_run(args.run, args.tail, args.out, command)
+    except (ValueError, FileNotFoundError) as exc:
+        p.error(str(exc))
+    steps = averaged["checkpoint_steps"]
+    span = f"checkpoints at {steps[0]}..{steps[-1]} steps and " if steps else ""
+    print(f"averaged {averaged['networks']} networks ({span}the final weights at "
+          f"{averaged['final_steps']} steps) into {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
