@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+
 from tablezoo.envs.core.game import State
 
 
 @runtime_checkable
 class Agent(Protocol):
-    """What tournaments, the single-agent training view and ``tablezoo.training.cli.play`` rely on."""
+    """What tournaments, the single-agent training view and ``tablezoo play`` rely on."""
 
     name: str
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, legal_ids
 from tablezoo.envs.core.game import State
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.heuristics import heuristic_class

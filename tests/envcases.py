@@ -6,6 +6,7 @@ import importlib.util
 import os
 
 import pytest
+
 from tablezoo import envs
 
 # Seeded random games per variant in the conformance simulation (the issues' acceptance counts;

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.core.errors import StateFormatError
 from tablezoo.envs.core.game import Game, State
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.core.errors import StateFormatError
 from tablezoo.envs.core.game import Game, State
 

@@ -16,7 +16,7 @@ nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
 pytest.importorskip("matplotlib")
 
-ROOT = Path(__file__).resolve().parents[0]
+ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # Figures each research notebook must show (the acceptance); others need none.
 MIN_FIGURES = {"baselines": 2, "training": 2}

@@ -45,6 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
 from tablezoo.envs.bauer_draft.actions import (
     COPY,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
 from tablezoo.envs.bauer_trick.components import (

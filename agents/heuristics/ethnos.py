@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
 from tablezoo.envs.core.game import State
 from tablezoo.envs.core.obs_spec import ObsSpec

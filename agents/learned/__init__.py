@@ -1,1 +1,3 @@
-"""Learned agents and their model files: numpy policies, saved MaskablePPO zips, evolved heuristic weights, RLlib checkpoints."""
+"""Learned agents and their model files: numpy policies, saved MaskablePPO zips, evolved
+heuristic weights and RLlib checkpoints.
+"""

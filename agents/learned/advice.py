@@ -1,6 +1,7 @@
 """Advice inputs: a network that also sees the move another agent would make.
 
-A model trained with ``tablezoo.training.selfplay.train --advice heuristic`` reads the observation followed by a
+A model trained with ``tablezoo train --advice heuristic`` reads the observation
+followed by a
 one-hot of the move the game's heuristic would play there (all zeros where the heuristic has no
 move to give: a pass, or a finished game). This is residual policy learning (Silver et al.
 2018, "Residual Policy Learning"; Johannink et al. 2019): cloning starts the network at the
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+
 from tablezoo.agents.base import Agent
 from tablezoo.envs.core.game import State
 

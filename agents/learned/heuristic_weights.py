@@ -4,7 +4,8 @@ Where a game's hand-written heuristic is already a well-calibrated evaluation (b
 search on an expected-egg position value), networks trained on its games have only learned to
 copy it, imperfectly. The parameters of that evaluation (how much a bonus tile is worth, how
 hard to read the opponent's columns, ...) are hand-tuned guesses, though, and evolution
-strategies can fit them to game outcomes (``training/evolution/cma_es.py``: CMA-ES against the default
+strategies can fit them to game outcomes (``training/evolution/cma_es.py``: CMA-ES against the
+default
 heuristic). The result is a small model in the same sense as a network: learned numbers in a
 ``.npz``, a card next to it, played by ``make_agent("trained")`` with numpy only.
 
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.learned.model_files import ModelFileError, read_arrays, read_card
 from tablezoo.envs.core.game import State

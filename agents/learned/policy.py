@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.base import Agent, BaseAgent, legal_ids, only_noop
 from tablezoo.agents.learned.advice import (
     advice_of,
@@ -99,7 +100,7 @@ class NumpyMLP:
 
     @property
     def advice(self) -> str | None:
-        """The advisor whose move is part of the input (``tablezoo.agents.learned.advice``), or None."""
+        """The advisor whose move is part of the input (``agents.learned.advice``), or None."""
         return self.card.get("advice")
 
     @property
@@ -249,7 +250,8 @@ def shipped_models(env_name: str | None = None,
 class MLPAgent(BaseAgent):
     """Plays a ``NumpyMLP``: masked argmax, or masked sampling from the agent's own generator
     (one uniform draw per decision, the collector's convention). An advised model
-    (``tablezoo.agents.learned.advice``) gets its advisor's move appended to each observation; the advisor
+    (``tablezoo.agents.learned.advice``) gets its advisor's move appended to each observation; the
+    advisor
     needs the ``state`` where the heuristic does."""
 
     name = "trained"
@@ -361,7 +363,8 @@ def load_model_file(path: str | Path, env_name: str | None = None,
                     obs_size: int | None = None, num_actions: int | None = None,
                     num_players: int | None = None) -> NumpyMLP | HeuristicWeights:
     """A trained-model ``.npz`` of either kind, by the ``format`` its card names: a numpy
-    network (``FORMAT``) or evolved heuristic weights (``tablezoo.agents.learned.heuristic_weights``). Refused
+    network (``FORMAT``) or evolved heuristic weights
+    (``tablezoo.agents.learned.heuristic_weights``). Refused
     for another env, action count, observation size, or player count than its card's."""
     npz = Path(path).with_suffix(".npz")
     if Path(path).is_dir() and not Path(f"{path}.npz").is_file():  # foo/ beside foo.npz: foo.npz
@@ -476,7 +479,8 @@ def load_model(path: str | Path, env_name: str | None = None,
     check_model_fits(config_env, None, env_name, None, str(path))
     if config.get("advice") and not allow_advised:
         raise ModelMismatchError(
-            f"{path} reads {config['advice']} advice with its observations (tablezoo.agents.learned.advice), "
+            f"{path} reads {config['advice']} advice with its observations "
+            "(tablezoo.agents.learned.advice), "
             f"which the policy agent does not compute: export it (tablezoo export "
             f"{path} OUT.npz) and play it as trained:OUT.npz")
     from sb3_contrib import MaskablePPO
@@ -484,7 +488,7 @@ def load_model(path: str | Path, env_name: str | None = None,
     try:
         model = MaskablePPO.load(str(path), device="cpu")
     except (AssertionError, ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile) as exc:
-        raise ModelFileError(f"{path}: not a MaskablePPO model.zip from tablezoo.training.selfplay.train "
+        raise ModelFileError(f"{path}: not a MaskablePPO model.zip from tablezoo train "
                              f"({type(exc).__name__}: {exc})") from None
     model_obs = int(model.observation_space.shape[0])
     check_model_fits(config_env, model_obs, env_name, obs_size, str(path))
@@ -501,7 +505,7 @@ def load_model(path: str | Path, env_name: str | None = None,
 
 
 def run_config(model_path: str | Path) -> dict[str, Any]:
-    """The ``config.json`` that ``tablezoo.training.selfplay.train`` writes next to ``model.zip`` (or ``{}``)."""
+    """The ``config.json`` that ``tablezoo train`` writes next to ``model.zip`` (or ``{}``)."""
     path = Path(model_path)
     for candidate in (path.parent / "config.json", path.parent.parent / "config.json"):
         if candidate.is_file():

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
 from tablezoo.envs.core.game import State
 

@@ -1,1 +1,3 @@
-"""Search agents: Information-Set MCTS, its beliefs and leaf values, flat Monte-Carlo, the double-dummy solver."""
+"""Search agents: Information-Set MCTS with its beliefs and leaf values, flat Monte-Carlo,
+and the double-dummy solver of bauer_trick.
+"""

@@ -10,7 +10,8 @@ exact for a deterministic model: the kept worlds are uniform over those in which
 would have acted as the players did.
 
 Only the choices a game can rebuild from a full-information world are checked:
-bauer_trick's trump call (``tablezoo.envs.bauer_trick.hidden.call_positions``). The check runs on the
+bauer_trick's trump call (``tablezoo.envs.bauer_trick.hidden.call_positions``). The check runs on
+the
 sampled world only, so what the search keeps still depends only on what the seat has seen.
 
 ``belief="items"`` weights instead of rejecting, where the evidence is public and cheap to
@@ -31,6 +32,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.core.game import State
 
 # world -> the (position, seat, action) choices the model is checked on, in the order made

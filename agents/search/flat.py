@@ -13,6 +13,7 @@ The documented search agent is ``ismcts`` (``agents/search/ismcts.py``).
 from __future__ import annotations
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
 from tablezoo.envs.core.game import State
 

@@ -30,7 +30,8 @@ Each iteration samples a fresh world from what the searching seat has seen
   heuristic position value (``"heuristic"``, bower; ``agents/search/leaf_values.py``), the glory
   margins if the current Age ended now (``"age_end"``, ethnos, scale ``leaf_scale``), an exact
   perfect-information solve of the sampled world (``"solver"``, bauer_trick's trick play,
-  ``agents/search/double_dummy.py``: with ``depth=0`` and ``keys="root"`` this is perfect-information
+  ``agents/search/double_dummy.py``: with ``depth=0`` and ``keys="root"`` this is
+  perfect-information
   Monte Carlo) or a callable ``(state, searcher) -> per-seat values``; an evaluator that
   returns ``None`` cannot value that position yet, and the playout goes on until it can.
   ``margin_weight`` adds the score-margin value to finished playouts too (a softer signal than
@@ -74,6 +75,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
 from tablezoo.agents.search.belief import BELIEFS, consistent, rebuild_for, world_belief_for
 from tablezoo.agents.search.leaf_values import (

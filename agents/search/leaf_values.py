@@ -17,7 +17,8 @@ Giant bonus and bands, the rules' own end-of-Age scoring on a copy) and values t
 that would result: glory only changes at Age ends, so without it a cut-off in mid-Age sees only
 the Ages already over.
 ``"solver"`` solves the sampled world exactly where a game has a perfect-information solver
-(bauer_trick's trick play, ``agents/search/double_dummy.py``): with a cut-off right after the root this
+(bauer_trick's trick play, ``agents/search/double_dummy.py``): with a cut-off right after the root
+this
 is perfect-information Monte Carlo. It cannot value a deal whose trump is not called yet, so
 there the playout policy plays on until the trick play starts.
 """
@@ -28,6 +29,7 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
+
 from tablezoo.envs.core.game import State
 
 # per-seat values, or None where the evaluator cannot value the position (the playout goes on)

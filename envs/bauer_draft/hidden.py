@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.bauer_draft.actions import OVER
 from tablezoo.envs.bauer_draft.components import NIGHT, NUM_CARDS
 

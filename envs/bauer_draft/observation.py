@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.bauer_draft.actions import KINDS, OVER, SELECT_VILLE
 from tablezoo.envs.bauer_draft.components import (
     CARDS,

@@ -23,6 +23,7 @@ from itertools import chain
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,

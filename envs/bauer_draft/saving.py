@@ -41,6 +41,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from tablezoo.envs.bauer_draft.actions import (
     COPY_CHOICE,
     COPY_OFFER,

@@ -8,6 +8,7 @@ from math import factorial
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     NO_TRUMP,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.bauer_trick.components import (
     NUM_CARDS,
     NUM_SEATS,

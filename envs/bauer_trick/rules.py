@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.bauer_trick import hidden, observation, saving, scoring
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS, action_name
 from tablezoo.envs.bauer_trick.components import (

@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS
 from tablezoo.envs.bauer_trick.components import NUM_CARDS, NUM_SEATS
 from tablezoo.envs.bauer_trick.observation import OBS_SPEC

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.bower.actions import (
     ACCEPT,
     BRANCH,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.bower.actions import PH_OVER
 from tablezoo.envs.bower.components import NUM_EGGS, NUM_NEST_TILES
 from tablezoo.envs.bower.observation import S_ALL

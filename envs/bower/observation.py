@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.bower.actions import NUM_PHASES, PHASES
 from tablezoo.envs.bower.components import (
     CODES,
@@ -220,7 +221,7 @@ assert SCALARS_SPAN[1] == _SPEC.size and PHASE[1] == SCALARS_SPAN[0] and EFFECT[
 
 _display_cache: dict[tuple[int, ...], np.ndarray] = {}
 _hand_cache: dict[tuple[tuple[int, ...], int, bool], np.ndarray] = {}
-_CACHE_LIMIT = 1 << 12  # bounded: RSS must plateau in long runs (tablezoo.training.cli.soak)
+_CACHE_LIMIT = 1 << 12  # bounded: RSS must plateau in long runs (tablezoo soak)
 
 
 def _display_block(display: tuple[int, ...]) -> np.ndarray:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.bower.actions import (
     ACCEPT,
     DISPLAY,
@@ -595,7 +596,8 @@ _DISPLAY_MASKS = [
 _KEEP_MASKS = [_frozen_mask(list(range(KEEP, KEEP + n))) for n in range(4)]
 _HAND_MASKS = [_frozen_mask(list(range(HAND, HAND + n))) for n in range(MAX_HAND + 1)]
 _PLAY_MASKS: dict[tuple[int, int, int], np.ndarray] = {}
-# Bounded (cleared when full) so that RSS plateaus in long runs (measured by tablezoo.training.cli.soak).
+# Bounded (cleared when full) so that RSS plateaus in long runs (measured by
+# tablezoo soak).
 _PLAY_CACHE_LIMIT = 1 << 12
 _OBS_VIEWS = {p.name: OBS_SPEC.slice(p.name) for p in OBS_SPEC.pieces}
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium.utils import seeding
+
 from tablezoo.envs.core.env_options import EnvOptions
 from tablezoo.envs.core.errors import InvalidOptionError, ResetNeededError, UnknownAgentError
 from tablezoo.envs.core.game import Game, State

@@ -10,7 +10,8 @@ Simultaneous decisions (several acting players) are asked one agent at a time; t
 held back and applied together when the last acting agent has answered, so no agent sees another's
 choice early.
 
-``illegal_action`` (see ``tablezoo.envs.core.env_options``): ``"raise"`` raises ``IllegalActionError`` and
+``illegal_action`` (see ``tablezoo.envs.core.env_options``): ``"raise"`` raises
+``IllegalActionError`` and
 changes nothing; ``"terminate"`` ends the episode with -1 for the offender and 0 for the others
 (the semantics of PettingZoo's ``TerminateIllegalWrapper``, except that the episode is marked
 terminated, not also truncated: an illegal move is a terminal loss, not a time cut);
@@ -24,6 +25,7 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
+
 from tablezoo.envs.core.adapter import ILLEGAL_REWARD, AdapterBase
 from tablezoo.envs.core.errors import ResetNeededError
 from tablezoo.envs.core.game import Game

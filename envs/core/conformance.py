@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.core.game import Game, State
 

@@ -17,7 +17,8 @@ def env_functions(
 ) -> tuple[Callable[..., TablezooAECEnv], Callable[..., TablezooAECEnv],
            Callable[..., TablezooParallelEnv]]:
     """``(env, raw_env, parallel_env)``; each takes ``render_mode``, the env options
-    (``reuse_buffers``, ``illegal_action``: see ``tablezoo.envs.core.env_options``) and the game's options.
+    (``reuse_buffers``, ``illegal_action``: see ``tablezoo.envs.core.env_options``) and the game's
+    options.
 
     ``env`` and ``raw_env`` are the same lean env: it validates actions and options itself, so no
     PettingZoo wrapper stack is put on the hot path.
@@ -47,8 +48,7 @@ def env_functions(
                                    illegal_action=env_options.illegal_action)
 
     env_opts = ", ".join(ENV_OPTION_NAMES)
-    raw_env.__doc__ = (f"The {env_name} AEC env. Env options: {env_opts} (tablezoo.envs.core.env_options)"
-                       f"; game options: see {game_cls.__module__}.")
-    parallel_env.__doc__ = (f"The {env_name} parallel env. Env options: {env_opts} "
-                            f"(tablezoo.envs.core.env_options); game options: see {game_cls.__module__}.")
+    where = f"(tablezoo.envs.core.env_options); game options: see {game_cls.__module__}."
+    raw_env.__doc__ = f"The {env_name} AEC env. Env options: {env_opts} {where}"
+    parallel_env.__doc__ = f"The {env_name} parallel env. Env options: {env_opts} {where}"
     return raw_env, raw_env, parallel_env

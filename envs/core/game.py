@@ -1,7 +1,8 @@
 """The engine protocol every tablezoo game implements (pure Python + numpy, no RL imports).
 
 A ``Game`` is immutable: its options, player count, action count, observation spec and decision
-bound. A ``State`` is one mutable position. The generic PettingZoo adapters in ``tablezoo.envs.core`` and
+bound. A ``State`` is one mutable position. The generic PettingZoo adapters in
+``tablezoo.envs.core`` and
 the agents only ever talk to these two classes, so a new game needs no adapter code of its own.
 
 Conventions every engine follows:
@@ -22,6 +23,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
+
 from tablezoo.envs.core.errors import IllegalActionError, StateFormatError
 from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
 from tablezoo.envs.core.options import Option, resolve_options
@@ -78,7 +80,7 @@ class Game(ABC):
         return [self.action_name(a) for a in range(self.num_actions)]
 
     def symmetries(self) -> Symmetries | None:
-        """Relabellings that map every position to an equivalent one (``tablezoo.envs.core.symmetry``),
+        """Relabellings that map every position to an equivalent one (``envs.core.symmetry``),
         for data augmentation in training; ``None`` (the default) where the game declares none."""
         return None
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.core.errors import InvalidOptionError
 
 

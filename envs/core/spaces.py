@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
+
 from tablezoo.envs.core.game import Game
 
 MASK_DTYPE = np.int8

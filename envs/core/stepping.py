@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import logger
+
 from tablezoo.envs.core.errors import InvalidOptionError
 from tablezoo.envs.core.game import Game, State
 

@@ -58,7 +58,7 @@ class Symmetries:
                          f"advice); got inputs of {width}")
 
     def with_advice(self) -> np.ndarray:
-        """The observation table of an advised network's input (``tablezoo.agents.learned.advice``): the
+        """The observation table of an advised network's input (``agents.learned.advice``): the
         observation followed by a one-hot over the actions, which moves like an action."""
         width = self.observation.shape[1]
         return np.concatenate([self.observation, width + self.action], axis=1)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
 from tablezoo.envs.ethnos.actions import BUILD, ELF_PICK, PHASES
 from tablezoo.envs.ethnos.components import DRAGON, NUM_KINGDOMS, NUM_TRIBES, NUM_TYPES

@@ -1,7 +1,7 @@
 """The Ethnos options (spec §12) and their value checks: the table ``EthnosGame`` is built from.
 
 Every option names its default, its meaning and, where the spec leaves a value open, marks it
-**(assumed)**; ``tablezoo.training.cli.docs`` prints this table for the README.
+**(assumed)**; ``tablezoo docs`` prints this table for the README.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.ethnos import actions as act
 from tablezoo.envs.ethnos.components import (
     KINGDOMS,

@@ -1,6 +1,7 @@
 """The Ethnos rules engine (spec §2-§8, decisions of §10): ``EthnosGame`` and ``EthnosState``.
 
-``EthnosGame`` holds the options (table in ``tablezoo.envs.ethnos.options``), the per-player-count tables
+``EthnosGame`` holds the options (table in ``tablezoo.envs.ethnos.options``), the per-player-count
+tables
 and the precomputed masks; ``EthnosState`` is the mutable position: setup, whose turn, drawing,
 legal masks and ``apply``. The other concerns live in helpers that take the state as an argument
 and that this module imports (never the other way round): ``ages`` (dealing and ending an Age),
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.core.errors import InvalidOptionError
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.ethnos import actions as act
@@ -42,7 +44,7 @@ _TYPE_COLOUR = TYPE_COLOUR.tolist()
 
 
 class EthnosGame(Game):
-    """Ethnos for 2-6 players (``shared/rules/ethnos.md``); see ``tablezoo.envs.ethnos`` for the docs."""
+    """Ethnos for 2-6 players; its rules and options are documented in ``tablezoo.envs.ethnos``."""
 
     name = "ethnos"
     OPTIONS = OPTIONS

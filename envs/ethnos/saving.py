@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from tablezoo.envs.core.errors import StateFormatError
 from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
 from tablezoo.envs.core.saved_options import check_saved_options, options_record

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from tablezoo.envs.core.game import margin_rewards, rank_rewards
 from tablezoo.envs.ethnos.components import DWARVES, MERFOLK, NUM_KINGDOMS, SKELETON, TYPE_TRIBE
 

@@ -8,6 +8,7 @@ Each module imports its library at import time, so import only the one you use:
   ``MaskablePPO``: ``maskable_vec_env`` adds the ``action_masks()`` it asks for.
 
 Tianshou's ``PettingZooEnv``, TorchRL's ``PettingZooWrapper`` and Shimmy need no glue: the
-"Integrations with other RL libraries" section of ``README.md`` and ``tests/envs/integrations/`` show
+"Integrations with other RL libraries" section of ``README.md`` and ``tests/envs/integrations/``
+show
 the documented calls.
 """

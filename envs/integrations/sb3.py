@@ -27,6 +27,7 @@ import supersuit as ss
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
+
 from tablezoo import envs
 
 MASKS_METHOD = "action_masks"  # the name sb3-contrib's get_action_masks calls

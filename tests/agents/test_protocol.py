@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents import AGENTS, Agent, RandomAgent, SearchAgent, make_agent, parse_agent_spec
 from tablezoo.agents.base import BaseAgent

@@ -1,5 +1,6 @@
 """Golden playthroughs: one seeded random game per env case written as text, so any change in
-rules, observations, masks or rewards shows up as a diff. ``python -m tests.envs.golden.regenerate`` rewrites
+rules, observations, masks or rewards shows up as a diff. ``python -m tests.envs.golden.regenerate``
+rewrites
 them on purpose; ``tests/envs/test_golden.py`` compares."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+
 from tablezoo import envs
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

@@ -1,4 +1,4 @@
-"""Random simulation of every env case through the engine protocol (``tablezoo.envs.core.conformance``):
+"""Random simulation of every env case through the engine protocol (``envs.core.conformance``):
 thousands of seeded games checking masks, legality, rejections without state change, clone and
 JSON round-trips, scores against breakdowns, observations unchanged by ``determinize``, and
 termination within ``max_decisions``."""
@@ -6,9 +6,10 @@ termination within ``max_decisions``."""
 from __future__ import annotations
 
 import pytest
-from tests.envcases import sim_chunks
+
 from tablezoo import envs
 from tablezoo.envs.core.conformance import random_playthrough
+from tests.envcases import sim_chunks
 
 
 @pytest.mark.parametrize(("name", "options", "start", "stop"), sim_chunks())

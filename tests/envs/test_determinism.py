@@ -6,8 +6,9 @@ import random
 
 import numpy as np
 import pytest
-from tests.envcases import cases
+
 from tablezoo import envs
+from tests.envcases import cases
 
 
 def trajectory(name, options, seed, stir):

@@ -9,7 +9,7 @@ import pickle
 
 import numpy as np
 import pytest
-from tests.envcases import SCALE, cases
+
 from tablezoo import envs
 from tablezoo.envs.core import (
     IllegalActionError,
@@ -17,6 +17,7 @@ from tablezoo.envs.core import (
     ResetNeededError,
     StateFormatError,
 )
+from tests.envcases import SCALE, cases
 
 
 def _legal(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -470,7 +471,8 @@ def test_a_saved_state_with_a_key_the_game_does_not_write_is_refused(name):
                                           ("bauer_draft_v0", {"num_players": 3})])
 def test_a_state_saved_under_other_options_is_refused_not_played_by_other_rules(name, options):
     """bower and ethnos did not record their options: a state saved under bonus_tiles=False
-    loaded silently into a default game (tablezoo.training.cli.play --state then played it by the default
+    loaded silently into a default game (tablezoo.training.cli.play --state then played it by the
+    default
     rules). Now every game records them, and the saved options rebuild the game that wrote it."""
     import json
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from tests.fuzzing import fuzz
+
 from tablezoo import envs
+from tests.fuzzing import fuzz
 
 SCALE = float(os.environ.get("TABLEZOO_FUZZ_SCALE", "1"))
 CHUNKS = 4

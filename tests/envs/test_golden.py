@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 
 import pytest
+
 from tests.envcases import cases
 from tests.envs.golden_io import golden_path, playthrough_text
 

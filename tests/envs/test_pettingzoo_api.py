@@ -8,7 +8,6 @@ import pickle
 
 import numpy as np
 import pytest
-from tests.envcases import cases
 from pettingzoo.test import (
     api_test,
     parallel_api_test,
@@ -18,8 +17,10 @@ from pettingzoo.test import (
     state_test,
 )
 from pettingzoo.utils.conversions import aec_to_parallel
+
 from tablezoo import envs
 from tablezoo.envs.core.game import default_state_spec
+from tests.envcases import cases
 
 
 @pytest.mark.parametrize(("name", "options"), cases())

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from tests.envcases import available
+
 from tablezoo import envs
 from tablezoo.envs.core import InvalidOptionError
+from tests.envcases import available
 
 
 def test_env_names():

@@ -6,12 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_light_modules_do_not_import_torch_openskill_or_matplotlib():
     code = (
-        "import sys, agents, tablezoo.training.selfplay.seat_env, tablezoo.training.evaluation.match, tablezoo.training.evaluation.evaluate, "
+        "import sys, tablezoo.agents, tablezoo.training.selfplay.seat_env, "
+        "tablezoo.training.evaluation.match, tablezoo.training.evaluation.evaluate, "
         "tablezoo.training.evaluation.tournament\n"
         "heavy = [m for m in ('torch', 'sb3_contrib', 'openskill', 'matplotlib') "
         "if m in sys.modules]\n"

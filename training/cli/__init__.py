@@ -1,1 +1,3 @@
-"""The ``tablezoo`` command: one subcommand per tool, the flags they share, the terminal player."""
+"""The ``tablezoo`` command: one subcommand per tool, the flags they share, the terminal
+player.
+"""

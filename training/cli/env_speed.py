@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.envs.registry import VARIANTS
 from tablezoo.training.cli.options import add_env, add_env_options, make_parser, parse_env_options

@@ -48,7 +48,7 @@ def make_parser(command: str, doc: str | None) -> argparse.ArgumentParser:
 
 def usage_of(parser: argparse.ArgumentParser) -> str:
     """``parser``'s usage text, without its ``usage:`` prefix, for a parser that reports errors
-    on its behalf (``tablezoo.training.selfplay.train``'s, run by the tools that wrap it)."""
+    on its behalf (``tablezoo train``'s, run by the tools that wrap it)."""
     return parser.format_usage().removeprefix("usage: ").rstrip("\n")
 
 
@@ -350,7 +350,7 @@ def parse_with_env_options(parser: argparse.ArgumentParser, argv: list[str] | No
 
 
 def read_run_config(model_path: str | Path) -> dict[str, Any]:
-    """The ``config.json`` that ``tablezoo.training.selfplay.train`` writes next to ``model.zip`` (or ``{}``)."""
+    """The ``config.json`` that ``tablezoo train`` writes next to ``model.zip`` (or ``{}``)."""
     from tablezoo.agents.learned.policy import run_config
 
     return run_config(model_path)

@@ -3,13 +3,15 @@
     tablezoo quickstart --env bauer_trick_v0 --out runs/quick
     tablezoo quickstart --env bower_v0 --out runs/quick-bower --timesteps 40000
 
-Runs ``tablezoo.training.selfplay.train`` with a small budget (a short behaviour-cloning warm start on the
+Runs ``tablezoo train`` with a small budget (a short behaviour-cloning warm start
+on the
 heuristic, then MaskablePPO against random and heuristic opponents, evaluated along the way),
 then plays the trained numpy policy against ``random`` and against ``heuristic`` on ``--games``
 seeded games each, seats rotated, on seeds training never used. Prints a results table and
 leaves in ``OUT``: ``eval.json`` (win/draw/loss and mean reward with 95% intervals per
 opponent), ``learning_curve.png`` and ``eval.csv`` (reward during training), ``model.npz`` +
-``model.json`` (play it with ``tablezoo.training.cli.play --opponent trained:OUT/model.npz``), ``model.zip``,
+``model.json`` (play it with ``tablezoo play --opponent trained:OUT/model.npz``),
+``model.zip``,
 ``config.json``, ``summary.json`` and TensorBoard logs in ``OUT/tb``.
 """
 
@@ -59,7 +61,7 @@ def build_parser():
 
 
 def train_command(args, options: dict[str, Any]) -> list[str]:
-    """The ``tablezoo.training.selfplay.train`` arguments of the small run."""
+    """The ``tablezoo train`` arguments of the small run."""
     every = max(args.timesteps // 4, 1000)
     argv = ["--env", args.env, "--timesteps", str(args.timesteps), "--out", str(args.out),
             "--seed", str(args.seed), "--bc-games", str(args.bc_games), "--n-envs", "8",

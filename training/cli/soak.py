@@ -19,6 +19,7 @@ import traceback
 from pathlib import Path
 
 import numpy as np
+
 from tablezoo.training.cli.options import add_env, add_seed, make_parser
 
 

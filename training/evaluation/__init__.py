@@ -1,1 +1,3 @@
-"""Evaluation: seeded games, seat-rotating evaluation, tournaments, ratings, intervals, results tables."""
+"""Evaluation: seeded games, seat-rotating evaluation, tournaments, ratings, intervals and
+results tables.
+"""

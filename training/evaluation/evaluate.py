@@ -9,7 +9,8 @@ agent itself unless ``--partner`` names another agent, every other seat an ``--o
 agent. Prints win/draw/loss rates (Wilson 95% intervals) and the mean reward with its 95%
 interval; ``--out DIR`` also writes them to ``DIR/eval.json`` (``--json FILE`` to any file).
 ``--records FILE`` appends each game as it ends, and the same command run again resumes where it
-stopped (``training/evaluation/records.py``). Env options default to the run's ``config.json`` next to the
+stopped (``training/evaluation/records.py``). Env options default to the run's ``config.json`` next
+to the
 model, its training reward aside (a run trained on ``reward=margin`` is measured by the game's
 own reward, like any agent), else to the training tools' defaults (bauer_trick: single deals,
 ``episode=deal``).
@@ -103,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = make_parser("evaluate", __doc__)
     add_env(p, help="the env to evaluate on")
     hero = p.add_mutually_exclusive_group(required=True)
-    hero.add_argument("--model", type=Path, help="a model.zip from tablezoo.training.selfplay.train")
+    hero.add_argument("--model", type=Path, help="a model.zip from tablezoo train")
     hero.add_argument("--agent", metavar="SPEC",
                       help="evaluate any agent spec instead (e.g. heuristic, trained), for "
                            "baselines")
@@ -154,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             make_hero = factory_from_spec(args.agent, args.env, players)
         else:
             import torch
+
             from tablezoo.agents.learned.policy import PolicyAgent, load_model
 
             torch.set_num_threads(1)

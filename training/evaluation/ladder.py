@@ -4,7 +4,8 @@ Every pair of agents ``(A, B)`` plays seeded games in which A and B alternate ar
 (A in the even seats, B in the odd ones; in bauer_trick that is exactly team against team), and
 each deal is played twice with the seats swapped (duplicate format), so neither the cards nor
 the seat favour one side. A game counts 1 for A when A's best-placed seat finishes ahead of B's,
-0.5 when they tie. The same games feed one OpenSkill model (``tablezoo.training.evaluation.ratings``), and every
+0.5 when they tie. The same games feed one OpenSkill model
+(``tablezoo.training.evaluation.ratings``), and every
 ``act`` call is timed with ``time.process_time`` (CPU time of the playing process, so the load of a
 shared machine does not inflate it). Pairs run in worker processes.
 
@@ -12,7 +13,8 @@ shared machine does not inflate it). Pairs run in worker processes.
         --games-per-pair 100 --workers 2 --json ladder.json
 
 prints the win-rate matrix (row against column, with 95% intervals), the OpenSkill ratings and
-the CPU milliseconds per move; ``tablezoo.training.evaluation.tournament`` instead rates agents over shared tables.
+the CPU milliseconds per move; ``tablezoo tournament`` instead rates agents over
+shared tables.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents.base import Agent
 from tablezoo.agents.registry import factory_from_spec

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
 from tablezoo.agents.base import Agent
 from tablezoo.envs.core.game import Game
 

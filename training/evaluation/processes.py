@@ -1,6 +1,7 @@
 """Process pools that play games side by side, each process running BLAS on one thread.
 
-``tablezoo.training.evaluation.ladder`` and ``tablezoo.training.figures.notebook_data`` fork their workers from the caller, so each worker
+``tablezoo ladder`` and ``tablezoo.training.figures.notebook_data`` fork their
+workers from the caller, so each worker
 inherits the caller's BLAS set-up. The ``training`` tools set ``OPENBLAS_NUM_THREADS=1`` before
 numpy loads, but a notebook or script that imported numpy first keeps OpenBLAS's thread per core.
 Two workers that each split a network's product over both cores of a 2-core machine wait on each

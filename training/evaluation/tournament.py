@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.registry import factory_from_spec

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents.learned.heuristic_weights import HeuristicWeights, heuristic_parameters
 from tablezoo.training.cli.options import (
@@ -62,7 +63,7 @@ from tablezoo.training.selfplay.callbacks import EVAL_FIELDS, eval_row
 from tablezoo.training.shipping.machine import machine_record
 
 TRAIN_SEEDS = 30_000_000  # generation g deals from TRAIN_SEEDS + 1,000,000 * seed + g * pairs
-EVAL_SEEDS = 1_000_000  # the learning curve's fixed games, as in tablezoo.training.selfplay.train
+EVAL_SEEDS = 1_000_000  # the learning curve's fixed games, as in tablezoo train
 EVOLUTION_FIELDS = ["generation", "games", "seconds", "population_mean",
                     "population_best", "mean_params"]
 
@@ -73,7 +74,7 @@ Task = tuple[str, dict[str, Any], dict[str, float], list[Any]]  # env, options, 
 
 def _play_pairs(task: Task) -> list[float]:
     """The candidate's reward in each deal of ``seeds``, played once from every seat (team
-    games: the candidate plays the seat and its partners, as in ``tablezoo.training.evaluation.evaluate``)."""
+    games: the candidate plays the seat and its partners, as in ``tablezoo evaluate``)."""
     env, options, params, seeds = task
     game = envs.make_game(env, **options)
     rewards = []
@@ -91,7 +92,7 @@ def _seating(env: str, game: Any, params: dict[str, float], seat: int) -> list[A
 
 
 def _play_rotated(task: Task) -> list[float]:
-    """The candidate's reward in the curve games ``ks`` (``tablezoo.training.evaluation.evaluate``'s protocol: game
+    """The candidate's reward in the curve games ``ks`` (``tablezoo evaluate``'s protocol: game
     ``k`` from seed ``EVAL_SEEDS + k``, the candidate in seat ``k`` mod players); the other
     curve games are another worker's."""
     env, options, params, ks = task

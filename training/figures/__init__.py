@@ -1,1 +1,3 @@
-"""Figures and notebook data: learning curves, pooled curves, plotting helpers, data the notebooks collect."""
+"""Figures and notebook data: learning curves, pooled curves, plotting helpers and the data
+the notebooks collect.
+"""

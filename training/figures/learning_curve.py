@@ -34,7 +34,7 @@ def read_eval(run: Path, name: str = "eval.csv") -> dict[str, list[dict[str, flo
         reader = csv.DictReader(f)
         missing = needed - set(reader.fieldnames or ())
         if missing:
-            raise ValueError(f"{path}: not an evaluation log of tablezoo.training.selfplay.train (no column "
+            raise ValueError(f"{path}: not an evaluation log of tablezoo train (no column "
                              f"{', '.join(sorted(missing))}; expected {', '.join(sorted(needed))})")
         for line, row in enumerate(reader, start=2):
             opponent = row.pop("opponent")
@@ -88,7 +88,7 @@ def plot_run(run: Path, out: Path | None = None, rollout: bool = False,
 
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("plot", __doc__)
-    p.add_argument("run", type=Path, help="a run directory of tablezoo.training.selfplay.train")
+    p.add_argument("run", type=Path, help="a run directory of tablezoo train")
     p.add_argument("--out", type=out_file,
                    help="default: RUN/learning_curve.png (--rollout: RUN/rollout_curve.png)")
     p.add_argument("--rollout", action="store_true",

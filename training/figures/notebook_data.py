@@ -10,7 +10,8 @@ which characters a seat played, which bonus tiles it kept, which tribes were in 
 notebooks never reach into a game's internals.
 
 Games are split over worker processes (``workers``); each game's seeds come from
-``tablezoo.training.evaluation.match.seeds_for``, so a record depends only on ``(seed, index)`` and never on how the
+``tablezoo.training.evaluation.match.seeds_for``, so a record depends only on ``(seed, index)`` and
+never on how the
 games were split. Budgets for the notebooks come from ``TABLEZOO_NOTEBOOK_BUDGET``
 (``small`` for the test suite, ``full`` for the committed figures).
 """
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents.base import Agent
 from tablezoo.agents.registry import factory_from_spec
@@ -124,7 +126,7 @@ EXTRAS: dict[str, Callable[[Game, State], dict[str, Any]]] = {
 def play_record(game: Game, agents: Sequence[Agent], seed: int,
                 extras: Callable[[Game, State], dict[str, Any]] | None = None,
                 needs_observation: Sequence[bool] | None = None) -> GameRecord:
-    """Play one game seeded like ``tablezoo.training.evaluation.match.play_game`` and keep its ``GameRecord``.
+    """Play one game seeded like ``evaluation.match.play_game`` and keep its ``GameRecord``.
 
     ``needs_observation[p]`` False skips ``state.observe`` for seat ``p`` (the random agent reads
     only the mask), which makes random play several times faster.
@@ -246,7 +248,7 @@ def positional_win_rates(records: Sequence[GameRecord],
 
 
 def team_win_rates(game: Game, records: Sequence[GameRecord]) -> list[Interval]:
-    """Per team (``tablezoo.training.evaluation.teams.teams_of``), the rate of games it won outright."""
+    """Per team (``evaluation.teams.teams_of``), the rate of games it won outright."""
     units = teams_of(game)
     wins = [0] * len(units)
     for record in records:
@@ -295,17 +297,17 @@ def breakdown_means(records: Sequence[GameRecord], seats: str = "all"
 
 
 def rate(successes: int, n: int) -> Interval:
-    """``tablezoo.training.evaluation.stats.wilson_interval``, re-exported so a notebook imports one module."""
+    """``evaluation.stats.wilson_interval``, re-exported so a notebook imports one module."""
     return wilson_interval(successes, n)
 
 
 def mean(values: Sequence[float]) -> Interval:
-    """``tablezoo.training.evaluation.stats.mean_interval``, re-exported so a notebook imports one module."""
+    """``evaluation.stats.mean_interval``, re-exported so a notebook imports one module."""
     return mean_interval(list(values))
 
 
 if __name__ == "__main__":  # a module of functions: say so instead of exiting 0 in silence
-    raise SystemExit("tablezoo.training.figures.notebook_data is the notebooks' data module: import it (collect, "
-                     "seat_win_rates, branching_profile, ...). From the command line, python -m "
-                     "tablezoo.training.evaluation.ladder compares agents head to head and python -m "
-                     "tablezoo.training.evaluation.tournament rates them.")
+    raise SystemExit("tablezoo.training.figures.notebook_data is the notebooks' data module: "
+                     "import it (collect, seat_win_rates, branching_profile, ...). From the "
+                     "command line, tablezoo ladder compares agents head to head and tablezoo "
+                     "tournament rates them.")

@@ -1,7 +1,8 @@
 """Learning curves pooled over seeds, from a folder of training runs.
 
 Every run of ``tablezoo train`` writes ``OUT/eval.csv`` (the greedy learner evaluated
-against random and heuristic seats every ``--eval-every`` steps; read by ``tablezoo.training.figures.learning_curve``).
+against random and heuristic seats every ``--eval-every`` steps; read by
+``tablezoo plot``).
 The training notebook compares *conditions* (fixed opponents, a self-play league, an imitation
 warm start, ...) over several seeds each, from a folder laid out ``ROOT/<condition>/<run>/``:
 ``find_runs`` lists it, ``seed_band`` gives per step the mean over the seeds with a 95% interval

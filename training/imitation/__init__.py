@@ -1,1 +1,3 @@
-"""Imitation warm starts: behaviour cloning and DAgger of a teacher, and rollout policy improvement."""
+"""Imitation warm starts: behaviour cloning and DAgger of a teacher, and rollout policy
+improvement.
+"""

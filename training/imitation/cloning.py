@@ -8,9 +8,10 @@ starts from the teacher's play with a value function that already knows what a p
 
     tablezoo imitate --env bower_v0 --games 400 --out /work/runs/bower_bc
 
-writes ``OUT/model.zip`` (a MaskablePPO model ``tablezoo.training.selfplay.train --init`` continues from) and
+writes ``OUT/model.zip`` (a MaskablePPO model ``tablezoo train --init`` continues
+from) and
 the ``bc`` record of ``OUT/summary.json`` (samples, agreement with the teacher on held-out
-games). ``tablezoo.training.selfplay.train --bc-games N`` does the same inside a training run.
+games). ``tablezoo train --bc-games N`` does the same inside a training run.
 
 ``--dagger-rounds K`` then runs DAgger: the clone plays against the teacher, a teacher that
 follows the clone's seat labels the positions the clone's own play reached, and the policy is
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.base import Agent
 from tablezoo.agents.learned.advice import advice_of, advisor_factory, advisor_seed, with_advice
 from tablezoo.agents.registry import factory_from_spec
@@ -76,7 +78,8 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
     """The teacher's decisions in ``games`` self-play games (at most ``max_samples``); returns
     are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
     values PPO will see. With ``advice`` each sample's input also holds the move of that seat's
-    advisor (``tablezoo.agents.learned.advice``), as an advised network will read it. ``processes`` > 1 plays
+    advisor (``tablezoo.agents.learned.advice``), as an advised network will read it. ``processes``
+    > 1 plays
     the games in that many worker processes (the same samples, in the same order)."""
     return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
                          max_samples, reward_scale, advice=advice).demos
@@ -340,7 +343,8 @@ def agreement(policy: Any, demos: Demonstrations, idx: np.ndarray) -> float:
 
 
 DEFAULT_GAMES = 400  # where neither --games nor the config's bc_games says
-# imitate's flag -> tablezoo.training.selfplay.train's; a flag left out leaves the config's value (or train's
+# imitate's flag -> tablezoo train's; a flag left out leaves the config's value
+# (or train's
 # default) in place, so `--config` runs the config's own warm start
 TRAIN_FLAGS = {"games": "--bc-games", "teacher": "--bc-teacher", "epochs": "--bc-epochs",
                "dagger_rounds": "--dagger-rounds", "dagger_games": "--dagger-games",
@@ -380,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_value(config: Path | None, key: str) -> Any:
-    """``key`` of a ``--config`` file, or None (``tablezoo.training.selfplay.train`` reports a missing or
+    """``key`` of a ``--config`` file, or None (``tablezoo train`` reports a missing or
     malformed file, or a bad value, itself, naming the file, under this tool's name)."""
     if config is None or not config.is_file():
         return None
@@ -392,7 +396,7 @@ def config_value(config: Path | None, key: str) -> Any:
 
 
 def _as_count(value: Any) -> int | None:
-    """A config's count as ``tablezoo.training.selfplay.train`` will read it (``"0"`` included: its config check
+    """A config's count as ``tablezoo train`` will read it (``"0"`` included: its config check
     converts strings), or None where it is no integer (train refuses that, naming the file)."""
     if isinstance(value, bool):
         return None
@@ -403,7 +407,7 @@ def _as_count(value: Any) -> int | None:
 
 
 def train_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
-    """``tablezoo.training.selfplay.train``'s arguments for a run that only clones: no PPO steps, no evaluation,
+    """``tablezoo train``'s arguments for a run that only clones: no PPO steps, no evaluation,
     the flags given here over the config's values."""
     argv = ["--timesteps", "0", "--out", str(args.out), "--eval-games", "0", "--no-progress"]
     if args.config:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.learned.advice import with_advice
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game, State
@@ -306,7 +307,8 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
     over the teacher's (a paired estimate of the improvement per decision on the teacher's
     positions).
 
-    With the game's ``symmetries`` (``tablezoo.envs.core.symmetry``) every training row is shown under a
+    With the game's ``symmetries`` (``tablezoo.envs.core.symmetry``) every training row is shown
+    under a
     relabelling drawn afresh each time it is used: the same position and values with, e.g., the
     suits renamed. The held-out figures are read on the positions as played.
 

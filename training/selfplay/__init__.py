@@ -1,1 +1,3 @@
-"""PPO self-play: the batched collector, its process shards, the league and opponent pool, the trainer."""
+"""PPO self-play: the batched collector and its process shards, the league and opponent pool,
+the trainer.
+"""

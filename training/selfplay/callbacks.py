@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+
 from tablezoo.agents.learned.policy import MLPAgent, NumpyMLP
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game

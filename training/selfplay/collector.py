@@ -2,7 +2,8 @@
 
 Each of the ``num_envs`` slots is one game (an engine ``State``, stepped directly; no PettingZoo
 on this path) with one learner seat, drawn per episode. The other seats are played as the league
-(``tablezoo.training.selfplay.league``) plans: network seats (the learner's ``self`` copy as partner or opponent,
+(``tablezoo.training.selfplay.league``) plans: network seats (the learner's ``self`` copy as partner
+or opponent,
 frozen snapshots) and agent seats (heuristic, random, search). Whenever the games wait for
 non-learner decisions, every waiting network seat across all N games is answered by one forward
 pass per network (``NumpyMLP`` on a stacked batch), agents answer in-process, and all decisions
@@ -16,7 +17,8 @@ with the same seeds (tested). The reward is the change of the learner's return (
 follows sb3's ``Monitor`` convention and ``info["terminal_observation"]`` its auto-reset one.
 ``action_masks()`` gives MaskablePPO the learner's legal actions.
 
-With ``advice`` (``tablezoo.agents.learned.advice``) every network seat, the learner's included, reads its
+With ``advice`` (``tablezoo.agents.learned.advice``) every network seat, the learner's included,
+reads its
 observation followed by the one-hot of its own advisor's move (one advisor per seat and game,
 asked once per decision), and the observation space grows by the action count.
 """
@@ -31,6 +33,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
+
 from tablezoo.agents.base import Agent
 from tablezoo.agents.learned.advice import (
     advice_of,
@@ -187,7 +190,8 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self._last_obs, self._masks = self._observations(), self._learner_masks()
         return self._last_obs, rewards, dones, infos
 
-    # --- the learner answered here too (``tablezoo.training.selfplay.ppo.CollectorPPO``) --------------------------
+    # --- the learner answered here too (``tablezoo.training.selfplay.ppo.CollectorPPO``)
+    # --------------------------
     def set_learner(self, actor: NumpyMLP, critic: NumpyMLP) -> None:
         """The learner's current actor and critic (taking the observations this env returns):
         PPO's weights are fixed during a rollout, so a numpy copy answers exactly as the torch

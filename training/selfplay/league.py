@@ -1,7 +1,8 @@
 """The league: who sits in the seats the learner does not play, and how often.
 
 Entries are agent specs (``random``, ``heuristic`` (in by default), ``search:...``) and frozen
-snapshots of the learner (numpy MLPs, ``tablezoo.agents.learned.policy.NumpyMLP``). One entry plays every opponent
+snapshots of the learner (numpy MLPs, ``tablezoo.agents.learned.policy.NumpyMLP``). One entry plays
+every opponent
 seat of an episode, so its result against the learner is one clean number. Sampling is
 prioritised fictitious self-play (PFSP, AlphaStar-style): an entry's weight is
 ``(1 - p) ** power + floor`` where ``p`` is the learner's recent score against it (win 1,
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.learned.policy import NumpyMLP
 from tablezoo.agents.registry import factory_from_spec

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.base import Agent
 from tablezoo.agents.registry import factory_from_spec
 

@@ -28,6 +28,7 @@ import numpy as np
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import obs_as_tensor
+
 from tablezoo.training.shipping.export import mlp_from_policy, value_mlp_from_policy
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents.base import Agent
 from tablezoo.envs.core.errors import ResetNeededError

@@ -1,4 +1,4 @@
-"""Allowed ranges of ``tablezoo.training.selfplay.train``'s numeric settings, checked before anything is built.
+"""Allowed ranges of ``tablezoo train``'s numeric settings, checked before anything is built.
 
 argparse's ``type=`` only sees the command line: a ``--config`` file's values bypass it. So the
 ranges live here and are checked on the parsed settings, wherever they came from. Without this,
@@ -84,7 +84,7 @@ def setting_problems(settings: dict[str, Any]) -> list[str]:
             problems.append(str(exc))
     init = settings.get("init")
     if init is not None and not (Path(init).is_file() or Path(f"{init}.zip").is_file()):
-        problems.append(f"--init {init}: no such model file (a model.zip from tablezoo.training.selfplay.train)")
+        problems.append(f"--init {init}: no such model file (a model.zip from tablezoo train)")
     return problems
 
 

@@ -6,10 +6,12 @@ and its own copy of the league (PFSP statistics from its own games); the learner
 new snapshots are broadcast to all of them. The main process only runs the PPO update (and, with
 sb3's own rollout loop, the learner's forward pass).
 
-With ``tablezoo.training.selfplay.ppo.CollectorPPO`` the workers answer the learner's seats themselves, so nothing
+With ``tablezoo.training.selfplay.ppo.CollectorPPO`` the workers answer the learner's seats
+themselves, so nothing
 they need comes from the main process during a rollout: ``start_rollout(n)`` lets each worker play
 its ``n`` steps straight through, writing their arrays into shared memory
-(``tablezoo.training.selfplay.step_buffer``) and telling the main process through its pipe which steps are ready
+(``tablezoo.training.selfplay.step_buffer``) and telling the main process through its pipe which
+steps are ready
 (``STREAM_BATCH`` steps a message, with their ``info`` dicts), while the main process fills the
 rollout buffer. The workers then wait for neither the main process
 nor each other (a rollout's block holds all its steps, so a worker plays its rollout through
@@ -28,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.learned.policy import NumpyMLP
 from tablezoo.training.selfplay.collector import LockstepVecEnv
 from tablezoo.training.selfplay.step_buffer import StepBuffer

@@ -66,6 +66,7 @@ def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespa
 def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
     """Learner steps/s of one ``learn(steps)`` for ``setup``."""
     import torch
+
     from tablezoo.training.selfplay import train
     from tablezoo.training.selfplay.callbacks import LeagueCallback, UpdateThreads, export_policy
 

@@ -5,12 +5,13 @@
 
 ``--config FILE`` (JSON, keys = the long option names with ``_``) sets the defaults; flags on the
 command line win. The learner plays one seat of ``--n-envs`` lockstep games
-(``tablezoo.training.selfplay.collector``); the other seats come from the league (``tablezoo.training.selfplay.league``):
+(``tablezoo.training.selfplay.collector``); the other seats come from the league
+(``tablezoo.training.selfplay.league``):
 ``--opponent SPEC`` entries (default ``random`` and ``heuristic``), with ``--self-play`` the
 learner's latest weights and a frozen snapshot every ``--snapshot-every`` steps, sampled
 PFSP-style. In team games the partner is the learner itself (or a snapshot). ``--bc-games N``
 first clones the ``--bc-teacher`` (default ``heuristic``) on N generated games; ``--init
-MODEL.zip`` starts from a saved model instead (e.g. ``tablezoo.training.imitation.cloning``'s).
+MODEL.zip`` starts from a saved model instead (e.g. ``tablezoo imitate``'s).
 ``--rollout-games N`` then fits the actor to one step of policy improvement over the teacher,
 valued by the teacher's rollouts (``training/imitation/rollout_improvement.py``).
 ``--processes 2`` runs the games in two worker processes.
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents.learned.advice import ADVISORS
 from tablezoo.agents.registry import factory_from_spec
@@ -70,7 +72,8 @@ ROLLOUT_SEED_OFFSET = 50_000_000
 def build_parser(prog: str = "train", usage: str | None = None
                  ) -> argparse.ArgumentParser:
     """The training flags; ``prog`` names the command in errors and ``usage`` replaces the
-    usage line they start with: ``tablezoo.training.imitation.cloning`` and ``tablezoo.training.cli.quickstart`` run these flags
+    usage line they start with: ``tablezoo imitate`` and
+    ``tablezoo quickstart`` run these flags
     under their own names, and a user of theirs should see their flags, not these."""
     p = make_parser(prog, __doc__)
     if usage is not None:
@@ -115,7 +118,8 @@ def build_parser(prog: str = "train", usage: str | None = None
                    help="BC decisions kept at most (per DAgger round too)")
     p.add_argument("--advice", default=None, choices=ADVISORS,
                    help="the network also reads this agent's move in each position "
-                        "(tablezoo.agents.learned.advice: residual learning on top of the heuristic)")
+                        "(tablezoo.agents.learned.advice: residual learning on top of the "
+                        "heuristic)")
     p.add_argument("--dagger-rounds", type=int, default=0,
                    help="after cloning, DAgger rounds: the clone plays against the teacher, "
                         "the teacher labels the clone's positions, the policy is refitted")
@@ -124,10 +128,11 @@ def build_parser(prog: str = "train", usage: str | None = None
     p.add_argument("--dagger-epochs", type=int, default=4,
                    help="passes over the aggregated samples after each DAgger round")
     p.add_argument("--rollout-games", type=int, default=0,
-                   help="one step of policy improvement (training/imitation/rollout_improvement.py): the teacher "
-                        "(--bc-teacher) plays this many games, every legal action of each choice "
-                        "is valued by the teacher's rollout, and the actor is fitted to play the "
-                        "teacher's move unless another is predicted to pay more (0: none)")
+                   help="one step of policy improvement (imitation/rollout_improvement.py): "
+                        "the teacher (--bc-teacher) plays this many games, every legal action of "
+                        "each choice is valued by the teacher's rollout, and the actor is fitted "
+                        "to play the teacher's move unless another is predicted to pay more "
+                        "(0: none)")
     p.add_argument("--rollout-margin", type=float, default=0.1,
                    help="predicted gain over the teacher's move an alternative needs")
     p.add_argument("--rollout-explore", type=float, default=0.05,
@@ -260,6 +265,7 @@ def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
 
 def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> Any:
     import torch
+
     from tablezoo.training.selfplay.ppo import CollectorPPO
 
     layers = hidden_layers(args.net_arch)
@@ -335,7 +341,8 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
                         on_epoch: Callable[[int], Any] | None = None,
                         saved: Any = None) -> dict[str, Any]:
     """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
-    the policy to the improvement (``training/imitation/rollout_improvement.py``); returns the card's record.
+    the policy to the improvement (``training/imitation/rollout_improvement.py``); returns the
+    card's record.
     ``on_epoch(k)`` runs after epoch ``k`` of the fit (the per-epoch evaluation); ``saved`` are
     the values of ``--rollout-values``, already loaded (and checked) by ``main``."""
     from tablezoo.training.imitation.rollout_improvement import (
@@ -480,6 +487,7 @@ def main(argv: list[str] | None = None, prog: str = "train",
     if args.force:
         clear_run(args.out)
     import torch
+
     from tablezoo.training.selfplay.callbacks import (
         EvalCallback,
         LeagueCallback,

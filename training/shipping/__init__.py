@@ -1,1 +1,3 @@
-"""From a training run to a shipped model: numpy export, tail averaging, measuring and shipping with a card."""
+"""From a training run to a shipped model: numpy export, tail averaging, measuring and
+shipping with a card.
+"""

@@ -6,7 +6,7 @@ Why: late in a PPO run with a small learning rate the weights keep wandering aro
 region, and each checkpoint is one draw of that walk; their measured strength against the
 heuristic moves by +-0.1 from one evaluation to the next. The uniform average of the weights
 over the walk's tail (Polyak-Ruppert averaging, as SWA does for supervised nets; Nikishin et al.
-2018 for RL) sits nearer the region's centre than any one draw. ``tablezoo.training.evolution.cma_es
+2018 for RL) sits nearer the region's centre than any one draw. ``tablezoo evolve
 --tail-average`` does the same for the CMA-ES mean.
 
 ``--tail F`` averages the checkpoints in ``RUN/checkpoints/`` taken in the last fraction F of
@@ -14,7 +14,8 @@ the run's learner steps, together with the final weights (``RUN/model.zip``); a 
 no checkpoint averages the final weights alone. Only the actor is averaged: it is what a
 shipped model plays. Writes ``OUT/model.npz`` + ``OUT/model.json``: the run's card, its
 training command followed by this one, and an ``averaged`` section naming the steps averaged.
-``tablezoo.training.shipping.ship OUT`` and ``trained:path=OUT/model.npz`` take it like a run's own model.
+``tablezoo ship OUT`` and ``trained:path=OUT/model.npz`` take it like a run's own
+model.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.learned.policy import NumpyMLP
 from tablezoo.training.cli.options import make_parser
 from tablezoo.training.selfplay.train import checkpoints
@@ -68,7 +70,7 @@ def average_run(run: Path, fraction: float, out: Path,
     card_path, final_path = run / "model.json", run / "model.zip"
     for needed in (card_path, final_path, run / "config.json"):
         if not needed.is_file():
-            raise FileNotFoundError(f"average: {run} is not a finished tablezoo.training.selfplay.train run "
+            raise FileNotFoundError(f"average: {run} is not a finished tablezoo train run "
                                     f"(no {needed.name}); pass the --out folder of one")
     if out.resolve() == run.resolve():
         raise ValueError(f"average: --out {out} is the run itself, whose model.npz holds the "
@@ -96,7 +98,7 @@ def average_run(run: Path, fraction: float, out: Path,
 
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("average", __doc__)
-    p.add_argument("run", type=Path, help="the --out folder of a finished tablezoo.training.selfplay.train run")
+    p.add_argument("run", type=Path, help="the --out folder of a finished tablezoo train run")
     p.add_argument("--tail", type=float, required=True, metavar="F",
                    help="average the checkpoints of the last fraction F (0 < F <= 1) of the "
                         "run's learner steps with the final weights")

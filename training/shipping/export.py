@@ -1,8 +1,9 @@
-"""Turn a MaskablePPO policy into a ``NumpyMLP`` (``tablezoo.agents.learned.policy``): the shipped-weights format.
+"""Turn a MaskablePPO policy into a ``NumpyMLP`` (``agents.learned.policy``): the shipped format.
 
 The shipped format holds only the actor (features -> policy MLP -> action head).
 ``value_mlp_from_policy`` exports the critic the same way, for the collector that answers the
-learner's seats during training (``training/selfplay/ppo.py``); it is never shipped. The policy must be
+learner's seats during training (``training/selfplay/ppo.py``); it is never shipped. The policy must
+be
 sb3's ``MlpPolicy`` on a flat ``Box`` observation (the features extractor is then a plain
 flatten), with ``ReLU`` or ``Tanh`` hidden layers.
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from tablezoo.agents.learned.policy import NumpyMLP, run_config
 from tablezoo.training.cli.options import make_parser
 
@@ -79,7 +81,7 @@ def export_model(model_path: str | Path, out: str | Path,
 
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("export", __doc__)
-    p.add_argument("model", type=Path, help="a model.zip written by tablezoo.training.selfplay.train")
+    p.add_argument("model", type=Path, help="a model.zip written by tablezoo train")
     p.add_argument("out", type=Path, help="the .npz to write (its card goes next to it)")
     args = p.parse_args(argv)
     try:

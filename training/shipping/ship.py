@@ -2,8 +2,9 @@
 
     tablezoo ship /work/runs/bower --games 400 --seed 5000000
 
-The model (``RUN/model.npz``: a numpy network of ``tablezoo.training.selfplay.train`` or the heuristic weights of
-``tablezoo.training.evolution.cma_es``) plays one seat (in team games: its whole team, itself as the
+The model (``RUN/model.npz``: a numpy network of ``tablezoo train`` or the
+heuristic weights of
+``tablezoo evolve``) plays one seat (in team games: its whole team, itself as the
 partner) against heuristic seats and against random seats, seats rotated, on seeds
 ``--seed .. --seed + games - 1`` (keep them apart from the ``--eval-seed`` range training looked
 at). The game is scored with its default reward (rank / win-loss), whatever reward training
@@ -124,7 +125,7 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR,
 
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("ship", __doc__)
-    p.add_argument("run", type=Path, help="a run directory of tablezoo.training.selfplay.train or tablezoo.training.evolution.cma_es")
+    p.add_argument("run", type=Path, help="a run directory of tablezoo train or tablezoo evolve")
     add_games(p, default=400, help="games against each opponent (heuristic, random), seats "
                                    "rotated")
     add_seed(p, default=5_000_000, help="seed of the first game (game k uses seed + k); keep "
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         load_model_file(args.run / "model.npz")  # the run's model, read before any game
         strength = measure(args.run, args.games, args.seed)
     except (ValueError, FileNotFoundError) as exc:
-        p.error(f"{exc} (RUN: a folder of tablezoo.training.selfplay.train or tablezoo.training.evolution.cma_es with its model.npz)")
+        p.error(f"{exc} (RUN: a folder of tablezoo train or tablezoo evolve with its model.npz)")
     env_defaults = measure_env_defaults(args.run, args.games, args.seed)
     measured = strength if env_defaults is None else {**strength, "env_defaults": env_defaults}
     (args.run / "strength.json").write_text(json.dumps(measured, indent=2) + "\n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
 from tablezoo.agents.heuristics.bower.evaluation import (
     Context,

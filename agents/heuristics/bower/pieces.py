@@ -7,6 +7,7 @@ from functools import lru_cache
 from operator import add
 
 import numpy as np
+
 from tablezoo.envs.bower.actions import PHASES
 from tablezoo.envs.bower.components import BONUS_INDEX, END_MAT_LIST, END_UNITS_LIST, NB_FIRST
 from tablezoo.envs.bower.geometry import NUM_CELLS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from tablezoo import envs
 from tablezoo.agents import make_agent
 from tablezoo.agents.heuristics.bauer_trick import HeuristicAgent, call_strength

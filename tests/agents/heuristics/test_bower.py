@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents import make_agent
 from tablezoo.agents.heuristics.bower import HeuristicAgent

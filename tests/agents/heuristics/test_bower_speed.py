@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.heuristics.bower import HeuristicAgent, evaluation
 from tablezoo.agents.heuristics.bower.evaluation import Context, contest_value, nest_stats

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents import make_agent
 from tablezoo.agents.heuristics.ethnos import (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents import make_agent
 

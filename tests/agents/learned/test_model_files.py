@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from tablezoo.agents import make_agent
 from tablezoo.agents.learned.model_files import ModelFileError
 from tablezoo.agents.learned.policy import PRETRAINED_DIR, load_model_file

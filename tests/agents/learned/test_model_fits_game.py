@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.learned.policy import PRETRAINED_DIR, ModelMismatchError
 from tablezoo.agents.registry import factory_from_spec

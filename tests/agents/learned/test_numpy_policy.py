@@ -142,6 +142,7 @@ def test_file_round_trip_card_and_refusals(tmp_path):
 def test_sb3_zip_for_another_env_is_refused(tmp_path):
     """A MaskablePPO zip is checked through its run's config.json and its observation space."""
     from sb3_contrib import MaskablePPO
+
     from tablezoo.training.selfplay.train import build_shard
 
     vec = build_shard(ENV, {"num_players": 2}, {"specs": ["random"]}, True, 1.0, 2, 0)
@@ -161,6 +162,7 @@ def test_a_zip_without_its_config_or_not_a_zip_is_refused_before_any_game(tmp_pa
     against the game's (it failed at the first move with a shape error from inside torch), and
     a file that is not a MaskablePPO zip, or a damaged config.json, is named."""
     from sb3_contrib import MaskablePPO
+
     from tablezoo.training.evaluation import evaluate
     from tablezoo.training.selfplay.train import build_shard
 
@@ -217,27 +219,27 @@ def test_trained_picks_the_model_that_fits_the_observation(tmp_path, monkeypatch
     assert isinstance(make_agent("trained", env_name=ENV, num_players=2), TrainedAgent)
 
 
-@pytest.mark.parametrize("tool", ["tablezoo.training.evaluation.evaluate", "tablezoo.training.evaluation.tournament", "tablezoo.training.cli.play",
-                                  "search prior", "search playout"])
+@pytest.mark.parametrize("tool", ["evaluate", "tournament", "play", "search prior",
+                                  "search playout"])
 def test_tools_refuse_trained_for_a_player_count_without_a_model_before_any_game(tool, tmp_path,
                                                                                   capsys):
     """They used to start, then fail at the model's first move with a traceback (the searches
     that name a ``trained`` prior or playout too: they learn the player count at that move)."""
-    import importlib
+    from tablezoo.training.cli.main import main
 
     argv = ["--env", "ethnos_v0", "--env-option", "num_players=3", *{
-        "tablezoo.training.evaluation.evaluate": ["--agent", "trained", "--games", "2", "--no-progress"],
-        "tablezoo.training.evaluation.tournament": ["--agents", "heuristic", "trained", "--games", "2",
-                                "--no-progress", "--out", str(tmp_path)],
-        "tablezoo.training.cli.play": ["--opponent", "trained"],
+        "evaluate": ["--agent", "trained", "--games", "2", "--no-progress"],
+        "tournament": ["--agents", "heuristic", "trained", "--games", "2", "--no-progress",
+                       "--out", str(tmp_path)],
+        "play": ["--opponent", "trained"],
         "search prior": ["--agent", "ismcts:prior=trained,iterations=4", "--games", "2",
                          "--no-progress"],
         "search playout": ["--agent", "heuristic", "--opponent",
                            "ismcts:playout=trained,iterations=4", "--games", "2",
                            "--no-progress"]}[tool]]
-    module = tool if "." in tool else "tablezoo.training.evaluation.evaluate"
+    command = tool if " " not in tool else "evaluate"
     with pytest.raises(SystemExit) as exc:
-        importlib.import_module(module).main(argv)
+        main([command, *argv])
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "no shipped model for ethnos_v0 with 3 players" in err and "ethnos_v0 4p" in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.heuristics import heuristic_class
 from tablezoo.agents.search.belief import consistent, rebuild_for

@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 
 SCALE = float(os.environ.get("TABLEZOO_ISMCTS_SCALE", "1"))

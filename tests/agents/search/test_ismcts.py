@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents import make_agent
 from tablezoo.agents.random_agent import RandomAgent

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.heuristics.ethnos import HeuristicAgent
 from tablezoo.agents.search.ismcts import ISMCTSAgent

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.heuristics.bower import HeuristicAgent
 from tablezoo.agents.search.belief import world_belief_for

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+
 from tablezoo import envs
 from tests.envcases import available
 from tests.envs.golden_io import golden_path, playthrough_text

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from tablezoo import envs
 
 # Single deals keep bauer_trick episodes short (~33 decisions), as the training tools do.

@@ -17,6 +17,7 @@ pytest.importorskip("ray.rllib")
 import ray
 import torch
 from ray.rllib.core.columns import Columns
+
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.integrations.rllib import (

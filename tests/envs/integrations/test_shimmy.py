@@ -14,6 +14,7 @@ pytest.importorskip("shimmy")
 pytest.importorskip("pyspiel")
 from pettingzoo.test import api_test
 from shimmy import OpenSpielCompatibilityV0
+
 from tablezoo import envs
 
 GAMES = 20

@@ -1,5 +1,6 @@
 """SuperSuit ``pettingzoo_env_to_vec_env_v1`` -> SB3 ``VecEnv`` -> sb3-contrib ``MaskablePPO``,
-through ``tablezoo.envs.integrations.sb3.MaskableVecEnv``: masked random steps on every env compared with
+through ``tablezoo.envs.integrations.sb3.MaskableVecEnv``: masked random steps on every env compared
+with
 a replay on an untouched parallel env, and a short ``MaskablePPO.learn``.
 """
 
@@ -11,11 +12,12 @@ import pytest
 pytest.importorskip("supersuit")
 pytest.importorskip("sb3_contrib")
 import torch
-from tests.envs.integrations.integration_helpers import options, parallel_truth
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
 from tablezoo import envs
 from tablezoo.envs.integrations.sb3 import MaskableVecEnv, maskable_vec_env
+from tests.envs.integrations.integration_helpers import options, parallel_truth
 
 STEPS = 300
 SEED = 2
@@ -59,7 +61,7 @@ def test_vec_env_steps_match_the_parallel_env(name):
 
 
 def test_maskable_ppo_learns_briefly_and_predicts_legal_actions():
-    torch.set_num_threads(1)  # as tablezoo.training.selfplay.train does: far faster on a busy 2-core machine
+    torch.set_num_threads(1)  # as tablezoo train does: far faster on a busy 2-core machine
     name = "bauer_trick_v0"
     venv = maskable_vec_env(name, num_vec_envs=2, **options(name))
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=128, n_epochs=1, seed=0,

@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 pytest.importorskip("tianshou")
-from tests.envs.integrations.integration_helpers import aec_truth, options
-from tablezoo import envs
 from tianshou.algorithm import MARLRandomDiscreteMaskedOffPolicyAlgorithm
 from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
 from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv
+
+from tablezoo import envs
+from tests.envs.integrations.integration_helpers import aec_truth, options
 
 STEPS = 300
 SEED = 11

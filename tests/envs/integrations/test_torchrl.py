@@ -11,9 +11,10 @@ import pytest
 
 pytest.importorskip("torchrl")
 import torch
-from tests.envs.integrations.integration_helpers import aec_truth, options, parallel_truth
-from tablezoo import envs
 from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+
+from tablezoo import envs
+from tests.envs.integrations.integration_helpers import aec_truth, options, parallel_truth
 
 STEPS = 200
 SEED = 5

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from tablezoo import envs
 from tablezoo.training.cli.options import env_options_for, option_item, parse_env_options
 from tablezoo.training.evaluation import evaluate

@@ -9,32 +9,37 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import subprocess
+import sys
 
 import pytest
-from tablezoo import envs
 
-TOOLS = ["tablezoo.training.cli.play", "tablezoo.training.cli.env_speed", "tablezoo.training.selfplay.train", "tablezoo.training.evaluation.evaluate",
-         "tablezoo.training.evaluation.tournament", "tablezoo.training.selfplay.throughput", "tablezoo.training.selfplay.rllib", "tablezoo.training.cli.quickstart",
-         "tablezoo.training.cli.soak", "tablezoo.training.imitation.cloning", "tablezoo.training.evolution.cma_es", "tablezoo.training.evaluation.ladder"]
-# the tools without an --env flag (a run, a model file, or tablezoo.training.cli.docs' ENV argument)
-FILE_TOOLS = ["tablezoo.training.cli.docs", "tablezoo.training.shipping.ship", "tablezoo.training.shipping.export", "tablezoo.training.figures.learning_curve",
-              "tablezoo.training.shipping.average"]
+from tablezoo import envs
+from tablezoo.training.cli.main import COMMANDS
+
+TOOLS = ["play", "bench", "train", "evaluate", "tournament", "bench-training", "rllib",
+         "quickstart", "soak", "imitate", "evolve", "ladder"]
+# the tools without an --env flag (a run, a model file, or docs' ENV argument)
+FILE_TOOLS = ["docs", "ship", "export", "plot", "average"]
 SHARED = {"--env", "--env-option", "--opponent", "--seed", "--games", "--out"}
 OLD_SPELLINGS = {"--option", "--opponents"}
 
 
-def parser_of(module_name: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+def tool(command: str):
+    """The module behind ``tablezoo COMMAND``."""
+    return importlib.import_module(COMMANDS[command][0])
+
+
+def parser_of(command: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
     """The parser the tool builds, caught when it is asked for its help."""
     seen: list[argparse.ArgumentParser] = []
     monkeypatch.setattr(argparse.ArgumentParser, "print_help",
                         lambda self, file=None: seen.append(self))
-    module = importlib.import_module(module_name)
-    entry = getattr(module, "main", None) or module.parse_args
     with pytest.raises(SystemExit) as stop:
-        entry(["--help"])
+        tool(command).main(["--help"])
     assert stop.value.code in (0, None)
     monkeypatch.undo()
-    assert len(seen) == 1, module_name
+    assert len(seen) == 1, command
     return seen[0]
 
 
@@ -63,13 +68,13 @@ def test_every_flag_has_help_and_shows_its_default(name, monkeypatch):
 @pytest.mark.parametrize("name", TOOLS + FILE_TOOLS)
 def test_examples_keep_their_line_breaks(name, monkeypatch):
     parser = parser_of(name, monkeypatch)
-    doc = importlib.import_module(name).__doc__ or ""
-    examples = [line for line in doc.splitlines() if line.strip().startswith("python -m")]
+    doc = tool(name).__doc__ or ""
+    examples = [line for line in doc.splitlines() if line.strip().startswith("tablezoo ")]
     assert examples, f"{name}: the docstring has no example command"
     text = parser.format_help()
     for line in examples:
         assert line in text.splitlines(), f"{name}: example line lost its layout: {line!r}"
-        assert line.strip().split()[2] == name, f"{name}: example runs {line.split()[2]}"
+        assert line.strip().split()[1] == name, f"{name}: example runs {line.split()[1]}"
 
 
 @pytest.mark.parametrize("name", TOOLS)
@@ -90,13 +95,13 @@ def test_shared_flags_are_spelled_the_same(name, monkeypatch):
 
 
 MINIMAL_ARGV = {  # enough for each tool to get past its required flags
-    "tablezoo.training.cli.play": ["--env", "bower_v0"],
-    "tablezoo.training.cli.env_speed": ["--env", "bower_v0", "--seconds", "0.1"],
-    "tablezoo.training.selfplay.train": ["--env", "bower_v0", "--timesteps", "1", "--out", "{tmp}/train"],
-    "tablezoo.training.evaluation.evaluate": ["--env", "bower_v0", "--agent", "random", "--games", "1"],
-    "tablezoo.training.evaluation.tournament": ["--env", "bower_v0", "--agents", "random", "heuristic", "--games",
+    "play": ["--env", "bower_v0"],
+    "bench": ["--env", "bower_v0", "--seconds", "0.1"],
+    "train": ["--env", "bower_v0", "--timesteps", "1", "--out", "{tmp}/train"],
+    "evaluate": ["--env", "bower_v0", "--agent", "random", "--games", "1"],
+    "tournament": ["--env", "bower_v0", "--agents", "random", "heuristic", "--games",
                             "2", "--out", "{tmp}/t"],
-    "tablezoo.training.cli.quickstart": ["--env", "bower_v0", "--out", "{tmp}/q"],
+    "quickstart": ["--env", "bower_v0", "--out", "{tmp}/q"],
 }
 
 
@@ -105,28 +110,28 @@ def error_of(name: str, extra: list[str], tmp_path, capsys) -> str:
     exit code 2 (argparse's one-line error)."""
     argv = [a.format(tmp=tmp_path) for a in MINIMAL_ARGV[name]]
     with pytest.raises(SystemExit) as stop:
-        importlib.import_module(name).main([*argv, *extra])
+        tool(name).main([*argv, *extra])
     assert stop.value.code == 2
     return capsys.readouterr().err
 
 
 @pytest.mark.parametrize("name", sorted(MINIMAL_ARGV))
 def test_an_env_option_without_a_value_is_a_one_line_error(name, tmp_path, capsys):
-    """``--env-option reward`` (no ``=``) was a traceback in evaluate and tablezoo.training.cli.env_speed."""
+    """``--env-option reward`` (no ``=``) was a traceback in evaluate and bench."""
     err = error_of(name, ["--env-option", "reward"], tmp_path, capsys)
     assert "--env-option expects key=value, got 'reward'" in err
 
 
-@pytest.mark.parametrize("name", sorted(set(MINIMAL_ARGV) - {"tablezoo.training.cli.env_speed"}))
+@pytest.mark.parametrize("name", sorted(set(MINIMAL_ARGV) - {"bench"}))
 def test_a_negative_seed_is_a_one_line_error(name, tmp_path, capsys):
-    """numpy takes no negative seed: it crashed four tools and hung tablezoo.training.cli.soak."""
+    """numpy takes no negative seed: it crashed four tools and hung soak."""
     err = error_of(name, ["--seed", "-1"], tmp_path, capsys)
     assert "--seed: expected an integer >= 0, got '-1'" in err
 
 
 def test_benchmark_names_the_env_an_option_does_not_fit(capsys):
     with pytest.raises(SystemExit) as stop:
-        importlib.import_module("tablezoo.training.cli.env_speed").main(["--env-option", "num_players=3"])
+        tool("bench").main(["--env-option", "num_players=3"])
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "bauer_trick_v0: bauer_trick: unknown option(s) num_players" in err
@@ -141,23 +146,46 @@ def test_rllib_tools_without_ray_say_how_to_install_it(tmp_path, capsys):
         pass
     (tmp_path / "checkpoint").mkdir()
     with pytest.raises(SystemExit) as stop:
-        importlib.import_module("tablezoo.training.evaluation.evaluate").main(
+        tool("evaluate").main(
             ["--env", "bower_v0", "--agent", f"rllib:{tmp_path}", "--games", "1"])
     assert stop.value.code == 2
     assert 'pip install -e ".[rllib]"' in capsys.readouterr().err
     with pytest.raises(SystemExit, match=r'pip install -e "\.\[rllib\]"'):
-        importlib.import_module("tablezoo.training.selfplay.rllib").main(["--env", "bower_v0", "--out",
+        tool("rllib").main(["--env", "bower_v0", "--out",
                                                        str(tmp_path / "r")])
 
 
 @pytest.mark.parametrize("name,argv,words", [
-    ("tablezoo.training.evaluation.evaluate", ["--env", "bower_v0", "--agent", "random", "--partner", "heuristic"],
+    ("evaluate", ["--env", "bower_v0", "--agent", "random", "--partner", "heuristic"],
      "bower_v0 has no teams, so no seat would play it"),
-    ("tablezoo.training.cli.play", ["--env", "bower_v0", "--opponent", "random", "--opponent", "heuristic"],
+    ("play", ["--env", "bower_v0", "--opponent", "random", "--opponent", "heuristic"],
      "2 --opponent agents for the 1 other seats"),
 ])
 def test_agents_no_seat_would_play_are_refused(name, argv, words, capsys):
     """They were silently ignored."""
     with pytest.raises(SystemExit) as stop:
-        importlib.import_module(name).main(argv)
+        tool(name).main(argv)
     assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_every_tool_is_a_subcommand_listed_by_tablezoo_help():
+    """``tablezoo --help`` (the installed console script) lists every tool with a line of text."""
+    assert sorted(COMMANDS) == sorted(TOOLS + FILE_TOOLS)
+    out = subprocess.run(["tablezoo", "--help"], capture_output=True, text=True, timeout=60,
+                         check=True).stdout
+    for command, (_, text) in COMMANDS.items():
+        assert f"  {command}  " in out and text in out, command
+
+
+def test_an_unknown_subcommand_names_the_allowed_ones():
+    out = subprocess.run([sys.executable, "-m", "tablezoo.training.cli.main", "trian"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert "invalid choice: 'trian'" in out.stderr and "'train'" in out.stderr
+
+
+def test_a_subcommand_runs_its_tool_with_the_remaining_flags():
+    """``tablezoo docs ENV`` reaches the docs tool with its own arguments (no torch needed)."""
+    out = subprocess.run(["tablezoo", "docs", "bower_v0"], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert "hands_public" in out

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tablezoo.training.cli.options import clear_run, existing_run
 from tablezoo.training.selfplay import train
 

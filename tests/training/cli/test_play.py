@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.training.cli import play as play_mod
 from tablezoo.training.cli.play import SeatView
@@ -193,7 +194,7 @@ def test_bower_menu_is_two_steps_and_fits_a_50_row_screen():
 
 def test_bad_command_lines_name_the_problem(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "tablezoo.training.cli.play", *args], input="q\n",
+        return subprocess.run(["tablezoo", "play", *args], input="q\n",
                               capture_output=True, text=True, timeout=120)
 
     bad = run("--env", "nope_v0")

@@ -1,4 +1,4 @@
-"""Worker processes that play side by side run BLAS on one thread (``training/evaluation/processes.py``)."""
+"""Worker processes that play side by side run BLAS on one thread (``evaluation/processes.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 PROBE = """
 import json

@@ -1,4 +1,4 @@
-"""``tablezoo.training.evaluation.evaluate --records``: per-game lines, and a stopped run resumed gives the same
+"""``tablezoo evaluate --records``: per-game lines, and a stopped run resumed gives the same
 result as one uninterrupted run while playing only the missing games."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from tablezoo.training.evaluation import evaluate
 
 ENV = "bauer_draft_v0"

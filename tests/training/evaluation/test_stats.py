@@ -6,6 +6,7 @@ import json
 import math
 
 import pytest
+
 from tablezoo.training.evaluation.stats import mean_interval, summarize, wilson_interval
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.registry import make_agent
 from tablezoo.training.evaluation.match import play_game

@@ -1,4 +1,4 @@
-"""tablezoo.training.evolution.cma_es: CMA-ES over a heuristic's parameters (bounds, pairing, direction, a run)."""
+"""``tablezoo evolve``: CMA-ES over a heuristic's parameters (bounds, pairing, direction, a run)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 from argparse import Namespace
 
 import pytest
+
 import tablezoo.training.evolution.cma_es as evolve
 from tablezoo.agents import make_agent
 from tablezoo.agents.learned.heuristic_weights import WeightedHeuristicAgent

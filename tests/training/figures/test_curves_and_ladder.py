@@ -1,4 +1,5 @@
-"""tablezoo.training.figures.pooled_curves (learning curves pooled over seeds) and tablezoo.training.evaluation.ladder (head-to-head)."""
+"""Learning curves pooled over seeds (``figures.pooled_curves``) and the head-to-head ladder
+(``evaluation.ladder``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 
 import numpy as np
 import pytest
+
 from tablezoo.training.evaluation.ladder import play_pair, run_ladder
 from tablezoo.training.figures import pooled_curves as curves
 
-# the columns tablezoo.training.selfplay.callbacks writes (spelled out: importing it needs stable-baselines3)
+# the columns tablezoo.training.selfplay.callbacks writes (spelled out: importing it needs
+# stable-baselines3)
 FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_reward",
           "mean_reward_low", "mean_reward_high", "seconds"]
 

@@ -1,4 +1,5 @@
-"""tablezoo.training.figures.notebook_data (game records for the notebooks) and tablezoo.training.figures.plotting (labelled plots)."""
+"""Game records for the notebooks (``figures.notebook_data``) and labelled plots
+(``figures.plotting``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.evaluation.match import play_game, seeds_for
@@ -130,6 +132,7 @@ def test_figures_label_every_axes_and_finish_refuses_unlabelled_ones():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     from tablezoo.training.figures import plotting as fg
 
     fig, axes = plt.subplots(1, 3)
@@ -146,7 +149,8 @@ def test_figures_label_every_axes_and_finish_refuses_unlabelled_ones():
 
 
 def test_running_the_module_points_to_the_commands():
-    result = subprocess.run([sys.executable, "-m", "tablezoo.training.figures.notebook_data"], capture_output=True,
-                            text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+    result = subprocess.run([sys.executable, "-m", "tablezoo.training.figures.notebook_data"],
+                            capture_output=True,
+                            text=True, timeout=60, cwd=Path(__file__).resolve().parents[3])
     assert result.returncode == 1
     assert "tablezoo ladder" in result.stderr and "Traceback" not in result.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.imitation.cloning import generate, generate_dagger

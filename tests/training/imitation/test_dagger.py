@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent, legal_ids
 from tablezoo.agents.registry import factory_from_spec

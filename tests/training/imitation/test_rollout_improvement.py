@@ -1,6 +1,6 @@
-"""Rollout policy improvement (training/imitation/rollout_improvement.py): the values are real rollouts of the teacher,
-worker processes give the same samples, the fit keeps the teacher's move inside the margin and
-leaves it beyond, and bad options are refused by name."""
+"""Rollout policy improvement: the values are real rollouts of the teacher, worker processes give
+the same samples, the fit keeps the teacher's move inside the margin and leaves it beyond, and bad
+options are refused by name."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.evaluation.match import seeds_for
@@ -249,6 +250,7 @@ def test_symmetries_teach_the_relabelled_positions_too():
     import gymnasium as gym
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
     from tablezoo.envs.core.symmetry import Symmetries
 
     swap = Symmetries(np.array([[0, 1], [1, 0]]), np.array([[0, 1, 2, 3], [0, 1, 3, 2]]))

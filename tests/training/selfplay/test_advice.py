@@ -1,5 +1,5 @@
-"""Advised networks (``tablezoo.agents.learned.advice``): the advice reaches the input in the collector, in the
-agent that plays a model, and in a training run's files; misfits are refused by name."""
+"""Advised networks (``agents.learned.advice``): the advice reaches the input in the collector,
+in the agent that plays a model, and in a training run's files; misfits are refused by name."""
 
 from __future__ import annotations
 

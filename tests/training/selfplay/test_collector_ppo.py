@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 import torch
+
 from tablezoo import envs
 from tablezoo.training.selfplay.collector import MultiSeatVecEnv, obs_scale_for
 from tablezoo.training.selfplay.league import League

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo.training.selfplay.collector import MAX_RESET_TRIES, MultiSeatVecEnv
 from tablezoo.training.selfplay.league import League
 from tests.training.selfplay.toy_games import StopGame

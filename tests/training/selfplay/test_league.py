@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tablezoo import envs
 from tablezoo.agents.learned.policy import NumpyMLP
 from tablezoo.training.selfplay.league import League

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+
 from tablezoo.envs.core.errors import IllegalActionError, InvalidOptionError, ResetNeededError
 from tablezoo.training.selfplay.pool import OpponentPool
 from tablezoo.training.selfplay.seat_env import SeatEnv

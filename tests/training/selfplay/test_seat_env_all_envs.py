@@ -7,6 +7,7 @@ import importlib.util
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+
 from tablezoo import envs
 from tablezoo.agents import make_agent
 from tablezoo.agents.heuristics import HEURISTICS

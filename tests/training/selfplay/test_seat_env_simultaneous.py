@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from tablezoo.agents import make_agent
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.evaluation.teams import partners_of, teams_of

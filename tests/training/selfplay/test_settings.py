@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from tablezoo.training.selfplay import train
 from tablezoo.training.selfplay.settings import hidden_layers, setting_problems
 
@@ -138,7 +139,7 @@ def test_a_start_model_of_another_game_or_not_a_zip_is_refused_before_training(t
 
 
 def test_imitate_names_itself_in_its_errors(tmp_path, capsys):
-    """``tablezoo.training.imitation.cloning`` runs the training flags, but its errors name the command the user
+    """``tablezoo imitate`` runs the training flags, but its errors name the command the user
     typed (they said ``tablezoo train:``)."""
     from tablezoo.training.imitation import cloning as imitate
 

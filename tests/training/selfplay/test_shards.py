@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from stable_baselines3.common.callbacks import BaseCallback
+
 from tablezoo import envs
 from tablezoo.training.selfplay.collector import obs_scale_for
 from tablezoo.training.selfplay.ppo import CollectorPPO

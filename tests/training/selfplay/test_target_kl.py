@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO
+
 from tablezoo.training.selfplay import train
 
 TINY = ["--env", "bauer_trick_v0", "--timesteps", "256", "--n-envs", "2", "--n-steps", "128",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from tablezoo.envs.core.game import Game, State, rank_rewards, rng_from
 from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
 

@@ -1,4 +1,4 @@
-"""``tablezoo.training.shipping.average``: the tail of a run's checkpoints averaged into one playable model."""
+"""``tablezoo average``: the tail of a run's checkpoints averaged into one playable model."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_bad_tail_is_refused_with_the_allowed_range(run_dir, tmp_path, extra, me
 def test_a_folder_that_is_no_run_or_the_run_itself_is_refused(run_dir, tmp_path, capsys):
     with pytest.raises(SystemExit):
         average.main([str(tmp_path), "--tail", "0.5", "--out", str(tmp_path / "o")])
-    assert "not a finished tablezoo.training.selfplay.train run (no model.json)" in capsys.readouterr().err
+    assert "not a finished tablezoo train run (no model.json)" in capsys.readouterr().err
     before = (run_dir / "model.npz").read_bytes()
     with pytest.raises(SystemExit):
         average.main([str(run_dir), "--tail", "0.5", "--out", str(run_dir)])
