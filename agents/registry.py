@@ -32,12 +32,6 @@ def _policy_params() -> set[str]:
     return _params(PolicyAgent)
 
 
-def _trained(**kw: Any) -> BaseAgent:
-    from tablezoo.agents.learned.policy import TrainedAgent
-
-    return TrainedAgent(**kw)
-
-
 def _params(cls: Callable[..., Any]) -> set[str]:
     return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
 
@@ -46,7 +40,6 @@ AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "flat_search", "sear
                            "trained", "rllib")
 ALIASES: dict[str, str] = {"search": "flat_search"}  # old spec strings keep working
 _PATH_AGENTS = ("policy", "trained", "rllib")  # "NAME:PATH" is short for path=PATH
-TRAINED_PARAMS = {"path", "num_players", "deterministic"}
 
 
 def make_agent(
@@ -97,26 +90,9 @@ def agent_factory(
         if "path" in kw and "module" not in kw:  # load the checkpoint once, not per agent
             kw = {**{k: v for k, v in kw.items() if k != "path"}, "module": load_module(kw["path"])}
     elif name == "trained":
-        from tablezoo.agents.learned.heuristic_weights import (
-            HeuristicWeights,
-            WeightedHeuristicAgent,
-        )
-        from tablezoo.agents.learned.policy import load_trained
+        from tablezoo.agents.learned.policy import trained_constructor
 
-        allowed, cls = TRAINED_PARAMS, _trained
-        unknown = sorted(set(kw) - allowed)
-        if not unknown:  # load the weights once, not per agent
-            models = load_trained(env_name, kw.get("path"), kw.get("num_players"))
-            if isinstance(models[0], HeuristicWeights):
-                if "deterministic" in kw:
-                    raise ValueError(f"agent 'trained': {models[0].card.get('env')}'s model is "
-                                     "evolved heuristic weights, which play like the heuristic: "
-                                     "deterministic= does not apply; allowed: path, num_players")
-                kw, allowed, cls = {"weights": models[0]}, {"weights"}, WeightedHeuristicAgent
-            else:
-                kw = {"models": models, "env_name": env_name,
-                      **({"deterministic": kw["deterministic"]} if "deterministic" in kw else {})}
-                allowed = {"models", "env_name", "deterministic"}
+        cls, kw, allowed = trained_constructor(env_name, kw)
     else:
         allowed = _policy_params()
         if "path" in kw and "model" not in kw:

@@ -1,31 +1,30 @@
-"""Every game folder follows one plan (``shared/design.md``), without import cycles.
+"""The package's layout: one import name, floors, no import cycle, small folders, one plan per game.
 
-A reader who knows one game should find any concern of another in one guess, so every
-``envs/<game>/`` has the same modules. The helpers take the state as an argument and import its
-class for type hints only; an import cycle, even one hidden inside a function, fails here.
+``envs/``, ``agents/`` and ``training/`` install as ``tablezoo.envs``, ``tablezoo.agents`` and
+``tablezoo.training``. ``envs`` is the ground floor and imports nothing above it; ``agents``
+imports nothing from ``training``. No two modules import each other, directly or round a longer
+loop, counting imports inside functions (only ``if TYPE_CHECKING:`` blocks are left out). A
+reader who knows one game finds any concern of another in one guess, so every ``envs/<game>/``
+has the same modules.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
-ENVS_DIR = Path(__file__).resolve().parent.parent / "envs"
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = ("envs", "agents", "training")  # lowest floor first
 GAMES = ("bauer_trick", "bauer_draft", "bower", "ethnos")
-PLAN = (
-    "components",
-    "rules",
-    "scoring",
-    "actions",
-    "observation",
-    "hidden",
-    "saving",
-    "render",
-    "env",
-)
+PLAN = ("components", "rules", "scoring", "actions", "observation", "hidden", "saving", "render",
+        "env")
 MAX_LINES = 700
+MAX_MODULES = 15
 
 
 def _is_type_checking_block(node: ast.AST) -> bool:
@@ -37,8 +36,9 @@ def _is_type_checking_block(node: ast.AST) -> bool:
     )
 
 
-def _runtime_imports(tree: ast.AST, package: str) -> set[str]:
-    """Sibling modules of ``package`` imported at run time (anywhere but ``if TYPE_CHECKING:``)."""
+def imported_names(tree: ast.AST, package: str) -> set[str]:
+    """Every dotted name imported at run time (anywhere but ``if TYPE_CHECKING:``), with
+    ``from X import y`` giving ``X.y`` and relative imports resolved against ``package``."""
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
@@ -46,17 +46,15 @@ def _runtime_imports(tree: ast.AST, package: str) -> set[str]:
             for child in node.orelse:
                 visit(child)
             return
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.level == 1:
-                found.add(node.module.split(".")[0])
-            elif node.module.startswith(package + "."):
-                found.add(node.module[len(package) + 1 :].split(".")[0])
-            elif node.module == package:
-                found.update(alias.name for alias in node.names)
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith(package + "."):
-                    found.add(alias.name[len(package) + 1 :].split(".")[0])
+            found.update(alias.name for alias in node.names)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -64,18 +62,35 @@ def _runtime_imports(tree: ast.AST, package: str) -> set[str]:
     return found
 
 
-def _import_graph(game: str) -> dict[str, set[str]]:
-    folder = ENVS_DIR / game
-    package = f"envs.{game}"
-    modules = {p.stem: p for p in folder.glob("*.py") if p.stem != "__init__"}
+def modules() -> dict[str, Path]:
+    """``tablezoo.<folder>.<...>`` -> source file, for every module of the three folders."""
+    found = {}
+    for folder in FOLDERS:
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(["tablezoo", *parts])] = path
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the project's modules it imports (a name resolves to its longest module)."""
+    known = modules()
     graph = {}
-    for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        graph[name] = {m for m in _runtime_imports(tree, package) if m in modules and m != name}
+    for name, path in known.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = set()
+        for dotted in imported_names(ast.parse(path.read_text(encoding="utf-8")), package):
+            while dotted and dotted not in known:
+                dotted = dotted.rpartition(".")[0]
+            if dotted and dotted != name:
+                edges.add(dotted)
+        graph[name] = edges
     return graph
 
 
-def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     state: dict[str, int] = {}
     stack: list[str] = []
 
@@ -101,15 +116,71 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def _floor(module: str) -> int:
+    return FOLDERS.index(module.split(".")[1])
+
+
+def _without_parents(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph less the edges from a module to the packages above it: ``import a.b.c`` runs
+    ``a/__init__`` and ``a/b/__init__`` by Python's own rule, which is not a dependency of c's."""
+    return {m: {d for d in deps if not m.startswith(d + ".")} for m, deps in graph.items()}
+
+
+def test_no_import_cycle_anywhere():
+    cycle = find_cycle(_without_parents(import_graph()))
+    assert cycle is None, f"import cycle {' -> '.join(cycle)}"
+
+
+def test_no_module_imports_a_floor_above_its_own():
+    upward = sorted(f"{m} -> {d}" for m, deps in import_graph().items() for d in deps
+                    if _floor(d) > _floor(m))
+    assert not upward, "imports from a floor above:\n" + "\n".join(upward)
+
+
+def test_everything_imports_the_project_by_its_one_name():
+    """``import envs`` would load a second copy of the package from the working folder, or a
+    user's own ``envs/`` folder."""
+    bare = []
+    for path in [*modules().values(), *(ROOT / "tests").rglob("*.py"),
+                 *(ROOT / "notebooks").rglob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for name in imported_names(tree, "tests"):
+            if name.split(".")[0] in FOLDERS:
+                bare.append(f"{path.relative_to(ROOT)}: {name}")
+    assert not bare, "\n".join(bare)
+
+
+def test_no_package_folder_holds_more_than_fifteen_modules():
+    crowded = {}
+    for folder in [*FOLDERS, "tests"]:
+        for init in (ROOT / folder).rglob("__init__.py"):
+            count = len([p for p in init.parent.glob("*.py") if p.name != "__init__.py"])
+            if count > MAX_MODULES:
+                crowded[str(init.parent.relative_to(ROOT))] = count
+    assert not crowded, f"more than {MAX_MODULES} modules: {crowded}"
+
+
+def test_every_package_says_its_job_in_its_docstring():
+    silent = [str(p.relative_to(ROOT)) for folder in FOLDERS
+              for p in (ROOT / folder).rglob("__init__.py")
+              if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
+    assert not silent, f"packages without a docstring: {silent}"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_game_folder_has_every_planned_module(game):
-    missing = [m for m in PLAN if not (ENVS_DIR / game / f"{m}.py").is_file()]
+    missing = [m for m in PLAN if not (ROOT / "envs" / game / f"{m}.py").is_file()]
     assert not missing, f"envs/{game}/ lacks {missing}"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_game_modules_import_no_cycle(game):
-    cycle = _find_cycle(_import_graph(game))
+    """Inside a game the helpers import ``rules``' class for type hints only."""
+    prefix = f"tablezoo.envs.{game}."
+    graph = {m: {d for d in deps if d.startswith(prefix)}
+             for m, deps in import_graph().items() if m.startswith(prefix)}
+    assert len(graph) >= len(PLAN)
+    cycle = find_cycle(graph)
     assert cycle is None, f"envs/{game}: import cycle {' -> '.join(cycle)}"
 
 
@@ -117,17 +188,38 @@ def test_game_modules_import_no_cycle(game):
 def test_game_modules_stay_readable(game):
     long = {
         p.name: n
-        for p in (ENVS_DIR / game).glob("*.py")
+        for p in (ROOT / "envs" / game).glob("*.py")
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert not long, f"envs/{game}: modules over {MAX_LINES} lines: {long}"
 
 
-def test_cycle_finder_sees_a_cycle_inside_a_function():
-    source = "def f():\n    from envs.g.b import x\n"
-    tree = ast.parse(source)
-    assert _runtime_imports(tree, "envs.g") == {"b"}
+def test_the_checks_see_a_cycle_inside_a_function_and_an_upward_import():
+    tree = ast.parse("def f():\n    from tablezoo.envs.g.b import x\n")
+    assert "tablezoo.envs.g.b" in imported_names(tree, "tablezoo.envs.g")
     guarded = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from envs.g.b import x\n"
-    assert _runtime_imports(ast.parse(guarded), "envs.g") == set()
-    assert _find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
-    assert _find_cycle({"a": {"b"}, "b": set()}) is None
+    assert "envs.g.b" not in imported_names(ast.parse(guarded), "tablezoo.envs.g")
+    relative = imported_names(ast.parse("from . import b\n"), "tablezoo.envs.g")
+    assert "tablezoo.envs.g.b" in relative
+    assert find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    assert _floor("tablezoo.training.cli.play") > _floor("tablezoo.agents.registry")
+    graph = import_graph()
+    assert "tablezoo.agents.base" in graph["tablezoo.agents.registry"]  # the graph is not empty
+
+
+def test_the_wheel_installs_tablezoo_and_no_generic_top_level_name(tmp_path):
+    """``pip install .`` puts ``tablezoo/`` in site-packages and nothing named envs, agents or
+    training, with the shipped models and the per-game data files."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path),
+                    str(ROOT)], check=True, capture_output=True, timeout=600)
+    wheel = next(tmp_path.glob("tablezoo-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"tablezoo"}
+    for data in ("tablezoo/agents/pretrained/bower_2p.npz", "tablezoo/envs/bower/components.json",
+                 "tablezoo/training/configs/bower.json", "tablezoo/training/cli/main.py"):
+        assert data in names, data
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "tablezoo = tablezoo.training.cli.main:main" in zipfile.ZipFile(wheel).read(
+        entry).decode()

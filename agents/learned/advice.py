@@ -23,6 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tablezoo.agents.base import Agent
+from tablezoo.agents.heuristics import heuristic_class
 from tablezoo.envs.core.game import State
 
 ADVISORS = ("heuristic",)
@@ -35,11 +36,10 @@ def check_advice(advice: str | None) -> None:
 
 
 def advisor_factory(advice: str, env_name: str) -> Callable[[int | None], Agent]:
-    """``seed -> a fresh advisor`` for ``env_name``."""
-    from tablezoo.agents.registry import factory_from_spec
-
+    """``seed -> a fresh advisor`` for ``env_name`` (the game's heuristic, its defaults)."""
     check_advice(advice)
-    return factory_from_spec(advice, env_name)
+    heuristic = heuristic_class(env_name)
+    return lambda seed: heuristic(seed=seed)
 
 
 def advisor_seed(seed: int | None, seat: int) -> int | None:

@@ -29,7 +29,13 @@ from typing import Any
 import numpy as np
 
 from tablezoo.agents.base import BaseAgent
-from tablezoo.agents.learned.model_files import ModelFileError, read_arrays, read_card
+from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.learned.model_files import (
+    ModelFileError,
+    ModelMismatchError,
+    read_arrays,
+    read_card,
+)
 from tablezoo.envs.core.game import State
 
 FORMAT = "tablezoo-heuristic-weights-v1"
@@ -37,8 +43,6 @@ FORMAT = "tablezoo-heuristic-weights-v1"
 
 def heuristic_parameters(env_name: str) -> dict[str, float]:
     """The tunable numeric parameters of ``env_name``'s heuristic with their defaults."""
-    from tablezoo.agents.heuristics import heuristic_class
-
     sig = inspect.signature(heuristic_class(env_name))
     return {n: float(p.default) for n, p in sig.parameters.items()
             if n not in ("self", "seed") and isinstance(p.default, (int, float))
@@ -69,8 +73,6 @@ class HeuristicWeights:
         check_parameters(self.env, self.params, "heuristic weights")
 
     def make_heuristic(self, seed: int | None = None) -> BaseAgent:
-        from tablezoo.agents.heuristics import heuristic_class
-
         return heuristic_class(self.env)(seed=seed, **self.params)
 
     def describe(self) -> str:
@@ -93,8 +95,6 @@ class HeuristicWeights:
 
 def load_weights(path: str | Path, env_name: str | None = None) -> HeuristicWeights:
     """Read a heuristic-weights ``.npz`` + card; refuse it for another ``env_name``."""
-    from tablezoo.agents.learned.policy import ModelMismatchError
-
     path = Path(path).with_suffix(".npz")
     if not path.is_file():
         raise FileNotFoundError(f"trained agent: no model file at {path}")

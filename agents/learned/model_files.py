@@ -21,6 +21,10 @@ class ModelFileError(ValueError):
     """A model file or its card that cannot be read as one."""
 
 
+class ModelMismatchError(ValueError):
+    """A model file used for an env or observation size it was not trained for."""
+
+
 def read_card(npz_path: str | Path) -> dict[str, Any]:
     """The card (``.json``) next to ``npz_path``, or ``{}`` when there is none."""
     card_path = Path(npz_path).with_suffix(".json")

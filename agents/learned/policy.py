@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,16 +40,17 @@ from tablezoo.agents.learned.heuristic_weights import (
     WeightedHeuristicAgent,
     load_weights,
 )
-from tablezoo.agents.learned.model_files import ModelFileError, read_arrays, read_card
+from tablezoo.agents.learned.model_files import (
+    ModelFileError,
+    ModelMismatchError,
+    read_arrays,
+    read_card,
+)
 from tablezoo.envs.core.game import State
 
-PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+PRETRAINED_DIR = Path(__file__).resolve().parents[1] / "pretrained"
 ACTIVATIONS = ("relu", "tanh")
 FORMAT = "tablezoo-mlp-v1"
-
-
-class ModelMismatchError(ValueError):
-    """A model file used for an env or observation size it was not trained for."""
 
 
 # --- the numpy network ---------------------------------------------------------------------------
@@ -422,6 +423,36 @@ def load_trained(env_name: str | None, path: str | Path | None,
                          f"({', '.join(f.name for f in files)}) and one of them is heuristic "
                          "weights; pass num_players= or path=")
     return models
+
+
+TRAINED_PARAMS = frozenset({"path", "num_players", "deterministic"})
+
+
+def trained_constructor(env_name: str | None, kw: dict[str, Any]
+                        ) -> tuple[Callable[..., BaseAgent], dict[str, Any], set[str]]:
+    """How to build ``trained`` agents from the options ``kw`` (``TRAINED_PARAMS``): the class,
+    its keyword arguments with the weights loaded once (not per agent), and the names those
+    arguments may take. Unknown options are left in ``kw`` for the caller to refuse by name."""
+    if set(kw) - TRAINED_PARAMS:
+        return TrainedAgent, kw, set(TRAINED_PARAMS)
+    models = load_trained(env_name, kw.get("path"), kw.get("num_players"))
+    if isinstance(models[0], HeuristicWeights):
+        if "deterministic" in kw:
+            raise ValueError(f"agent 'trained': {models[0].card.get('env')}'s model is "
+                             "evolved heuristic weights, which play like the heuristic: "
+                             "deterministic= does not apply; allowed: path, num_players")
+        return WeightedHeuristicAgent, {"weights": models[0]}, {"weights"}
+    kw = {"models": models, "env_name": env_name,
+          **({"deterministic": kw["deterministic"]} if "deterministic" in kw else {})}
+    return TrainedAgent, kw, {"models", "env_name", "deterministic"}
+
+
+def trained_factory(env_name: str, num_players: int | None = None
+                    ) -> Callable[[int | None], BaseAgent]:
+    """``seed -> a fresh trained agent`` playing the shipped model of ``env_name`` (and
+    ``num_players``), its weights loaded once."""
+    cls, kw, _ = trained_constructor(env_name, {"num_players": num_players})
+    return lambda seed: cls(seed=seed, **kw)
 
 
 def _shipped_cards() -> list[dict[str, Any]]:

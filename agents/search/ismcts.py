@@ -77,6 +77,8 @@ from typing import Any
 import numpy as np
 
 from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
+from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.learned.policy import shipped_models, trained_factory
 from tablezoo.agents.search.belief import BELIEFS, consistent, rebuild_for, world_belief_for
 from tablezoo.agents.search.leaf_values import (
     BOWER_VALUES,
@@ -352,8 +354,6 @@ class ISMCTSAgent(BaseAgent):
         if spec == "random":
             return None
         if spec == "heuristic":
-            from tablezoo.agents.heuristics import heuristic_class
-
             if game_name not in _ENV_NAMES:
                 raise ValueError(f"ismcts agent: no heuristic known for game {game_name!r}")
             agent = heuristic_class(_ENV_NAMES[game_name])(
@@ -591,8 +591,6 @@ def _defaults_for(game: Any) -> GameDefaults:
     this player count lacks."""
     base = DEFAULTS.get(game.name, FALLBACK)
     if base.needs_model() and base.untrained is not None:
-        from tablezoo.agents.learned.policy import shipped_models
-
         env_name = _ENV_NAMES.get(game.name)
         if not (env_name and shipped_models(env_name, game.num_players)):
             return base.untrained
@@ -616,9 +614,7 @@ def _opponents(game: Any) -> list[tuple[int, ...]]:
 def _trained_factory(env_name: str, num_players: int | None) -> Callable[[int], BaseAgent]:
     """``seed -> TrainedAgent`` for the shipped model, its weights loaded once per process (each
     search builds one per seat and the prior at every game's first move)."""
-    from tablezoo.agents.registry import agent_factory
-
-    return agent_factory("trained", env_name, num_players=num_players)
+    return trained_factory(env_name, num_players)
 
 
 class _AgentPolicy:

@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                    "the main job: train a small agent, evaluate it, leave the results"),
     "train": ("tablezoo.training.selfplay.train",
               "train a MaskablePPO policy in self-play against a league"),
-    "imitate": ("tablezoo.training.imitation.cloning",
+    "imitate": ("tablezoo.training.cli.imitate",
                 "behaviour-clone a teacher agent into a policy (a warm start)"),
     "evolve": ("tablezoo.training.evolution.cma_es",
                "evolve a heuristic's parameters with CMA-ES"),
