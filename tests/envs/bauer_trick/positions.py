@@ -1,9 +1,13 @@
-"""Build ``bauer_trick`` test positions from a few named cards via ``state_from_dict``."""
+"""Build ``bauer_trick`` test positions from a few named cards via ``state_from_dict``, play
+cards by name and read one named piece of an observation."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bauer_trick.components import parse_card
+from tablezoo.envs.bauer_trick.observation import OBS_SPEC
 
 SUITS = {"clubs": 0, "spades": 1, "hearts": 2, "diamonds": 3, "none": 4}
 
@@ -73,3 +77,9 @@ def legal_cards(state) -> set[int]:
 def play(state, *names: str) -> None:
     for name in names:
         state.step(parse_card(name))
+
+
+def piece(obs: np.ndarray, name: str) -> np.ndarray:
+    start = OBS_SPEC.offsets[name]
+    size = int(np.prod(next(p.shape for p in OBS_SPEC.pieces if p.name == name)))
+    return obs[start : start + size]

@@ -1,5 +1,5 @@
-"""The worked examples of shared/rules/bauer_trick.md §7 and every option of §4, each on a
-built position or a scripted deal."""
+"""The worked examples of the rules' §7 and every option of §4 (see envs/bauer_trick/README.md),
+each on a built position or a scripted deal, and the options' defaults."""
 
 from __future__ import annotations
 
@@ -259,3 +259,14 @@ def test_terminal_legend_states_the_deal_result_the_engine_scores():
     total = sum(state.tricks)
     assert f"{total} tricks a deal" in LEGEND
     assert f"{total // 2 + 1} or more tricks" in LEGEND and f"{total // 2}-{total // 2}" in LEGEND
+
+
+# --- the options' defaults ------------------------------------------------------------------------
+def test_option_defaults_and_decision_bound():
+    game = BauerTrickGame()
+    assert game.options == {"episode": "game", "start_score": 8, "max_deals": 100,
+                            "no_trump_leader": "dealer", "defenders_score_on_fail": False,
+                            "trump_selection": "call_or_pass", "reward": "game"}
+    assert game.max_decisions == 3600 and BauerTrickGame(max_deals=7).max_decisions == 252
+    assert BauerTrickGame(episode="deal").max_decisions == 36
+    assert game.num_actions == 37 and game.teams == ((0, 2), (1, 3))
