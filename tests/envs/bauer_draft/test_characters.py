@@ -1,22 +1,10 @@
 """Scenario tests of the 11 Day characters (rules spec §3, §4, §9.1), each from a built position.
 
-(The 7 Night characters' prizes and Toyvik's per-set quest are in test_bauer_draft_scoring.py.)
+(The 7 Night characters' prizes and Toyvik's per-set quest are in test_scoring.py.)
 """
 
 from __future__ import annotations
 
-from tests.envs.bauer_draft.positions import (
-    codes,
-    copy,
-    decide,
-    discard,
-    idx,
-    play,
-    position,
-    select,
-    tableau_codes,
-    via_daga,
-)
 from tablezoo.envs.bauer_draft.actions import (
     COPY_CHOICE,
     COPY_DECLINE,
@@ -41,6 +29,18 @@ from tablezoo.envs.bauer_draft.actions import (
 )
 from tablezoo.envs.bauer_draft.effects import COPY_DONE, COPY_NONE, COPY_WAIT
 from tablezoo.envs.bauer_draft.hidden import TRACK_PILE
+from tests.envs.bauer_draft.positions import (
+    codes,
+    copy,
+    decide,
+    discard,
+    idx,
+    play,
+    position,
+    select,
+    tableau_codes,
+    via_daga,
+)
 
 
 def legal(state, seat=None):
@@ -123,6 +123,28 @@ def test_passer_remembers_its_pile_after_the_witch_moves_it():
     decide(st, WITCH_LEFT)
     passed = spec.view(st.observe(0), "passed")
     assert passed[2, idx("E01")] == 1 and passed[1, idx("E01")] == 0  # the pile is at seat 2
+
+
+def test_witch_left_then_pass_goes_onto_the_moved_pile():
+    # example 10 + §3: after the Witch moves piles left, seat 0 passes onto the pile that now
+    # lies in front of seat 1, i.e. the pile that was dealt to seat 0
+    st = position(3, hands={0: ["C02", "E01", "E02"]})
+    select(st, {0: play("C02")})
+    decide(st, WITCH_LEFT)
+    assert st.pile_ids[1] == 0
+    hand0 = codes(st.hands[0])
+    select(st, {0: play(hand0[0])})
+    assert set(codes(st.hands[1])[:2]) == set(hand0[1:])
+    assert st.kind in (SELECT, OVER)
+
+
+def test_witch_with_two_players_move_swaps_the_two_piles():
+    # §9.1: with 2 players left = right: "move" puts seat 0's pile in front of seat 1 and back
+    st = position(2, hands={0: ["C02", "E01", "E02"]})
+    select(st, {0: play("C02")})
+    before = [list(p) for p in st.piles]
+    decide(st, WITCH_LEFT)
+    assert [p + h[::-1] for p, h in zip(st.piles, st.hands)] == [before[1], before[0]]
 
 
 # --- Brother Martin ------------------------------------------------------------------------
@@ -389,6 +411,21 @@ def test_yule_goat_card_effect_resolves_then_a_final_copy_step():
     assert st.kind == COPY_OFFER and st.offer == idx("E09")
     decide(st, copy("E09"))
     assert st.kind == OVER and st.score_breakdown()[0]["events"] == 8
+
+
+def test_yule_goat_with_five_players_comes_after_round_8():
+    # §3: 8 rounds with 5 players; round index 7 is the last; the Yule Goat stage follows
+    from tablezoo.envs.bauer_draft.actions import YULE
+
+    st = position(5, round=7, hands={0: ["J01", "J02", "J03"], 4: ["E09", "E07", "E08"]},
+                  tableau={0: ["C06"]})
+    assert all(len(p) == 0 for p in st.piles)
+    select(st, {4: play("E09")})
+    assert st.kind == YULE and st.round == 8
+    assert sorted(codes(st.hands[0])) == ["E07", "E08"]
+    decide(st, play("E08"))
+    assert st.kind == OVER and "E07" in codes(st.discards)
+    assert [len(p) for p in st.piles] == [0, 2, 2, 2, 2]
 
 
 # --- Ville Vallareman ----------------------------------------------------------------------

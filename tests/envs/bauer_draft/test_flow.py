@@ -1,4 +1,5 @@
-"""Setup, rounds, passing (worked examples 9), options, errors, information and the card file."""
+"""Setup, rounds, passing (worked example 9), the reveal order, options, errors, information
+(observations and determinize) and the card file."""
 
 from __future__ import annotations
 
@@ -6,11 +7,32 @@ import json
 
 import numpy as np
 import pytest
-from tests.envs.bauer_draft.positions import codes, decide, idx, play, position, select
-from tablezoo.envs.bauer_draft.actions import NUM_ACTIONS, OVER, SELECT, SELECT_VILLE, WITCH_LEFT
+
+from tablezoo.envs.bauer_draft.actions import (
+    COPY_CHOICE,
+    DAGA,
+    NUM_ACTIONS,
+    OLLE,
+    OVER,
+    SELECT,
+    SELECT_VILLE,
+    WITCH,
+    WITCH_LEFT,
+    WITCH_NONE,
+)
 from tablezoo.envs.bauer_draft.components import CardDataError, load_cards
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame
 from tablezoo.envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
+from tests.envs.bauer_draft.positions import (
+    codes,
+    decide,
+    discard,
+    idx,
+    play,
+    position,
+    select,
+    tableau_codes,
+)
 
 
 @pytest.mark.parametrize("n,pile,central,rounds", [(2, 12, 31, 10), (3, 12, 19, 10),
@@ -57,6 +79,60 @@ def test_two_players_pass_to_each_other():
     select(st, {0: play("E01"), 1: play("E04")})
     assert set(codes(st.hands[1])[:2]) == {"E02", "E03"}
     assert set(codes(st.hands[0])[:2]) == {"E05", "E06"}
+
+
+# --- §2, §3 setup, passing, rounds ---------------------------------------------------------
+def test_four_players_last_seat_passes_to_seat_0():
+    st = position(4, hands={3: ["E01", "E02", "E03"]})
+    select(st, {3: play("E01")})
+    assert set(codes(st.hands[0])[:2]) == {"E02", "E03"}
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_ten_rounds_of_one_card_each_leave_two_cards_per_pile(n):
+    # §2/§3: 12-card piles, 10 rounds of draw 3 / keep 1 / pass 2 -> 10 cards played per seat and
+    # 12 - 10 = 2 cards left in every pile (piles hold plain cards only: no effect decisions)
+    st = position(n)
+    for _ in range(10):
+        assert st.kind == SELECT
+        select(st, {})
+    assert st.kind == OVER
+    assert [len(p) for p in st.piles] == [2] * n
+    assert [len(t) for t in st.tableau] == [10] * n
+    assert st.round == 10
+
+
+# --- §3.3 reveal order and the effect queue ------------------------------------------------
+def test_reveal_resolves_by_card_id_not_by_seat_and_effect_cards_join_the_end():
+    # seat 0 plays Olle (C04), seat 1 Brother Martin (C03): C03 resolves first and takes the
+    # top central card (the Witch C02), whose effect goes to the END of the queue; then Olle
+    # draws the next 2 (E09, E07); the Witch is decided last
+    st = position(3, hands={0: ["C04", "E01", "E02"], 1: ["C03", "E03", "E04"]},
+                  central_top=("C02", "E09", "E07"))
+    select(st, {0: play("C04"), 1: play("C03")})
+    assert tableau_codes(st, 1) == ["C03", "C02"]
+    assert st.kind == OLLE and st.decider == 0 and sorted(codes(st.hands[0])) == ["E07", "E09"]
+    decide(st, play("E09"))
+    assert st.kind == WITCH and st.decider == 1
+    decide(st, WITCH_NONE)
+    assert st.kind == SELECT and st.round == 1
+
+
+def test_daga_resolves_before_a_copier_of_the_same_reveal():
+    # seat 0 has Ville (earlier round) and plays Bella (C09) and Daga (C05) together: Daga (C05)
+    # resolves first, then Bella may copy; E09 discarded by Daga cannot be copied any more
+    st = position(3, round=1, hands={0: ["C09", "C05", "E01"]},
+                  tableau={0: [{"card": "C07", "round": 0}, "E09", "E08"]},
+                  central_top=("J01", "J02"))
+    select(st, {0: play("C09")})
+    decide(st, play("C05"))  # Ville: play Daga too
+    assert st.kind == DAGA
+    decide(st, discard("E09"))
+    assert st.kind == COPY_CHOICE and st.source == idx("C09")
+    legal = set(st.legal_actions(0))
+    from tablezoo.envs.bauer_draft.actions import COPY, COPY_LATER
+
+    assert legal == {COPY + idx("E08"), COPY_LATER}
 
 
 def test_options_are_validated():
@@ -224,6 +300,113 @@ def test_game_over_has_no_acting_players_and_rank_rewards():
     assert st.kind == OVER and st.acting_players() == ()
     assert sorted(st.returns()) == sorted(__import__("tablezoo.envs.core.game", fromlist=["x"])
                                           .rank_rewards(st.scores()))
+
+
+def obs(state, seat: int) -> dict:
+    return state.game.obs_spec.split(state.observe(seat))
+
+
+def test_night_card_played_by_brother_martin_is_hidden_but_counted():
+    st = position(3, hands={0: ["C03", "E01", "E02"]}, central_top=("NE3",))
+    select(st, {0: play("C03")})
+    other, mine = obs(st, 1), obs(st, 0)
+    assert other["tableau"][2, idx("NE3")] == 0 and other["night_count"][2] == 1
+    assert other["tableau"][2, idx("C03")] == 1
+    assert mine["tableau"][0, idx("NE3")] == 1 and mine["night_count"][0] == 1
+
+
+def test_night_card_discarded_by_daga_is_revealed_to_everyone():
+    st = position(3, round=1, hands={0: ["C05", "E01", "E02"]}, tableau={0: ["NE3"]},
+                  central_top=("E09", "E07"))
+    select(st, {0: play("C05")})
+    decide(st, discard("NE3"))
+    for seat in (1, 2):
+        o = obs(st, seat)
+        assert o["discards"][idx("NE3")] == 1
+        assert o["night_count"][(0 - seat) % 3] == 0
+
+
+def test_olle_leftover_is_public_and_his_choice_hidden_while_pending():
+    st = position(3, hands={0: ["C04", "E01", "E02"]}, central_top=("NE3", "E07"))
+    select(st, {0: play("C04")})
+    assert st.kind == OLLE
+    assert obs(st, 1)["hand"].sum() == 0 and obs(st, 0)["hand"][idx("NE3")] == 1
+    decide(st, play("NE3"))
+    o = obs(st, 1)
+    assert o["discards"][idx("E07")] == 1 and o["night_count"][2] == 1
+    assert o["tableau"][2, idx("NE3")] == 0
+
+
+def test_observation_shows_pile_and_central_sizes_from_each_seat():
+    st = position(4, hands={0: ["C03", "E01", "E02"]}, central_top=("E09",))
+    central = len(st.central)
+    select(st, {0: play("C03")})
+    for seat in range(4):
+        o = obs(st, seat)
+        assert o["central_size"][0] == central - 1
+        assert o["pile_size"].tolist() == [len(st.piles[(seat + r) % 4]) for r in range(4)]
+
+
+def test_observation_tells_which_effect_played_a_night_card():
+    # §7: "the others see the owner's Night count rise and which effect played it"
+    st = position(3, round=1, hands={0: ["C03", "E01", "E02"], 1: ["NE1", "E03", "E04"]},
+                  tableau={0: ["NE2"]}, central_top=("NE3",))
+    select(st, {0: play("C03"), 1: play("NE1")})
+    from tablezoo.envs.bauer_draft.effects import BY_MARTIN, BY_SELECT
+
+    for seat in range(3):
+        by = obs(st, seat)["night_by"]
+        r0, r1 = (0 - seat) % 3, (1 - seat) % 3
+        assert by[r0, BY_SELECT] == 1 and by[r0, BY_MARTIN] == 1  # NE2 earlier, NE3 by Martin
+        assert by[r1, BY_SELECT] == 1 and by[r1].sum() == 1  # NE1 selected
+        assert by.sum() == 3
+
+
+def test_determinize_keeps_my_night_cards_and_my_humpe_target():
+    st = position(3, round=2, hands={0: ["E01", "E02", "E03"]},
+                  tableau={0: ["NE3", "C11"], 1: ["ND4", "E09"]},
+                  copies=[{}, {}, {"mode": "copied", "target": "NE3"}])
+    for seed in range(10):
+        d = st.determinize(0, np.random.default_rng(seed))
+        assert d.tableau[0] == st.tableau[0] and d.copy_target[2] == idx("NE3")
+        assert d.hands[0] == st.hands[0]
+        assert idx("E09") in d.tableau[1]  # public Day card stays
+        assert len(d.tableau[1]) == 2
+
+
+def test_determinize_keeps_a_passed_day_card_the_next_seat_did_not_keep():
+    # §7 / determinize: seat 0 passes E02, E03 to seat 1; seat 1 draws them with J01 and keeps
+    # J01 (a Day card everyone sees), so seat 0 knows E02 and E03 went on to seat 2's pile, and
+    # seat 2 drew them in the next round
+    st = position(4, hands={0: ["E01", "E02", "E03"]}, pile_tops={1: ["J01"]})
+    select(st, {0: play("E01")})
+    assert set(codes(st.hands[1])) == {"E02", "E03", "J01"}
+    select(st, {1: play("J01")})
+    assert {"E02", "E03"} <= set(codes(st.hands[2]))
+    for seed in range(10):
+        d = st.determinize(0, np.random.default_rng(seed))
+        assert {"E02", "E03"} <= set(codes(d.hands[2]))
+
+
+def test_determinize_forgets_a_passed_night_card_when_the_holder_kept_one_face_down():
+    # seat 0 passes NE1 and E02; seat 1 keeps a face-down card: it may be NE1 (or its pile card
+    # NE2), so seat 0 cannot place NE1 any more
+    st = position(4, hands={0: ["E01", "E02", "NE1"]}, pile_tops={1: ["NE2"]})
+    select(st, {0: play("E01")})
+    select(st, {1: play("NE2")})
+    assert idx("NE1") not in st.tracked[0]
+    assert idx("E02") in st.tracked[0]  # the Day card was surely passed on
+
+
+def test_determinize_keeps_a_passed_night_card_when_the_holder_kept_a_day_card():
+    # seat 0 passes NE1 and E02 to seat 1, who keeps J01 face up: both went on to seat 2
+    st = position(4, hands={0: ["E01", "E02", "NE1"]}, pile_tops={1: ["J01"]})
+    select(st, {0: play("E01")})
+    select(st, {1: play("J01")})
+    assert {"NE1", "E02"} <= set(codes(st.hands[2]))
+    for seed in range(10):
+        d = st.determinize(0, np.random.default_rng(seed))
+        assert {"NE1", "E02"} <= set(codes(d.hands[2]))
 
 
 # --- card file -----------------------------------------------------------------------------
