@@ -5,8 +5,10 @@ Each test builds a position with ``build_state`` and plays the decisions through
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bower.actions import (
     ACCEPT,
+    BRANCH,
     COLUMN,
     COVER,
     DISPLAY,
@@ -15,12 +17,14 @@ from tablezoo.envs.bower.actions import (
     PASS,
     PHASES,
     PLAY,
+    TARGET,
 )
 from tablezoo.envs.bower.components import BONUS_INDEX, EGG_IDS, TILE_INDEX, TOK_REMOVED, TOK_SHELL
 from tablezoo.envs.bower.observation import OBS_SPEC
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
 from tablezoo.envs.bower.scoring import gem_conditions, groups, nest_stats
+from tests.envs.bower.helpers import finish_turns_of
 
 GAME = BowerGame()
 T = TILE_INDEX
@@ -124,6 +128,59 @@ def test_branch_link_counts_for_group_trigger():
     top[0] = 2 * T["T04"]  # (0,0) straw [fl-red, gem]
     assert gem_conditions(top, -1, 0, 0) == (0, 0)  # column 1: 2 gems; straw groups 2 and 1
     assert gem_conditions(top, 2 * 7 + 1, 0, 0) == (0, (1 << 0) | (1 << 1) | (1 << 13))
+
+
+# ------------------------------------------------------------------ §5.1 triggers
+def test_cover_is_not_a_trigger_the_next_placement_is():
+    # A: T12 V(0,2)-(1,2): (0,2) gravel [fl-red, gem], (1,2) gravel [gem]; T03 H(2,2)-(2,3):
+    # straw [fl-blue], straw [fl-yellow]. Column 2 holds 2 gems. A keeps IA1 and covers
+    # (1,2)-(2,2) with T07, o = 1: (2,2) moss [gem, gem], (1,2) moss [fe-red]. Column 2 now
+    # holds 1 + 0 + 2 = 3 gems, but a Cover triggers nothing; A's next placement pays.
+    s = keep_position(
+        ["IA1"],
+        nests=[[("T12", 44), ("T03", 24)], [("T02", 0)]],
+        hands=[["T20"], ["T34"]],
+        stack_top=["T07"],
+        bonus_deck_top=["EB1", "EB2", "EB3"],
+    )
+    s.step(KEEP)
+    s.step(ACCEPT)
+    assert s.cover_tile == T["T07"]
+    s.step(COVER + 2 * 28 + 1)
+    assert s.col_flags[0] == 0 and s.turn_player == 1  # no bonus step
+    finish_turns_of(s, 1)
+    assert s.turn_player == 0
+    s.step(DISPLAY)
+    # T20 (straw [fl-yellow] / moss [shell]) on H(0,0)-(0,1): no gem, column 2 untouched
+    s.step(PLAY + 0)
+    assert phase(s) == "bonus"
+    assert s.col_flags[0] == 1 << 2
+
+
+def test_branch_with_an_empty_end_links_once_the_end_is_filled():
+    # A: T01 V(0,0)-(1,0): straw [fe-red, gem], straw [shell]; T05 V(0,1)-(1,1): moss
+    # [fe-blue, gem], moss [fe-purple]; branch on (1,1) horizontal: ends (1,0) straw and (1,2)
+    # empty. A plays T04 V(1,2)-(2,2): straw [fl-red, gem], straw [fl-purple, gem]. Through the
+    # branch the straw group {(0,0),(1,0),(1,2),(2,2)} holds 3 gems: one bonus. Without the
+    # branch the groups hold 1 and 2 gems and no column reaches 3: nothing.
+    for branch, expect in ((True, "bonus"), (False, "take")):
+        s = build_state(
+            GAME,
+            nests=[[("T01", 40), ("T05", 42)], [("T02", 0)]],
+            hands=[["T04"], ["T34"]],
+            hand_limits=[0, 1],
+            phase="play",
+            turn_player=0,
+            start_player=0,
+            turns=[3, 3],
+            bonus_kept=[["TK5"] if branch else [], []],
+            tokens={"branch": (0, 7, 0)} if branch else None,
+        )
+        s.step(PLAY + 2 * 28)
+        assert phase(s) == expect
+        if branch:
+            assert s.cell_flags[0] == (1 << 0) | (1 << 6) | (1 << 8) | (1 << 14)
+            assert s.col_flags[0] == 0
 
 
 # ------------------------------------------------------------------ bonus draw
@@ -306,6 +363,29 @@ def test_x_token_on_own_nest_and_tokens_share_a_cell():
     assert s.tok_seat[0] == 0 and s.tok_cell[0] == 0 and s.tok_cell[TOK_SHELL] == 0
     st = nest_stats(s.top[0], x_cell=0, shell_cell=0)
     assert st.coloured[0][2] == 0 and st.shells[0] == 2  # X never touches shells
+
+
+def test_branch_targets_need_an_occupied_base_and_both_ends_inside():
+    # §5.3 TK5 on A's nest T01 H(0,0)-(0,1): (0,0) has no left end and no upper end; (0,1)
+    # horizontal has ends (0,0) and (0,2) (empty is allowed); vertical on row 0 is off-grid.
+    s = keep_position(["TK5"])
+    s.step(KEEP)
+    assert phase(s) == "branch"
+    assert legal(s) == [PASS, BRANCH + 2 * 1 + 0]
+
+
+def test_x_targets_white_items_in_either_nest_but_not_gem_only_cells():
+    # §5.3 TK1: a visible cell holding >= 1 feather/flower unit, white included.
+    # A: NB1 H(0,0)-(0,1): straw [fe-white], moss [fe-white]; T12 V(0,2)-(1,2): gravel
+    # [fl-red, gem], gravel [gem]. B: T25 H(0,0)-(0,1): straw [gem], gravel [fe-blue, gem].
+    s = keep_position(
+        ["TK1"],
+        nests=[[("NB1", 0), ("T12", 44)], [("T25", 0)]],
+        bonus_kept=[["NB1"], []],
+        hand_limits=[2, 1],
+    )
+    s.step(KEEP)
+    assert legal(s) == [PASS, TARGET + 0, TARGET + 1, TARGET + 2, TARGET + 24 + 1]
 
 
 # ------------------------------------------------------------------ X7 cover (IA1)

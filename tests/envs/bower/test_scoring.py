@@ -6,6 +6,7 @@ through the action mask and the final scoring runs through the engine.
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bower.actions import BRANCH, KEEP, PASS, TARGET
 from tablezoo.envs.bower.components import TILE_INDEX
 from tablezoo.envs.bower.positions import build_state
@@ -235,3 +236,42 @@ def test_x6_x_token(x_cancels, col1):
     a = nest_stats(s.top[0], x_cell=1, x_cancels=x_cancels)
     assert a.colour_units(0) == (1 if x_cancels == "cell" else 2)
     assert bd[0]["EB1"] == 0  # 1 (or 2) red is not more than B's 2
+
+
+# ------------------------------------------------------------------ more §6 cases
+def test_x_cancels_white_feathers_too():
+    # Column 0 asks fe-red. A: NB1 H(0,0)-(0,1): (0,0) straw [fe-white]. B: T16 H(0,0)-(0,1):
+    # (0,0) straw [fe-red]. 1-1, shells 0-0: nobody. With B's X on A's (0,0): 0-1, B wins.
+    nests = [[("NB1", 0)], [("T16", 0)]]
+    s = over(GAME, nests, {0: "E1"})
+    bd = s.score_breakdown()
+    assert bd[0]["column_0"] == bd[1]["column_0"] == 0
+    s = over(GAME, nests, {0: "E1"}, kept=[[], ["TK1"]], tokens={"x": (0, 0)})
+    bd = s.score_breakdown()
+    assert (bd[0]["column_0"], bd[1]["column_0"]) == (0, 1)
+
+
+def test_eb5_holder_with_pink_gains_despite_fewer_shells():
+    # §6.4 EB5: if either player has pink, the holder gains iff it has pink.
+    # A: NB4 H(0,0)-(0,1): moss [shell-pink], gravel [gem] -> 1 shell, pink.
+    # B: T36 H(0,0)-(0,1): moss [fl-yellow, shell], gravel [gem, shell] -> 2 shells.
+    s = over(GAME, [[("NB4", 0)], [("T36", 0)]], {}, kept=[["EB5"], []])
+    bd = s.score_breakdown()
+    assert bd[0]["EB5"] == 1 and bd[1]["EB5"] == 0
+
+
+def test_equal_eggs_without_pink_is_a_draw():
+    # Empty nests: every material 0-0, every column 0-0 -> 0 eggs each, no pink: draw.
+    s = over(GAME, [[], []], {})
+    assert s.scores() == [0.0, 0.0] and s.winner() == -1 and s.returns() == [0.0, 0.0]
+    s = over(BowerGame(reward="egg_diff"), [[], []], {})
+    assert s.returns() == [0.0, 0.0]
+
+
+def test_earth_gems_count_for_columns_and_earth_never_for_materials():
+    # A: NB3 V(0,0)-(1,0): earth [gem], earth [shell]. B: nothing. Materials 0-0: nobody.
+    # Column 0 asks fl-red: 0-0, nobody (shells do not matter at 0-0 by default).
+    s = over(GAME, [[("NB3", 40)], []], {0: "E5"})
+    assert s.scores() == [0.0, 0.0]
+    s = over(BowerGame(column_zero_tie="tiebreak"), [[("NB3", 40)], []], {0: "E5"})
+    assert s.score_breakdown()[0]["column_0"] == 1  # 0-0 tie broken by A's shell
