@@ -223,6 +223,14 @@ def build_state_spec(num_players: int, num_rounds: int, pile_size: int) -> ObsSp
     ])
 
 
+def observe(st: BauerDraftState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``player``'s observation, written by the game's ``Encoder``."""
+    if out is None:
+        out = st.game.obs_spec.zeros()
+    st.game.encoder.encode(st, player, out)
+    return out
+
+
 def global_state(st: BauerDraftState, out: np.ndarray | None = None) -> np.ndarray:
     """The full-information state (``Game.state_spec``), written into ``out`` when given."""
     spec = st.game.state_spec

@@ -28,6 +28,7 @@ from tablezoo.envs.bauer_draft.components import (
     Card,
     card_codes,
 )
+from tablezoo.envs.core.views import no_menu_groups
 
 if TYPE_CHECKING:
     from tablezoo.envs.bauer_draft.rules import BauerDraftState
@@ -65,7 +66,7 @@ def render_state(st: BauerDraftState) -> str:
     return "\n".join(lines)
 
 
-def render_seat(st: BauerDraftState, seat: int) -> str:
+def render_seat(st: BauerDraftState, seat: int, colour: bool = False) -> str:
     """What ``seat`` may see: its own hand, selection and face-down Night cards; of the others
     only hand and pile sizes, the cards ``seat`` knows to be there (the ones it passed), Day
     cards and the number of face-down Night cards. Scores appear once the Night cards are
@@ -212,3 +213,6 @@ def _facts(card: Card) -> list[str]:
         facts.append(f"{card.swords} sword{'s' * (card.swords > 1)}")
     tags = "".join(t * n for t, n in zip(THEMES, card.tags))
     return facts + ([f"tags {tags}"] if tags else [])
+
+
+menu_groups = no_menu_groups

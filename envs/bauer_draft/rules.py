@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from tablezoo.envs.bauer_draft import render, saving
 from tablezoo.envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,
@@ -75,10 +76,9 @@ from tablezoo.envs.bauer_draft.observation import (
     build_obs_spec,
     build_state_spec,
     global_state,
+    observe,
     rebuild_views,
 )
-from tablezoo.envs.bauer_draft.render import render_state
-from tablezoo.envs.bauer_draft.saving import check_state, state_from_dict, state_to_dict
 from tablezoo.envs.bauer_draft.scoring import (
     score_holdings,
     state_breakdown,
@@ -88,6 +88,7 @@ from tablezoo.envs.bauer_draft.scoring import (
 from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.core.game import Game, State, rng_from, rng_from_dict
 from tablezoo.envs.core.options import Option
+from tablezoo.envs.core.views import TextViews
 
 
 class BauerDraftGame(Game):
@@ -122,10 +123,13 @@ class BauerDraftGame(Game):
         return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BauerDraftState:
-        return state_from_dict(self, data, BauerDraftState)
+        return saving.state_from_dict(self, data, BauerDraftState)
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def text_views(self) -> TextViews:
+        return render
 
 
 class BauerDraftState(State):
@@ -506,7 +510,7 @@ class BauerDraftState(State):
     # --- invariants --------------------------------------------------------------------------
     def check(self) -> None:
         """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
-        check_state(self)
+        saving.check_state(self)
         super().check()
 
     # --- outcome -----------------------------------------------------------------------------
@@ -542,10 +546,7 @@ class BauerDraftState(State):
 
     # --- information -------------------------------------------------------------------------
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        if out is None:
-            out = self.game.obs_spec.zeros()
-        self.game.encoder.encode(self, player, out)
-        return out
+        return observe(self, player, out)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         return global_state(self, out)
@@ -592,7 +593,7 @@ class BauerDraftState(State):
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        return state_to_dict(self)
+        return saving.to_dict(self)
 
     def __str__(self) -> str:
-        return render_state(self)
+        return render.render_state(self)

@@ -91,7 +91,7 @@ COPY_MODES = ("none", "later", "copied")
 TRACK_NAMES = ("none", "exact", "pile")
 
 
-def state_to_dict(s: BauerDraftState) -> dict[str, Any]:
+def to_dict(s: BauerDraftState) -> dict[str, Any]:
     code = CARDS.codes
 
     def codes(cards: list[int]) -> list[str]:

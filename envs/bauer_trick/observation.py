@@ -154,6 +154,13 @@ _DEALT = STATE_SPEC.offsets["to_be_dealt"]
 _TO_ACT = STATE_SPEC.offsets["to_act"]
 
 
+def observe(state: BauerTrickState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``player``'s observation: the absolute buffer taken through that seat's permutation."""
+    if out is None:
+        return np.take(state.buf, OBSERVER_PERM[player])
+    return np.take(state.buf, OBSERVER_PERM[player], out=out)
+
+
 def global_state(state: BauerTrickState, out: np.ndarray | None = None) -> np.ndarray:
     """The full-information state (``STATE_SPEC``): every hand, the undealt cards by the seat
     that will receive them, whose turn, and everything public; written into ``out`` if given."""

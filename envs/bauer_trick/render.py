@@ -22,6 +22,7 @@ from tablezoo.envs.bauer_trick.components import (
     rank_of,
     suit_of,
 )
+from tablezoo.envs.core.views import no_menu_groups, plain_menu_label
 
 if TYPE_CHECKING:
     from tablezoo.envs.bauer_trick.rules import BauerTrickState
@@ -109,3 +110,7 @@ RANK_WORDS = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 def public_move(state: BauerTrickState, player: int, action: int) -> str:
     """Every call and card play is public: the action's own name."""
     return state.game.action_name(action)
+
+
+menu_label = plain_menu_label  # a card's name says what it is
+menu_groups = no_menu_groups

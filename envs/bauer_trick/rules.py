@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bauer_trick import hidden, observation, saving, scoring
+from tablezoo.envs.bauer_trick import hidden, observation, render, saving, scoring
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS, action_name
 from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
@@ -30,13 +30,13 @@ from tablezoo.envs.bauer_trick.components import (
     SUIT_BITS,
     bits_of,
 )
-from tablezoo.envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, OBSERVER_PERM, STATE_SPEC
-from tablezoo.envs.bauer_trick.render import render_state
+from tablezoo.envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, STATE_SPEC
 from tablezoo.envs.bauer_trick.scoring import CATEGORIES
 from tablezoo.envs.bauer_trick.symmetry import suit_symmetries
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.options import Option, int_range
 from tablezoo.envs.core.symmetry import Symmetries
+from tablezoo.envs.core.views import TextViews
 
 _ACTING = tuple((p,) for p in range(NUM_SEATS))
 _MASK_BYTES = (NUM_ACTIONS + 7) // 8
@@ -99,6 +99,9 @@ class BauerTrickGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def text_views(self) -> TextViews:
+        return render
 
     def symmetries(self) -> Symmetries:
         """The 8 colour-preserving suit renamings (``envs/bauer_trick/symmetry.py``)."""
@@ -344,9 +347,7 @@ class BauerTrickState(State):
         observation.encode(self)
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        if out is None:
-            return np.take(self.buf, OBSERVER_PERM[player])
-        return np.take(self.buf, OBSERVER_PERM[player], out=out)
+        return observation.observe(self, player, out)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         return observation.global_state(self, out)
@@ -373,7 +374,7 @@ class BauerTrickState(State):
         return saving.to_dict(self)
 
     def render_text(self, viewer: int | None = None) -> str:
-        return render_state(self, viewer)
+        return render.render_state(self, viewer)
 
     def __str__(self) -> str:
-        return render_state(self, None)
+        return render.render_state(self, None)

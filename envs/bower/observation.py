@@ -361,6 +361,21 @@ def encode_tail(s: BowerState, me: int, buf: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------------- nest planes
+def observe(s: BowerState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``player``'s observation: the sections changed since its last one are re-encoded into its
+    buffer, the tail every time; a copy (or ``out``) is handed out."""
+    buf = s._obs[player]
+    dirty = s._dirty[player]
+    if dirty:
+        encode_sections(s, player, buf, dirty)
+        s._dirty[player] = 0
+    encode_tail(s, player, buf)
+    if out is None:
+        return buf.copy()
+    out[:] = buf
+    return out
+
+
 def paint_cell(s: BowerState, seat: int, cell: int) -> None:
     """Rewrite one cell's channels of the public nest planes (kept for fast observe)."""
     s._touch(S_NESTS)
@@ -412,7 +427,7 @@ STATE_SPEC = ObsSpec(
 _HIDDEN_START = OBS_SIZE
 
 
-def encode_global(s: BowerState, out: np.ndarray | None = None) -> np.ndarray:
+def global_state(s: BowerState, out: np.ndarray | None = None) -> np.ndarray:
     """The global state of ``s`` (layout ``STATE_SPEC``), written into ``out`` when given."""
     if out is None:
         out = STATE_SPEC.zeros()

@@ -107,7 +107,7 @@ def _cell_text(t: int, marks: str) -> str:
 __all__ = ["LEGEND", "explain", "menu_groups", "public_move", "render", "render_seat"]
 
 
-def render_seat(s: BowerState, seat: int) -> str:
+def render_seat(s: BowerState, seat: int, colour: bool = False) -> str:
     """What ``seat`` may see: the eggs it owns or spied (``?`` for the others), both nests, its
     own hand and bonus draw; the opponent's hand only when ``hands_public`` (else its size and
     the bonus nest tiles NB1-NB4, which are public), the piles as sizes."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from tablezoo.envs.bower import render
 from tablezoo.envs.bower.actions import (
     ACCEPT,
     DISPLAY,
@@ -81,13 +82,11 @@ from tablezoo.envs.bower.observation import (
     S_HANDS,
     S_TOKENS,
     STATE_SPEC,
-    encode_global,
-    encode_sections,
-    encode_tail,
+    global_state,
+    observe,
     paint_cell,
 )
 from tablezoo.envs.bower.options import OPTIONS
-from tablezoo.envs.bower.render import render
 from tablezoo.envs.bower.saving import check_state, state_from_dict, to_dict
 from tablezoo.envs.bower.scoring import (
     compute_final,
@@ -100,6 +99,7 @@ from tablezoo.envs.bower.scoring import (
 from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.obs_spec import OBS_DTYPE
+from tablezoo.envs.core.views import TextViews
 
 FEATHER_MASK = np.zeros(len(CODES), bool)
 FEATHER_MASK[0:5] = True
@@ -124,6 +124,9 @@ class BowerGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(int(action))
+
+    def text_views(self) -> TextViews:
+        return render
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> BowerState:
         rng = rng_from(seed)
@@ -499,20 +502,11 @@ class BowerState(State):
         return self.col_owner[pos] == player or bool(self.spied_cols[player] >> pos & 1)
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        buf = self._obs[player]
-        dirty = self._dirty[player]
-        if dirty:
-            encode_sections(self, player, buf, dirty)
-            self._dirty[player] = 0
-        encode_tail(self, player, buf)
-        if out is None:
-            return buf.copy()
-        out[:] = buf
-        return out
+        return observe(self, player, out)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
-        """Full-information state for centralised critics (``observation.encode_global``)."""
-        return encode_global(self, out)
+        """Full-information state for centralised critics (``observation.global_state``)."""
+        return global_state(self, out)
 
     def _touch(self, sections: int) -> None:
         """Mark observation sections as changed for both seats (see ``observation.py``)."""
@@ -578,7 +572,7 @@ class BowerState(State):
 
     # ------------------------------------------------------------------ display
     def __str__(self) -> str:
-        return render(self)
+        return render.render(self)
 
 
 def _frozen_mask(ids: list[int]) -> np.ndarray:

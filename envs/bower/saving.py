@@ -211,7 +211,7 @@ def _int_pair(x: Any, what: str, lo: int, hi: int) -> list[int]:
     return list(x)
 
 
-# the keys of a saved state, in ``state_to_dict``'s order; any other key is refused, as in
+# the keys of a saved state, in ``to_dict``'s order; any other key is refused, as in
 # bauer_trick and bauer_draft (a misspelt key must not load as a state without it)
 KEYS = ("game", "version", "options", "rng", "start_player", "eggs", "egg_owner", "stack",
         "display", "hands", "forced", "hand_limits", "turns", "extra_turn", "swap_owed",

@@ -20,7 +20,7 @@ import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from tablezoo.envs.core.errors import IllegalActionError, StateFormatError
 from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
 from tablezoo.envs.core.options import Option, resolve_options
 from tablezoo.envs.core.symmetry import Symmetries
+
+if TYPE_CHECKING:
+    from tablezoo.envs.core.views import TextViews
 
 
 class Game(ABC):
@@ -63,6 +66,10 @@ class Game(ABC):
     @abstractmethod
     def action_name(self, action: int) -> str:
         """A short human-readable name of action id ``action`` (used in errors and menus)."""
+
+    def text_views(self) -> TextViews:
+        """What the game shows a person (its ``render`` module): the terminal player's views."""
+        raise NotImplementedError(f"{self.name}: no text views (envs.core.views.TextViews)")
 
     @cached_property
     def state_spec(self) -> ObsSpec:

@@ -242,7 +242,7 @@ def build_state_spec(game: EthnosGame) -> ObsSpec:
     return ObsSpec(pieces + _hidden_pieces(game.num_players))
 
 
-def encode_global(s: EthnosState, out: np.ndarray | None = None) -> np.ndarray:
+def global_state(s: EthnosState, out: np.ndarray | None = None) -> np.ndarray:
     """The global state of ``s`` (layout ``game.state_spec``), written into ``out`` if given."""
     g = s.game
     spec = g.state_spec

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tablezoo.envs.core.views import no_menu_groups, plain_menu_label
 from tablezoo.envs.ethnos import actions as act
 from tablezoo.envs.ethnos.components import (
     KINGDOMS,
@@ -71,7 +72,7 @@ def render_text(s: EthnosState) -> str:
     return "\n".join(lines)
 
 
-def render_seat(s: EthnosState, seat: int) -> str:
+def render_seat(s: EthnosState, seat: int, colour: bool = False) -> str:
     """What ``seat`` may see (rules §11): its own hand (and the band it is building), the other
     hands as sizes plus the cards everybody knows are there, every played band, the display and
     all public tracks. Another seat's band under construction shows only that it is building."""
@@ -165,3 +166,7 @@ def public_move(s: EthnosState, player: int, action: int) -> str:
     if s.phase in (act.BUILD, act.ELF_PICK) and action != act.FINISH_BAND:
         return f"decides ({act.PHASES[s.phase]})"
     return act.action_name(action)
+
+
+menu_label = plain_menu_label  # names carry the cards ("band 3 green Elves")
+menu_groups = no_menu_groups

@@ -19,8 +19,9 @@ import numpy as np
 
 from tablezoo.envs.core.errors import InvalidOptionError
 from tablezoo.envs.core.game import Game, State, rng_from
+from tablezoo.envs.core.views import TextViews
 from tablezoo.envs.ethnos import actions as act
-from tablezoo.envs.ethnos import ages, bands, hidden, observation, saving, scoring
+from tablezoo.envs.ethnos import ages, bands, hidden, observation, render, saving, scoring
 from tablezoo.envs.ethnos.components import (
     DRAGON,
     GLORY_SETS,
@@ -36,7 +37,6 @@ from tablezoo.envs.ethnos.components import (
     TYPE_TRIBE,
 )  # fmt: skip
 from tablezoo.envs.ethnos.options import OPTIONS
-from tablezoo.envs.ethnos.render import render_text
 from tablezoo.envs.ethnos.scoring import CATEGORIES
 
 _TYPE_TRIBE = TYPE_TRIBE.tolist()
@@ -116,6 +116,9 @@ class EthnosGame(Game):
 
     def action_name(self, action: int) -> str:
         return act.action_name(action)
+
+    def text_views(self) -> TextViews:
+        return render
 
 
 class EthnosState(State):
@@ -470,8 +473,8 @@ class EthnosState(State):
         return observation.observe(self, player, out)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
-        """Full-information state for centralised critics (``observation.encode_global``)."""
-        return observation.encode_global(self, out)
+        """Full-information state for centralised critics (``observation.global_state``)."""
+        return observation.global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
         """A state consistent with all ``player`` has seen (see ``tablezoo.envs.ethnos.hidden``)."""
@@ -504,7 +507,7 @@ class EthnosState(State):
         return s
 
     def to_dict(self) -> dict[str, Any]:
-        return saving.state_to_dict(self)
+        return saving.to_dict(self)
 
     def check(self) -> None:
         """Ethnos' invariants (``saving.check_state``), then the shared ones."""
@@ -512,7 +515,7 @@ class EthnosState(State):
         super().check()
 
     def __str__(self) -> str:
-        return render_text(self)
+        return render.render_text(self)
 
 
 __all__ = ["CATEGORIES", "NUM_TRIBES", "OPTIONS", "SKELETONS", "EthnosGame", "EthnosState"]

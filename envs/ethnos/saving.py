@@ -50,7 +50,7 @@ def _ints(v: np.ndarray) -> list[int]:
     return [int(x) for x in v]
 
 
-def state_to_dict(s: EthnosState) -> dict[str, Any]:
+def to_dict(s: EthnosState) -> dict[str, Any]:
     return {
         "game": "ethnos",
         "version": FORMAT_VERSION,
@@ -136,7 +136,7 @@ def _int_list(v: Any, what: str, most: int, low: int, high: int) -> list[int]:
     return _vector(v, len(v), what, low, high)
 
 
-# the keys of a saved state, in ``state_to_dict``'s order; any other key is refused, as in
+# the keys of a saved state, in ``to_dict``'s order; any other key is refused, as in
 # bauer_trick and bauer_draft (a misspelt key must not load as a state without it)
 KEYS = ("game", "version", "options", "num_players", "tribes", "glory_tokens", "age",
         "first_player", "actor", "phase", "decisions", "deck", "lower_left", "dragons",
@@ -474,4 +474,4 @@ def _rebuild_derived(s: EthnosState) -> None:
     s.elf_kept_view[0] = s.elf_n
 
 
-__all__ = ["StateFormatError", "check_state", "state_from_dict", "state_to_dict"]
+__all__ = ["StateFormatError", "check_state", "state_from_dict", "to_dict"]

@@ -15,19 +15,17 @@ from a saved position (``state.to_dict()`` written as JSON).
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import itertools
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from tablezoo import envs
 from tablezoo.envs.core.game import Game, State
+from tablezoo.envs.core.views import TextViews
 from tablezoo.training.cli.options import (
     add_env,
     add_env_options,
@@ -39,36 +37,26 @@ from tablezoo.training.cli.options import (
 from tablezoo.training.cli.play_menu import Asker, Menu, Reader, Writer
 
 
-def views_of(game: Game) -> ModuleType:
-    """The game's ``render`` module (``render_seat``, ``LEGEND``, ``explain``, ...)."""
-    package = type(game).__module__.rsplit(".", 1)[0]
-    return importlib.import_module(package + ".render")
-
-
 class SeatView:
-    """The text one seat may see, the legend and the card texts of one game."""
+    """The text one seat may see, the legend and the card texts of one game (its
+    ``envs.core.views.TextViews``)."""
 
     def __init__(self, game: Game, colour: bool = False):
         self.game = game
-        self.module = views_of(game)
-        render = self.module.render_seat
-        self._kw = {"colour": colour} if "colour" in inspect.signature(render).parameters else {}
-        self.legend: str = getattr(self.module, "LEGEND", "")
-        self.explain: Callable[[str], str | None] = getattr(self.module, "explain",
-                                                            lambda token: None)
+        self.views: TextViews = game.text_views()
+        self.colour = colour
+        self.legend: str = self.views.LEGEND
+        self.explain: Callable[[str], str | None] = self.views.explain
 
     def screen(self, state: State, seat: int) -> str:
-        return self.module.render_seat(state, seat, **self._kw)
+        return self.views.render_seat(state, seat, colour=self.colour)
 
     def menu(self, state: State, seat: int, legal: list[int]) -> Menu:
-        label = getattr(self.module, "menu_label", None)
-        labels = {a: label(state, a) if label else self.game.action_name(a) for a in legal}
-        groups = getattr(self.module, "menu_groups", None)
-        return Menu(labels, groups(state, seat, legal) if groups else [])
+        labels = {a: self.views.menu_label(state, a) for a in legal}
+        return Menu(labels, self.views.menu_groups(state, seat, legal))
 
     def public_move(self, state: State, player: int, action: int) -> str:
-        describe = getattr(self.module, "public_move", None)
-        return describe(state, player, action) if describe else self.game.action_name(action)
+        return self.views.public_move(state, player, action)
 
 
 def play(game: Game, state: State, seat: int, bots: dict[int, Any], read: Reader = input,
