@@ -223,3 +223,17 @@ def test_the_wheel_installs_tablezoo_and_no_generic_top_level_name(tmp_path):
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "tablezoo = tablezoo.training.cli.main:main" in zipfile.ZipFile(wheel).read(
         entry).decode()
+
+
+def test_nothing_points_outside_the_repository():
+    """The rules specification is ours, kept outside the repository: the code, tests and docs
+    state the rules in their own words and name no path into that folder."""
+    outside = "shared" + "/"
+    hits = [str(p.relative_to(ROOT)) for folder in [*FOLDERS, "tests", "notebooks"]
+            for p in (ROOT / folder).rglob("*")
+            if p.suffix in (".py", ".md", ".json", ".ipynb") and "__pycache__" not in p.parts
+            and outside in p.read_text(encoding="utf-8")
+            and p.name != "test_docs.py"]  # it names the folder to look for it in the docs
+    hits += [name for name in ("README.md", "pyproject.toml", "setup.py")
+             if outside in (ROOT / name).read_text(encoding="utf-8")]
+    assert not hits, f"files that point into {outside}: {hits}"

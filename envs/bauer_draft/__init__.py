@@ -1,7 +1,7 @@
 """bauer_draft_v0 — Bauer – The Card Game: simultaneous card drafting for 2-5 players.
 
-Rules source: ``shared/rules/bauer_draft.md`` (from the original Japanese rules summary); the card
-list is the spec's own composition in ``cards.json`` (replaceable by the published list). Each
+Rules: our specification, from the original Japanese rules summary (README.md beside this); the
+card list is the spec's own composition in ``cards.json`` (replaceable by the published list). Each
 round every seat draws 3 cards from the pile in front of it, secretly keeps 1 (2 with Ville) and
 passes 2 onto the left neighbour's pile; the kept cards are revealed and the Day characters'
 effects resolve (Uggel-Guggel, Witch, Brother Martin, Olle, Daga, Yule Goat, Bella, Adventure Boy,

@@ -97,7 +97,7 @@ def render_seat(st: BauerDraftState, seat: int, colour: bool = False) -> str:
                     CARDS.codes[c] + (" via Daga" if v else "") for c, v in st.sel[s])
         else:
             hand_known = sorted(c for c in st.hands[s] if c in known)
-            title += f"  hand {len(st.hands[s])} cards"
+            title += f"  hand {len(st.hands[s])} card{'s' * (len(st.hands[s]) != 1)}"
             if hand_known:
                 title += f" (holds {card_codes(hand_known)})"
         if scores is not None:
@@ -208,7 +208,7 @@ def menu_label(st: BauerDraftState, action: int) -> str:
 
 def _facts(card: Card) -> list[str]:
     """Points, swords and tags of a card, those it has."""
-    facts = [f"{card.points} points"] if card.points else []
+    facts = [f"{card.points} point{'s' * (card.points != 1)}"] if card.points else []
     if card.swords:
         facts.append(f"{card.swords} sword{'s' * (card.swords > 1)}")
     tags = "".join(t * n for t, n in zip(THEMES, card.tags))

@@ -1,4 +1,4 @@
-"""Pure engine of ``bauer_draft`` (no RL imports). Binding rules: ``shared/rules/bauer_draft.md``.
+"""Pure engine of ``bauer_draft`` (no RL imports). Rules: ``envs/bauer_draft/README.md``.
 
 One ``BauerDraftState`` walks through the rounds as a small state machine: a simultaneous select
 decision (every seat), an optional Ville sub-step, then the reveal and the queue of on-play

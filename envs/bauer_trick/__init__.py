@@ -1,6 +1,6 @@
 """bauer_trick_v0 — Bauer, the Saarland partnership trick-taking game (Euchre family).
 
-Rules: ``shared/rules/bauer_trick.md`` (binding; written from a Japanese rules summary). 4 players,
+Rules: our binding specification, from a Japanese rules summary (README.md beside this). 4 players,
 teams {0, 2} and {1, 3}; 32 cards (7-A), 8 each. From the dealer's left each player once names a
 trump suit or passes; the first to name one is the caller and leads; if all pass the deal is
 played without trump and the dealer leads (option ``no_trump_leader``). With trump T: Jack of T,

@@ -70,10 +70,12 @@ def render_state(state: BauerTrickState, viewer: int | None, colour: bool = Fals
         if viewer is None or viewer == seat:
             lines.append(f"  player_{seat} hand: {_cards_text(state.hands[seat], colour)}")
         else:
-            lines.append(f"  player_{seat} hand: {state.hands[seat].bit_count()} cards")
+            count = state.hands[seat].bit_count()
+            lines.append(f"  player_{seat} hand: {count} card{'s' * (count != 1)}")
     if state.phase == PHASE_OVER:
-        outcome = "truncated" if state.truncated else "over"
-        lines.append(f"game {outcome}; returns {state.total_returns}")
+        if viewer is None:  # a seat's view: the terminal player's summary says it once
+            outcome = "truncated" if state.truncated else "over"
+            lines.append(f"game {outcome}; returns {state.total_returns}")
     else:
         lines.append(f"to act: player_{state.to_act}")
     return "\n".join(lines)

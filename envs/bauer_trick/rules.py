@@ -1,4 +1,4 @@
-"""Pure engine of ``bauer_trick`` (no RL imports). Binding rules: ``shared/rules/bauer_trick.md``.
+"""Pure engine of ``bauer_trick`` (no RL imports). Rules: ``envs/bauer_trick/README.md``.
 
 Hands are integer bit masks (bit ``card`` set) so legality and trick resolution are a few integer
 operations; the observation lives in one absolute float32 buffer updated in place as the deal

@@ -1,6 +1,6 @@
 """Bower: the 2-player nest-building tile game (tablezoo env ``bower_v0``).
 
-Rules source: ``shared/rules/bower.md`` (binding spec, written from a Japanese rules summary).
+Rules: our binding specification, written from a Japanese rules summary (README.md beside this).
 Each turn a player takes one of 3 display tiles and places a domino in a 6x4 nest; 3 gems in a
 column or in a same-material group earn one bonus tile (draw 3, keep 1; all 20 tiles: nest, egg,
 spy, token and interactive). At the end eggs are awarded for the largest group of each material

@@ -1,7 +1,7 @@
 """Bower's components, loaded from ``components.json`` and checked against the spec's totals.
 
 The JSON file is the single source of truth for the 36 nest tiles, the 4 nest bonus tiles, the 8
-request eggs and the 20 bonus tiles (``shared/rules/bower.md`` §1). This module turns it into flat
+request eggs and the 20 bonus tiles (rules §1). This module turns it into flat
 numeric tables the engine indexes directly (no per-step dict lookups):
 
 - placeable tiles are numbered 0-35 (T01-T36) and 36-39 (NB1-NB4); a tile *end* is

@@ -1,4 +1,4 @@
-"""Bower's options: each assumed-rule variant (``shared/rules/bower.md``), its default and values.
+"""Bower's options: each assumed-rule variant (README.md beside this), its default and values.
 
 ``BowerGame(**options)`` checks given options against this table; the README and the env docs
 list it.

@@ -226,7 +226,8 @@ def menu_groups(s: BowerState, seat: int, legal: list[int]) -> list[tuple[str, s
         if PLAY <= a < PASS:
             groups.setdefault((a - PLAY) // NUM_PLACEMENTS, []).append(a)
     return [(f"h{h}", f"{TILE_IDS[s.hands[seat][h]]} {tile_text(s.hands[seat][h])}  "
-             f"({len(acts)} placements)", acts) for h, acts in sorted(groups.items())]
+             f"({len(acts)} placement{'s' * (len(acts) != 1)})", acts)
+            for h, acts in sorted(groups.items())]
 
 
 def menu_label(s: BowerState, action: int) -> str:

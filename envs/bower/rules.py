@@ -1,6 +1,6 @@
 """Bower engine: ``BowerGame`` and ``BowerState``: setup, turn flow, legal masks, ``apply``.
 
-Binding rules: ``shared/rules/bower.md``. The state is a small decision machine: ``phase`` names
+Binding rules: ``envs/bower/README.md``. The state is a small decision machine: ``phase`` names
 the decision asked now and ``actor`` the seat that answers it (the turn player, or the opponent
 for the IA4 discard). Automatic steps (refills, bonus draws, skipped plays, effects that need no
 choice, scoring) run inside ``apply`` until the next decision with at least one legal action.
@@ -108,7 +108,7 @@ FLOWER_MASK[5:10] = True
 
 
 class BowerGame(Game):
-    """Bower for 2 players (spec ``shared/rules/bower.md``)."""
+    """Bower for 2 players (rules in ``envs/bower/README.md``)."""
 
     name = "bower"
     OPTIONS = OPTIONS

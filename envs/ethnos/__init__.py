@@ -1,13 +1,13 @@
 """Ethnos (CMON 2016) for 2-6 players, all twelve tribes: ``ethnos_v0``.
 
-Rules: ``shared/rules/ethnos.md`` (binding). Six random tribes (five with 2-3 players, option
-``tribes_2_3p``; fixed with ``tribes``); Ages with the three Dragons shuffled into the lower half
-of the deck, the third Dragon ending the Age at once; turns recruit (display or deck, hand limit
-10) or play a band of one tribe or one colour with a leader (Skeletons wild), with the marker test
-(2 players: against all markers), the leader's tribe power, the discard to the display; end-of-Age
-scoring of kingdoms (Troll tie-breaks, floor-split ties, the 2-player Age II rule), the Merfolk
-track, the Giant bonus, Orc hordes and bands (Skeletons removed, Dwarf bonus). 3 Ages with 4-6
-players, 2 with 2-3.
+Rules: our binding specification (README.md beside this). Six random tribes (five with 2-3 players,
+option ``tribes_2_3p``; fixed with ``tribes``); Ages with the three Dragons shuffled into the lower
+half of the deck, the third Dragon ending the Age at once; turns recruit (display or deck, hand
+limit 10) or play a band of one tribe or one colour with a leader (Skeletons wild), with the marker
+test (2 players: against all markers), the leader's tribe power, the discard to the display;
+end-of-Age scoring of kingdoms (Troll tie-breaks, floor-split ties, the 2-player Age II rule), the
+Merfolk track, the Giant bonus, Orc hordes and bands (Skeletons removed, Dwarf bonus). 3 Ages with
+4-6 players, 2 with 2-3.
 
 Agents: any agent of ``agents/`` (the env is a standard PettingZoo AEC / parallel env).
 Actions (289 + NOOP, spec §10): RECRUIT_DISPLAY[t] 0-66, RECRUIT_DECK 67, LEADER[t] 68-134,

@@ -1,7 +1,7 @@
 """Ethnos components, loaded from ``components.json`` and checked against the spec's totals.
 
 The JSON file is the single source of truth for kingdoms, tribes, card counts, glory-token sets
-and Troll tokens (``shared/rules/ethnos.md`` §1). This module turns it into flat tables the engine
+and Troll tokens (rules §1). This module turns it into flat tables the engine
 indexes directly:
 
 - a **card type** is ``6 * tribe + colour`` for tribes 0-10 (ids 0-65) and 66 for the Skeleton;

@@ -81,8 +81,8 @@ def render_seat(s: EthnosState, seat: int, colour: bool = False) -> str:
         f"tribes: {', '.join(TRIBES[t] for t in s.tribes)}",
         f"deck {len(s.deck)}  dragons {s.dragons}/3  first player player_{s.first_player}",
     ]
-    lines.append("GAME OVER" if s.terminal
-                 else f"to act: player_{s.actor} ({act.PHASES[s.phase]})")
+    if not s.terminal:  # the terminal player's summary says "game over" once
+        lines.append(f"to act: player_{s.actor} ({act.PHASES[s.phase]})")
     toks = "  ".join(f"{KINGDOMS[k]} {'/'.join(map(str, s.tokens[k]))}"
                      for k in range(NUM_KINGDOMS))
     lines.append(f"glory tokens: {toks}")
