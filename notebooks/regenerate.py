@@ -43,8 +43,6 @@ def execute(path: Path, budget: str, timeout: int | None = None) -> nbformat.Not
     if budget not in BUDGETS:
         raise ValueError(f"budget={budget!r}; allowed: {', '.join(BUDGETS)}")
     os.environ["TABLEZOO_NOTEBOOK_BUDGET"] = budget
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT),
-                                                             os.environ.get("PYTHONPATH")]))
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
                                      resources={"metadata": {"path": str(ROOT)}})

@@ -66,7 +66,6 @@ def test_notebook_executes_with_the_small_budget(path, monkeypatch):
     # execute() sets these for the kernel; monkeypatch puts the test process's values back after
     monkeypatch.setenv("TABLEZOO_WORKERS", "1")
     monkeypatch.setenv("TABLEZOO_NOTEBOOK_BUDGET", "small")
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
     nb = _regenerate().execute(path, "small", timeout=300)
     errors = [out for cell in nb.cells if cell.cell_type == "code"
               for out in cell.get("outputs", []) if out.get("output_type") == "error"]

@@ -29,7 +29,7 @@ print(json.dumps({"before": before, "after": blas(threadpool_info()), "workers":
 
 
 def test_pool_workers_run_blas_on_one_thread_and_the_caller_keeps_its_own():
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "2",
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "2",
            "OMP_NUM_THREADS": "2"}
     result = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
                             env=env, timeout=120, cwd=ROOT)
@@ -42,13 +42,13 @@ def test_pool_workers_run_blas_on_one_thread_and_the_caller_keeps_its_own():
     assert seen["after"] == seen["before"]
 
 
-@pytest.mark.parametrize("tool", ["ladder", "analysis"])
-def test_ladder_and_analysis_play_in_such_pools(tool, monkeypatch):
+@pytest.mark.parametrize("tool", ["evaluation.ladder", "figures.notebook_data"])
+def test_ladder_and_notebook_data_play_in_such_pools(tool, monkeypatch):
     import importlib
 
     from tablezoo.training.evaluation import processes as workers
 
-    module = importlib.import_module(f"training.{tool}")
+    module = importlib.import_module(f"tablezoo.training.{tool}")
     made = []
 
     def recording_pool(count):
@@ -56,7 +56,7 @@ def test_ladder_and_analysis_play_in_such_pools(tool, monkeypatch):
         return workers.game_pool(count)
 
     monkeypatch.setattr(module, "game_pool", recording_pool)
-    if tool == "ladder":
+    if tool == "evaluation.ladder":
         module.run_ladder("bower_v0", ["random", "heuristic", "trained"], 2, workers=2)
     else:
         module.collect("bower_v0", "random", 8, workers=2)
