@@ -1,4 +1,5 @@
-"""The worked examples E1-E17 of shared/rules/ethnos.md §13, each on a built position.
+"""The worked examples E1-E17 of the rules' §13 (see envs/ethnos/README.md), each on a built
+position.
 
 Players A, B, C, D are seats 0-3. Numbers asserted are the ones the spec gives.
 """
@@ -6,6 +7,8 @@ Players A, B, C, D are seats 0-3. Numbers asserted are the ones the spec gives.
 from __future__ import annotations
 
 import pytest
+
+from tablezoo.envs.ethnos import actions as enc
 from tests.envs.ethnos.helpers import (
     A,
     B,
@@ -21,7 +24,6 @@ from tests.envs.ethnos.helpers import (
     play_band,
     t,
 )  # fmt: skip
-from tablezoo.envs.ethnos import actions as enc
 
 SIX = ["Centaurs", "Dwarves", "Elves", "Trolls", "Orcs", "Skeletons"]
 

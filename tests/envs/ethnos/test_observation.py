@@ -1,14 +1,20 @@
-"""Observation layout (seat-relative pieces, private pieces, hidden band building) and rewards."""
+"""Observation layout (seat-relative pieces, private pieces, hidden band building), what is
+public, what ``determinize`` re-samples, and the rewards."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.envs.ethnos.helpers import A, B, C, D, build, end_age_now, k, make_game, play_band, t
+
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
+from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
+from tests.envs.ethnos.helpers import A, B, C, D, build, end_age_now, k, make_game, play_band, t
 
 TRIBES = ["Trolls", "Elves", "Orcs", "Merfolk", "Giants", "Skeletons"]
+BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
+ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
+ZERO_TOKENS = {name: [0, 0, 0] for name in ALL_KINGDOMS}
 
 
 def pieces(s, p):
@@ -77,6 +83,111 @@ def test_observation_within_declared_bounds_and_size():
         obs = s.observe(0)
         assert obs.shape == (g.obs_spec.size,) and obs.dtype == np.float32
         assert (obs >= g.obs_spec.low).all() and (obs <= g.obs_spec.high).all()
+
+
+# --- §11 information -----------------------------------------------------------------------------
+def test_other_hands_hidden_but_sizes_public():
+    g = make_game(4, BASE)
+    s = build(g, hands={A: ["red Elf", "blue Orc"], B: ["green Troll"]})
+    spec = g.obs_spec
+    o_b = s.observe(B)
+    assert np.array_equal(o_b[spec.slice("my_hand")], s.hands[B])
+    hs = o_b[spec.slice("hand_size")]
+    assert hs.tolist() == [1, 0, 0, 2]  # B first, then C, D (empty hands), A
+
+
+def test_third_dragon_drawer_is_public_during_end_of_age_decisions():
+    # §11: "who drew the third" Dragon is public; it settles §3.5 first-player ties, which the
+    # Orc decisions can change, so the observation must show it while they are pending.
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"])
+    s = build(g, horde={A: ["red"]}, actor=C, first=A, age=0, last_dragon_on_top=True,
+              tokens=ZERO_TOKENS)
+    piece = g.obs_spec.slice("third_dragon")
+    assert s.observe(A)[piece].tolist() == [0, 0, 0, 0]
+    s.step(enc.RECRUIT_DECK)
+    assert s.phase == enc.ORC_PICK and s.actor == A
+    assert s.observe(A)[piece].tolist() == [0, 0, 1, 0]  # A, B, C, D: C drew it
+    assert s.observe(D)[piece].tolist() == [0, 0, 0, 1]  # D, A, B, C
+    s2 = g.state_from_dict(s.to_dict())
+    assert np.array_equal(s2.observe(B), s.observe(B))
+    s.step(enc.ORC_KEEP)
+    assert s.age == 1 and s.observe(A)[piece].tolist() == [0, 0, 0, 0]
+
+
+def test_observation_bounds_hold_with_more_merfolk_spaces():
+    # Option merfolk_spaces with six spaces: a 6-card band from 0 passes all six -> six free
+    # markers pending; the observation must stay inside its declared range.
+    g = make_game(4, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"],
+                  merfolk_spaces=[1, 2, 3, 4, 5, 6], merfolk_end=18)
+    hand = ["red Merfolk", "red Merfolk", "red Elf", "red Orc", "red Troll", "red Wizard"]
+    s = build(g, hands={A: hand})
+    play_band(s, hand[0], hand[1:])
+    for left in range(6, 0, -1):
+        assert s.phase == enc.MERFOLK_PICK and s.merfolk_left == left
+        obs = s.observe(A)
+        assert (obs <= g.obs_spec.high).all() and (obs >= g.obs_spec.low).all()
+        s.step(enc.KINGDOM + k("Duris"))
+    assert s.markers[A, k("Duris")] == 6 and s.markers[A, k("Rhea")] == 1
+
+
+def test_pass_reveals_the_ten_skeletons():
+    # PASS is legal only with ten Skeletons in hand (§4), so after it every seat knows that hand:
+    # the observation shows it and determinize must keep it.
+    g = make_game(4, BASE)
+    s = build(g, hands={A: ["Skeleton"] * 10})
+    s.step(enc.PASS)
+    known = s.observe(B)[g.obs_spec.slice("known_hand")].reshape(4, NUM_TYPES)
+    assert known[3, SKELETON] == 10  # B, C, D, A
+    r = s.determinize(B, np.random.default_rng(0))
+    assert r.hands[A, SKELETON] == 10
+
+
+# --- determinize: another seat's band under construction / Elf keeps are hidden ---------------
+def _conserved(r) -> bool:
+    total = r.display + r.hands.sum(axis=0) + r.building + r.elf_kept + r.discard
+    total = total + r.band_cards.sum(axis=0)
+    deck = np.bincount(np.asarray(r.deck, np.int64), minlength=DRAGON + 1)[:NUM_TYPES]
+    return bool(np.array_equal(total + deck, r.full))
+
+
+def test_determinize_resamples_a_band_another_seat_is_building():
+    g = make_game(4, BASE)
+    s = build(g, hands={B: ["red Elf", "red Orc", "blue Troll", "Skeleton"]}, actor=B)
+    s.step(enc.LEADER + t("red Elf"))
+    s.step(enc.ADD_CARD + t("red Orc"))
+    obs = s.observe(A)
+    rng = np.random.default_rng(3)
+    leaders = set()
+    for _ in range(30):
+        r = s.determinize(A, rng)
+        assert np.array_equal(r.observe(A), obs)  # nothing A sees changes
+        assert r.phase == enc.BUILD and r.actor == B
+        assert r.hand_len[B] + r.building_len == 4  # B's card count is public
+        assert r.building_leader != SKELETON and r.building[r.building_leader] >= 1
+        assert _conserved(r)
+        leaders.add(r.building_leader)
+        r.step(enc.FINISH_BAND)  # the re-sampled position plays on
+    assert len(leaders) > 1  # the true partial band (red Elf + red Orc) is not kept
+
+
+def test_determinize_resamples_cards_another_seat_keeps_with_an_elf():
+    g = make_game(4, BASE)
+    s = build(g, hands={B: ["red Elf", "red Orc", "red Troll", "blue Orc", "green Troll",
+                            "grey Wizard"]}, actor=B)
+    play_band(s, "red Elf", ["red Orc", "red Troll"])
+    s.step(enc.ELF_KEEP + t("blue Orc"))
+    obs = s.observe(C)
+    rng = np.random.default_rng(4)
+    kept_blue_orc = 0
+    for _ in range(30):
+        r = s.determinize(C, rng)
+        assert np.array_equal(r.observe(C), obs)
+        assert r.phase == enc.ELF_PICK and r.elf_kept.sum() == 1 and r.hand_len[B] == 2
+        assert _conserved(r)
+        kept_blue_orc += int(r.elf_kept[t("blue Orc")])
+        r.step(enc.ELF_DONE)
+        assert r.hand_len[B] == 1 and r.actor == C
+    assert kept_blue_orc < 30
 
 
 # --- rewards -----------------------------------------------------------------------------------

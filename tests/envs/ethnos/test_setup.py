@@ -6,11 +6,15 @@ import math
 
 import numpy as np
 import pytest
-from tests.envs.ethnos.helpers import A, B, build, end_age_now, give_hand, make_game, play_band
+
 from tablezoo.envs.core.errors import IllegalActionError, InvalidOptionError, StateFormatError
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
-from tablezoo.envs.ethnos.components import DRAGON, GLORY_SETS, SKELETON, TYPE_NAMES
+from tablezoo.envs.ethnos.components import DRAGON, GLORY_SETS, NUM_TYPES, SKELETON, TYPE_NAMES
+from tests.envs.ethnos.helpers import A, B, build, end_age_now, give_hand, k, make_game, play_band
+
+BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
+BASE5 = BASE[:5]
 
 
 @pytest.mark.parametrize("n, ages, tribes, per_kingdom", [
@@ -59,6 +63,51 @@ def test_lu_token_set():
     g = EthnosGame(num_players=2, glory_tokens="lu")
     s = g.new_state(3)
     assert sorted(v for toks in s.tokens for v in toks) == sorted(GLORY_SETS["lu"]["other"])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_age_start_counts(n):
+    g = EthnosGameN(n)
+    s = g.new_state(11)
+    cards = 72 if n >= 4 else 60  # no Halflings in BASE
+    r = cards - n - 2 * n
+    assert s.hand_len == [1] * n and s.display.sum() == 2 * n
+    assert len(s.deck) == r + 3
+    assert s.lower_left == r // 2 + 3
+    obs = s.observe(0)
+    off = g.obs_spec.offsets
+    assert obs[off["deck_size"]] == r + 3
+    assert obs[off["deck_safe_top"]] == r - r // 2  # the top ceil(R/2) cards hold no Dragon
+    assert all(c != DRAGON for c in s.deck[r // 2 + 3:])
+
+
+def EthnosGameN(n):
+    return make_game(n, BASE if n >= 4 else BASE5)
+
+
+@pytest.mark.parametrize("n, per", [(2, 2), (4, 3)])
+def test_glory_tokens_dealt_sorted(n, per):
+    g = make_game(n, BASE if n >= 4 else BASE5)
+    pool = []
+    for seed in range(5):
+        s = g.new_state(seed)
+        for toks in s.tokens:
+            assert len(toks) == per and toks == sorted(toks)
+        pool = sorted(v for toks in s.tokens for v in toks)
+        if n >= 4:
+            assert pool == [0, 0, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6, 6, 8, 8, 8, 10, 10]
+        else:
+            assert pool == [0, 2, 2, 4, 4, 6, 6, 6, 8, 8, 8, 10]
+    assert pool
+
+
+def test_halfling_deck_has_24_cards_four_per_colour():
+    g = make_game(4, ["Halflings", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    comp = g.composition(tuple(sorted([4, 2, 7, 8, 10, 11])))
+    assert comp.sum() == 84
+    assert [int(comp[6 * 4 + c]) for c in range(6)] == [4] * 6
+    assert comp[SKELETON] == 12 and comp[6 * 2 + 5] == 2
+    assert len(comp) == NUM_TYPES
 
 
 def test_two_player_giant_bonus_age_two_is_five():
@@ -130,6 +179,31 @@ def test_marker_limit_option():
     s = build(g, hands={A: ["red Orc"]}, markers={A: {"Duris": 4}})
     play_band(s, "red Orc")
     assert s.markers[A].sum() == 4 and s.horde[A].sum() == 0
+
+
+def test_marker_limit_26_counts_merfolk_marker_and_horde():
+    tribes = ["Merfolk", "Orcs", "Elves", "Trolls", "Wizards", "Skeletons"]
+    g = make_game(4, tribes, marker_limit=26)
+    # available = 26 - 1 - 1 (Merfolk in play) - 22 (kingdoms) - 1 (horde) = 1
+    s = build(g, hands={A: ["red Orc"]}, markers={A: {"Duris": 11, "Althea": 11}},
+              horde={A: ["blue"]})
+    play_band(s, "red Orc")
+    assert s.markers[A, k("Rhea")] == 1  # the last marker goes to the kingdom (step a first)
+    assert s.horde[A].sum() == 1  # none left for the horde
+    # one more on the board: 0 available, a passing band places nothing
+    s = build(g, hands={A: ["red Elf"]}, markers={A: {"Duris": 11, "Althea": 12}},
+              horde={A: ["blue"]})
+    play_band(s, "red Elf")
+    assert s.markers[A].sum() == 23
+
+
+def test_marker_limit_without_merfolk():
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"],
+                  marker_limit=26)
+    # available = 26 - 1 - 24 = 1 -> placed; then none left.
+    s = build(g, hands={A: ["red Elf"]}, markers={A: {"Duris": 12, "Althea": 12}})
+    play_band(s, "red Elf")
+    assert s.markers[A].sum() == 25
 
 
 # --- bad input -----------------------------------------------------------------------------------

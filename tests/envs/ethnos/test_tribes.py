@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
-from tests.envs.ethnos.helpers import A, B, C, build, end_age_now, give_hand, k, legal, make_game, play_band, t
+import pytest
+
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON
+from tests.envs.ethnos.helpers import (
+    A,
+    B,
+    C,
+    build,
+    end_age_now,
+    give_hand,
+    k,
+    legal,
+    make_game,
+    play_band,
+    t,
+)
 
 BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
+ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
+ZERO_TOKENS = {name: [0, 0, 0] for name in ALL_KINGDOMS}
+ZERO_TOKENS_2 = {name: [0, 0] for name in ALL_KINGDOMS}
 
 
 # --- Centaurs ----------------------------------------------------------------------------------
@@ -122,7 +139,23 @@ def test_elf_without_cards_left_has_no_decision():
     assert s.phase == enc.TURN and s.actor == B
 
 
-# --- Giants: see E10 in test_ethnos_examples.py; the first claim of an Age ----------------------
+def test_elf_example_seven_in_hand_band_of_three():
+    g = make_game(4, BASE)
+    hand = ["red Elf", "red Orc", "red Troll", "blue Orc", "green Troll", "grey Wizard",
+            "Skeleton"]
+    s = build(g, hands={A: hand})
+    play_band(s, "red Elf", ["red Orc", "red Troll"])  # X = 3, 4 cards left
+    assert s.phase == enc.ELF_PICK
+    s.step(enc.ELF_KEEP + t("blue Orc"))
+    s.step(enc.ELF_KEEP + t("Skeleton"))
+    assert s.phase == enc.ELF_PICK
+    s.step(enc.ELF_KEEP + t("green Troll"))  # 3 kept = X: ends by itself
+    assert s.phase == enc.TURN and s.actor == B
+    assert s.hand_len[A] == 3
+    assert s.display[t("grey Wizard")] == 1 and s.display.sum() == 1  # at least 1 discarded
+
+
+# --- Giants: see E10 in test_examples.py; the first claim of an Age -------------------------------
 def test_giant_first_claim_any_size_and_token_returns():
     g = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
     s = build(g, hands={A: ["red Giant"]})
@@ -131,6 +164,52 @@ def test_giant_first_claim_any_size_and_token_returns():
     s = end_age_now(give_hand(s, B, [], actor=B))
     assert s.breakdown[A][3] == 2  # Age I bonus
     assert s.giant_seat == -1  # back to the supply
+
+
+@pytest.mark.parametrize("n, age, bonus", [(4, 0, 2), (5, 1, 4), (3, 0, 2), (3, 1, 5),
+                                           (2, 1, 5)])
+def test_giant_bonus_by_player_count_and_age(n, age, bonus):
+    tribes = ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"][:6 if n >= 4 else 5]
+    g = make_game(n, tribes)
+    s = build(g, hands={A: ["red Giant"]}, age=age,
+              tokens=ZERO_TOKENS if n >= 4 else ZERO_TOKENS_2)
+    play_band(s, "red Giant")
+    assert s.breakdown[A][2] == 2 and s.giant_seat == A  # claimed: +2 at once
+    s = end_age_now(give_hand(s, B, [], actor=B))
+    assert s.breakdown[A][3] == bonus
+
+
+def test_giant_bonus_troll_keys_can_pass_over_the_holder():
+    g = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    # A plays 2 (claims), B plays 2 (equal: nothing); B holds Troll {1}: B gains the bonus
+    # (default), A with giant_troll_tiebreak=False.
+    for opt, winner in ((True, B), (False, A)):
+        gg = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"],
+                       giant_troll_tiebreak=opt)
+        s = build(gg, hands={A: ["red Giant", "red Orc"]}, trolls={1: B}, age=1,
+                  tokens=ZERO_TOKENS)
+        play_band(s, "red Giant", ["red Orc"])
+        s = give_hand(s, B, ["blue Giant", "blue Elf"], actor=B)
+        play_band(s, "blue Giant", ["blue Elf"])
+        assert s.giant_seat == A and s.breakdown[B][2] == 0
+        s = end_age_now(give_hand(s, C, [], actor=C))
+        bonus = [s.breakdown[p][3] for p in range(4)]
+        expected = [0, 0, 0, 0]
+        expected[winner] = 4
+        assert bonus == expected
+    assert g.num_players == 4
+
+
+def test_giant_band_smaller_than_holder_is_no_candidate():
+    g = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    s = build(g, hands={A: ["red Giant", "red Orc", "red Elf"]}, age=0, tokens=ZERO_TOKENS)
+    play_band(s, "red Giant", ["red Orc", "red Elf"])
+    s = give_hand(s, B, ["blue Giant"], actor=B)
+    play_band(s, "blue Giant")
+    d = s.to_dict()
+    d["troll_owner"][5] = B  # B holds Troll 6 but his Giant band (1) is smaller than M = 3
+    s = end_age_now(give_hand(g.state_from_dict(d), C, [], actor=C))
+    assert [s.breakdown[p][3] for p in range(4)] == [2, 0, 0, 0]
 
 
 # --- Halflings ---------------------------------------------------------------------------------
@@ -151,7 +230,17 @@ def test_halfling_not_wild():
     assert enc.ADD_CARD + t("blue Halfling") not in legal(s)
 
 
-# --- Merfolk: E8/E9 in test_ethnos_examples.py; the one-marker-per-band option -----------------
+def test_halfling_leads_colour_band_and_places_no_marker():
+    g = make_game(4, ["Halflings", "Orcs", "Elves", "Trolls", "Wizards", "Skeletons"])
+    s = build(g, hands={A: ["red Halfling", "red Orc", "red Elf"]})
+    assert enc.LEADER + t("red Halfling") in legal(s)  # Halflings can lead (spec correction 2)
+    play_band(s, "red Halfling", ["red Orc", "red Elf"])
+    assert s.markers[A].sum() == 0
+    assert s.horde[A].sum() == 0  # only the leader's ability applies (the Orc is no leader)
+    assert s.phase == enc.TURN and s.actor == B
+
+
+# --- Merfolk: E8/E9 in test_examples.py; the one-marker-per-band option --------------------------
 def test_merfolk_one_marker_per_band_option():
     g = make_game(4, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"],
                   merfolk_marker_per_space=False)
@@ -172,6 +261,20 @@ def test_merfolk_free_marker_without_test_in_two_player():
     assert s.phase == enc.MERFOLK_PICK
     s.step(enc.KINGDOM + k("Straton"))
     assert s.markers[A, k("Straton")] == 4
+
+
+def test_merfolk_passing_three_spaces_in_one_band():
+    g = make_game(4, ["Merfolk", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    hand = ["red Merfolk", "red Merfolk", "red Elf", "red Orc", "red Orc", "red Troll",
+            "red Troll", "red Wizard", "red Wizard", "Skeleton"]
+    s = build(g, hands={A: hand}, merfolk={A: 2})
+    play_band(s, "red Merfolk", hand[1:])  # X = 10: 2 -> 12 passes 3, 7, 12
+    assert s.merfolk[A] == 12
+    assert s.markers[A, k("Rhea")] == 1  # the colour-band test (10 > 0) in Rhea
+    for _ in range(3):
+        assert s.phase == enc.MERFOLK_PICK
+        s.step(enc.KINGDOM + k("Rhea"))
+    assert s.phase == enc.TURN and s.markers[A, k("Rhea")] == 4
 
 
 # --- Minotaurs: E11/E12 ------------------------------------------------------------------------
@@ -210,6 +313,28 @@ def test_orc_decisions_in_seat_order_from_first_player_final_age():
     assert s.breakdown[A][4] == 1 and s.breakdown[C][4] == 0
 
 
+@pytest.mark.parametrize("colours, glory", [
+    (["red"], 1), (["red", "blue"], 3), (["red", "blue", "green", "grey"], 10),
+    (["red", "blue", "green", "grey", "purple"], 15),
+])
+def test_orc_horde_values(colours, glory):
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"])
+    s = build(g, horde={A: colours}, age=0, last_dragon_on_top=True, tokens=ZERO_TOKENS)
+    s.step(enc.RECRUIT_DECK)
+    assert s.phase == enc.ORC_PICK and s.actor == A
+    s.step(enc.ORC_EMPTY)
+    assert s.breakdown[A][4] == glory
+
+
+def test_orc_keep_and_no_decision_without_markers():
+    g = make_game(4, ["Orcs", "Elves", "Trolls", "Wizards", "Dwarves", "Skeletons"])
+    s = build(g, horde={C: ["red"]}, age=0, last_dragon_on_top=True, tokens=ZERO_TOKENS)
+    s.step(enc.RECRUIT_DECK)
+    assert s.phase == enc.ORC_PICK and s.actor == C  # only C has a horde marker
+    s.step(enc.ORC_KEEP)
+    assert s.age == 1 and s.horde[C].sum() == 1 and s.breakdown[C][4] == 0
+
+
 # --- Skeletons: E5 -----------------------------------------------------------------------------
 def test_skeletons_only_hand_must_pass():
     g = make_game(2, ["Skeletons", "Elves", "Orcs", "Trolls", "Wizards"])
@@ -236,6 +361,15 @@ def test_troll_tokens_return_at_end_of_age():
     assert s.troll_owner[0] == A
     s = end_age_now(s)
     assert s.troll_owner == [-1] * 6
+
+
+def test_x_counts_skeletons_for_troll_token_choice():
+    g = make_game(4, BASE)
+    # red Troll + 2 Skeletons: X = 3 -> tokens 1, 2, 3 eligible.
+    s = build(g, hands={A: ["red Troll", "Skeleton", "Skeleton"]})
+    play_band(s, "red Troll", ["Skeleton", "Skeleton"])
+    assert s.phase == enc.TROLL_PICK
+    assert legal(s) == [enc.TROLL, enc.TROLL + 1, enc.TROLL + 2]  # no skip: must take one
 
 
 # --- Wingfolk ----------------------------------------------------------------------------------
@@ -293,6 +427,33 @@ def test_wizard_third_dragon_ends_age_mid_draw():
     assert s.age == 1 and s.third_drawer == A
     assert s.phase == enc.TURN and s.dragons == 0
     assert s.breakdown[A][5] == 3  # Age I band glory of the Wizard band of 3
+
+
+def test_wizard_draw_skips_non_third_dragons():
+    g = make_game(4, BASE)
+    s = build(g, hands={A: ["red Wizard", "red Orc"]})
+    d = s.to_dict()
+    allies = [c for c in d["deck"] if c != DRAGON]
+    d["deck"] = [DRAGON, *allies[:-2], allies[-2], DRAGON, DRAGON, allies[-1]]
+    d["dragons"] = 0
+    d["lower_left"] = len(d["deck"])
+    s = g.state_from_dict(d)
+    play_band(s, "red Wizard", ["red Orc"])
+    assert s.phase == enc.WIZARD_PICK
+    s.step(enc.WIZARD_DRAW)  # X = 2 Allies; two Dragons revealed on the way
+    assert s.hand_len[A] == 2 and s.dragons == 2 and s.age == 0
+    assert s.actor == B
+
+
+def test_wizard_led_band_followed_by_discard_before_draw():
+    g = make_game(4, BASE)
+    s = build(g, hands={A: ["red Wizard", "red Orc", "blue Elf"]})
+    play_band(s, "red Wizard", ["red Orc"])
+    # the discard happened before the Wizard decision
+    assert s.phase == enc.WIZARD_PICK and s.hand_len[A] == 0
+    assert s.display[t("blue Elf")] == 1
+    s.step(enc.WIZARD_SKIP)
+    assert s.hand_len[A] == 0 and s.actor == B
 
 
 def test_elf_band_ending_a_centaur_chain_keeps_cards():
