@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from tests.envs.bauer_draft.positions import play, position
+
 from tablezoo.envs.bauer_draft.actions import NUM_ACTIONS, WITCH_LEFT
 from tablezoo.envs.bauer_draft.env import env, parallel_env
+from tests.envs.bauer_draft.positions import play, position
 
 
 def witch_state():

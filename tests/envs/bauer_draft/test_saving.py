@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bauer_draft.actions import COPY_CHOICE, DAGA, OLLE, SELECT, WITCH, YULE
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame
 from tablezoo.envs.core import StateFormatError

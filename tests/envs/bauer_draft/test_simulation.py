@@ -15,6 +15,7 @@ import json
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bauer_draft.actions import (
     DAGA_PLAY,
     MARTIN,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.envs.bauer_trick.positions import cards, legal_cards, play, play_position
+
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, PASS
 from tablezoo.envs.bauer_trick.components import STRENGTH, parse_card
 from tablezoo.envs.core import IllegalActionError
+from tests.envs.bauer_trick.positions import cards, legal_cards, play, play_position
 
 HEARTS, CLUBS, SPADES, DIAMONDS = 2, 0, 1, 3
 

@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, PASS
 from tablezoo.envs.bauer_trick.components import SUIT_BITS, cards_of

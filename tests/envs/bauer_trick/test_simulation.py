@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.core.conformance import check_deep, check_rejections, check_scores
 

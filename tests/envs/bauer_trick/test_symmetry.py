@@ -11,6 +11,7 @@ import itertools
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bauer_trick.symmetry import suit_renamings
 from tablezoo.envs.core.symmetry import Symmetries

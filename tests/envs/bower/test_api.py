@@ -5,6 +5,7 @@ import pickle
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bower.actions import NUM_ACTIONS, action_name
 from tablezoo.envs.bower.env import env, raw_env
 from tablezoo.envs.bower.observation import OBS_SPEC

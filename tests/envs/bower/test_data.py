@@ -4,6 +4,7 @@ import copy
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bower import components as C
 
 

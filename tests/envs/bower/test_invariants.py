@@ -13,8 +13,9 @@ import os
 
 import numpy as np
 import pytest
-from tests.saved_states import check_along_random_games, deeply_nested, random_positions, refused
+
 from tablezoo.envs.bower.rules import BowerGame
+from tests.saved_states import check_along_random_games, deeply_nested, random_positions, refused
 
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
 GAMES = max(1, int(40 * SCALE))

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bower.actions import DISPLAY, KEEP
 from tablezoo.envs.bower.observation import OBS_SPEC
 from tablezoo.envs.bower.positions import build_state

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.bower.actions import HAND, PHASES, PLAY, action_name
 from tablezoo.envs.bower.geometry import FOOTPRINTS, PLACEMENT_CELLS, cover_mask, placement_mask
 from tablezoo.envs.bower.positions import build_state

@@ -13,6 +13,7 @@ subset of decisions.
 import json
 
 import numpy as np
+
 from tablezoo.envs.bower.actions import PHASES, PLAY
 from tablezoo.envs.bower.components import NB_FIRST, NUM_NEST_TILES, TILE_INDEX
 from tablezoo.envs.bower.geometry import NEIGHBOURS, PLACEMENT_CELLS

@@ -13,9 +13,10 @@ import os
 
 import numpy as np
 import pytest
-from tests.saved_states import check_along_random_games, deeply_nested, random_positions, refused
+
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON, TYPE_TRIBE
+from tests.saved_states import check_along_random_games, deeply_nested, random_positions, refused
 
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
 GAMES = max(1, int(6 * SCALE))

@@ -14,6 +14,7 @@ import json
 
 import numpy as np
 import pytest
+
 from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
