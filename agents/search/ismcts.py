@@ -98,7 +98,7 @@ POLICY_NAMES = ("random", "heuristic", "trained")
 
 @dataclass(frozen=True)
 class GameDefaults:
-    """The documented default budget and playout set-up of one game (tuned, see the README)."""
+    """The documented default budget and playout set-up of one game (tuned: agents/README.md)."""
 
     iterations: int
     # when set, the iterations are ``seat_budget // num_players`` instead: a playout costs about
@@ -132,7 +132,7 @@ class GameDefaults:
         return "trained" in (self.playout, self.prior)
 
 
-# game name -> defaults; measured median CPU per move on the 2-core project machine in the README
+# game name -> defaults; median CPU per move on the 2-core project machine in agents/README.md
 DEFAULTS: dict[str, GameDefaults] = {
     # cheap heuristic playouts; the tree covers all four seats (partner and opponents); a deal
     # is at most 36 decisions, so the cut-off only matters for episode="game" (about one deal,

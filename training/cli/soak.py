@@ -7,7 +7,7 @@ starts one worker process per env (so each RSS figure belongs to one env alone),
 through that env's variants in ``envs.VARIANTS`` with uniformly random legal actions through the
 AEC env, and prints one line per env per minute. It is a memory and robustness check for long
 training runs (module caches must stay bounded), not a test: CI does not run it; its 10-minute
-figures are recorded in the README.
+figures are recorded in envs/README.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Train a MaskablePPO policy for any tablezoo game against a league, on the batched collector.
 
-    tablezoo train --config training/configs/bower.json --out /work/runs/bower
-    tablezoo train --env bauer_trick_v0 --timesteps 200000 --out /work/runs/bt
+    tablezoo train --config training/configs/bower.json --out runs/bower
+    tablezoo train --env bauer_trick_v0 --timesteps 200000 --out runs/bt
 
 ``--config FILE`` (JSON, keys = the long option names with ``_``) sets the defaults; flags on the
 command line win. The learner plays one seat of ``--n-envs`` lockstep games

@@ -1,6 +1,6 @@
 """Average a training run's actor weights over the last part of the run (tail averaging).
 
-    tablezoo average /work/runs/ethnos_2p --tail 0.5 --out /work/runs/ethnos_2p_tail
+    tablezoo average runs/ethnos_2p --tail 0.5 --out runs/ethnos_2p_tail
 
 Why: late in a PPO run with a small learning rate the weights keep wandering around a good
 region, and each checkpoint is one draw of that walk; their measured strength against the

@@ -1,6 +1,6 @@
 """Measure a run's numpy model and ship it under ``agents/pretrained/`` with its strength.
 
-    tablezoo ship /work/runs/bower --games 400 --seed 5000000
+    tablezoo ship runs/bower --games 400 --seed 5000000
 
 The model (``RUN/model.npz``: a numpy network of ``tablezoo train`` or the
 heuristic weights of
