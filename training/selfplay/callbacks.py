@@ -6,7 +6,7 @@
   League statistics (PFSP score per entry) go to TensorBoard.
 - ``EvalCallback``: every ``eval_every`` steps the greedy learner plays the same seeded games
   against random and against heuristic seats (its team-mates: itself), seats rotated; win rate
-  and mean reward with 95% CIs go to TensorBoard and ``OUT/eval.csv``.
+  and mean reward with 95% CIs go to TensorBoard and ``OUT/eval.csv`` (with the draw rate).
 """
 
 from __future__ import annotations
@@ -26,17 +26,20 @@ from tablezoo.training.evaluation.stats import json_figures, summarize
 from tablezoo.training.shipping.export import mlp_from_policy
 
 EVAL_OPPONENTS = ("random", "heuristic")
+# the draw columns came last, after ``seconds``: older files have the first ten only
 EVAL_FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_reward",
-               "mean_reward_low", "mean_reward_high", "seconds"]
+               "mean_reward_low", "mean_reward_high", "seconds", "draw", "draw_low", "draw_high"]
 
 
 def eval_row(step: int, opponent: str, rewards: list[float], seconds: float) -> dict[str, Any]:
-    """One ``eval.csv`` row (``EVAL_FIELDS``): win rate and mean reward with 95% intervals."""
+    """One ``eval.csv`` row (``EVAL_FIELDS``): win and draw rates (Wilson) and mean reward with
+    95% intervals."""
     s = summarize(rewards)
     return {"step": step, "opponent": opponent, "games": s.n, "win": s.win.value,
             "win_low": s.win.low, "win_high": s.win.high,
             "mean_reward": s.mean_reward.value, "mean_reward_low": s.mean_reward.low,
-            "mean_reward_high": s.mean_reward.high, "seconds": round(seconds, 2)}
+            "mean_reward_high": s.mean_reward.high, "seconds": round(seconds, 2),
+            "draw": s.draw.value, "draw_low": s.draw.low, "draw_high": s.draw.high}
 
 
 def export_policy(policy: Any, obs_scale: np.ndarray | None,
@@ -195,8 +198,12 @@ class EvalCallback(BaseCallback):
 
     def _append(self, rows: list[dict[str, Any]]) -> None:
         new = not self.path.is_file()
+        fields = EVAL_FIELDS
+        if not new:  # a resumed run's older file keeps its columns
+            with self.path.open(newline="") as f:
+                fields = next(csv.reader(f), None) or EVAL_FIELDS
         with self.path.open("a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=EVAL_FIELDS)
+            writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
             if new:
                 writer.writeheader()
             writer.writerows(rows)

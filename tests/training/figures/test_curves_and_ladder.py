@@ -12,10 +12,11 @@ import pytest
 from tablezoo.training.evaluation.ladder import play_pair, run_ladder
 from tablezoo.training.figures import pooled_curves as curves
 
-# the columns tablezoo.training.selfplay.callbacks writes (spelled out: importing it needs
-# stable-baselines3)
+# the columns tablezoo.training.selfplay.callbacks wrote before the draw rate (spelled out:
+# importing it needs stable-baselines3); DRAWS came after them
 FIELDS = ["step", "opponent", "games", "win", "win_low", "win_high", "mean_reward",
           "mean_reward_low", "mean_reward_high", "seconds"]
+DRAWS = ["draw", "draw_low", "draw_high"]
 
 
 def _write_eval(run, rows):
@@ -129,3 +130,107 @@ def test_a_perfect_record_gets_an_interval_with_width():
     assert share_interval([0.0] * 6).high == pytest.approx(1 - perfect.low)
     mixed = share_interval([1.0, 0.5, 0.0, 1.0])
     assert mixed.value == pytest.approx(0.625) and 0.0 <= mixed.low < mixed.high <= 1.0
+
+
+def _write_run(run, draws: bool, bc: dict | None, config: bool = True):
+    """A small run folder: eval.csv (50 games a point, draws when asked), config.json and
+    summary.json as tablezoo train writes them."""
+    from tablezoo.training.evaluation.stats import wilson_interval
+
+    run.mkdir(parents=True)
+    with (run / "eval.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS + DRAWS * draws)
+        writer.writeheader()
+        for step, wins, ties in ((0, 10, 20), (1000, 20, 15), (2000, 30, 10)):
+            for opponent, more in (("random", 10), ("heuristic", 0)):
+                win = wilson_interval(wins + more, 50)
+                draw = wilson_interval(ties, 50)
+                row = {"step": step, "opponent": opponent, "games": 50, "win": win.value,
+                       "win_low": win.low, "win_high": win.high,
+                       "mean_reward": 2 * win.value + draw.value - 1, "mean_reward_low": -1,
+                       "mean_reward_high": 1, "seconds": 0.1}
+                if draws:
+                    row.update(draw=draw.value, draw_low=draw.low, draw_high=draw.high)
+                writer.writerow(row)
+    if config:
+        (run / "config.json").write_text(json.dumps(
+            {"env": "bauer_trick_v0", "env_options": {"episode": "deal"}}))
+        (run / "summary.json").write_text(json.dumps({"bc": bc, "rollout": None}))
+
+
+def _texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.texts]
+
+
+def test_learning_curve_names_the_env_and_shows_win_and_draw_rates_with_intervals(tmp_path):
+    """The quickstart picture: titled by the env and its options (the run folder below), a
+    legend in both panels, the win rate's 95% Wilson band, the draw rate, and a note that the
+    first point comes after the behaviour-cloning warm start."""
+    import matplotlib.pyplot as plt
+
+    from tablezoo.training.evaluation.stats import wilson_interval
+    from tablezoo.training.figures.learning_curve import draw_run, plot_run
+
+    run = tmp_path / "quick"
+    _write_run(run, draws=True, bc={"games": 20, "teacher": "heuristic", "samples": 400})
+    fig = draw_run(run)
+    assert fig._suptitle.get_text() == "bauer_trick_v0  (episode=deal)"
+    assert any(f"run folder: {run}" in t and "50 games per point" in t for t in _texts(fig))
+    assert ("Step 0 (the first point) is measured after the behaviour-cloning warm start on 20 "
+            "heuristic games, before PPO.") in _texts(fig)
+    reward, rates = fig.axes
+    assert [t.get_text() for t in reward.get_legend().get_texts()] == [
+        "vs heuristic", "vs random"]
+    assert [t.get_text() for t in rates.get_legend().get_texts()] == [
+        "vs heuristic: win", "vs heuristic: draw", "vs random: win", "vs random: draw"]
+    assert rates.get_legend().get_title().get_text().startswith("shaded: 95% Wilson interval")
+    assert rates.get_title() == "win rate and draw rate"
+    draw_line = rates.get_lines()[1]
+    assert list(draw_line.get_ydata()) == pytest.approx([0.4, 0.3, 0.2])
+    heuristic_win_band = rates.collections[0].get_paths()[0].vertices[:, 1]
+    for wins in (10, 20, 30):
+        bound = wilson_interval(wins, 50)
+        assert min(abs(heuristic_win_band - bound.low)) < 1e-9
+        assert min(abs(heuristic_win_band - bound.high)) < 1e-9
+    assert len(rates.collections) == 4  # a band for each rate of each opponent
+    plt.close(fig)
+    assert plot_run(run).stat().st_size > 10_000
+
+
+def test_learning_curve_of_an_older_or_unrecorded_run_says_what_it_lacks(tmp_path):
+    """No config.json: the folder names the figure; no draw columns: the panel says so; no
+    warm start recorded (or none run): no note about one."""
+    import matplotlib.pyplot as plt
+
+    from tablezoo.training.figures.learning_curve import draw_run
+
+    _write_run(tmp_path / "old", draws=False, bc=None, config=False)
+    fig = draw_run(tmp_path / "old")
+    assert fig._suptitle.get_text() == "old"
+    rates = fig.axes[1]
+    assert rates.get_title() == "win rate (draw rate not recorded in this eval.csv)"
+    assert [t.get_text() for t in rates.get_legend().get_texts()] == [
+        "vs heuristic: win", "vs random: win"]
+    assert not any("warm start" in t for t in _texts(fig))
+    plt.close(fig)
+    _write_run(tmp_path / "cold", draws=True, bc=None)
+    fig = draw_run(tmp_path / "cold")
+    assert not any("warm start" in t for t in _texts(fig))
+    plt.close(fig)
+
+
+def test_eval_rows_record_the_draw_rate_and_a_resumed_run_keeps_its_older_columns(tmp_path):
+    pytest.importorskip("stable_baselines3")
+    from tablezoo.training.selfplay.callbacks import EVAL_FIELDS, EvalCallback, eval_row
+
+    row = eval_row(0, "random", [1.0, 0.0, 0.0, -1.0], 0.1)
+    assert EVAL_FIELDS[-3:] == DRAWS and row["draw"] == 0.5
+    assert row["draw_low"] < 0.5 < row["draw_high"]
+    run = tmp_path / "resumed"
+    _write_run(run, draws=False, bc=None)
+    callback = EvalCallback.__new__(EvalCallback)  # only its csv writer is needed
+    callback.path, callback.rows = run / "eval.csv", []
+    callback._append([row])
+    with (run / "eval.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[-1]) == FIELDS and rows[-1]["win"] == "0.25"
