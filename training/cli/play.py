@@ -232,8 +232,10 @@ def main(argv: list[str] | None = None) -> int:
                       colour=use_colour(args.color), loaded=args.state is not None)
     except KeyboardInterrupt:
         print("\ninterrupted")
-        result = None
-    return 0 if result is not None else 1
+        return 1
+    if result is None:  # q or the end of the answers: the person's choice, not a failure
+        print("quit: game not finished")
+    return 0
 
 
 if __name__ == "__main__":
