@@ -221,8 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         if not 0 <= args.seat < game.num_players:
             raise ValueError(f"--seat must be in 0..{game.num_players - 1}, got {args.seat}")
         if args.opponent and len(args.opponent) > game.num_players - 1:
-            raise ValueError(f"{len(args.opponent)} --opponent agents for the "
-                             f"{game.num_players - 1} other seats of {env}; give at most "
+            others = game.num_players - 1
+            raise ValueError(f"{len(args.opponent)} --opponent agents for the {others} other "
+                             f"seat{'s' * (others != 1)} of {env}; give at most "
                              f"{game.num_players - 1} (they are taken in turn, cycling)")
         bots = make_bots(env, game, args.seat, args.opponent or ["random"], args.seed)
     except (ValueError, OSError, KeyError) as exc:

@@ -159,7 +159,7 @@ def test_rllib_tools_without_ray_say_how_to_install_it(tmp_path, capsys):
     ("evaluate", ["--env", "bower_v0", "--agent", "random", "--partner", "heuristic"],
      "bower_v0 has no teams, so no seat would play it"),
     ("play", ["--env", "bower_v0", "--opponent", "random", "--opponent", "heuristic"],
-     "2 --opponent agents for the 1 other seats"),
+     "2 --opponent agents for the 1 other seat of"),
 ])
 def test_agents_no_seat_would_play_are_refused(name, argv, words, capsys):
     """They were silently ignored."""

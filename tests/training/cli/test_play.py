@@ -253,7 +253,50 @@ def test_a_state_file_that_is_not_a_position_of_the_game_is_named(content, env, 
     assert words in capsys.readouterr().err
 
 
+def seat_0_decisions(name: str, options: dict, seeds: range):
+    """Every position (seeded random play) where seat 0 chooses among two or more moves."""
+    game = envs.make_game(name, **options)
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_over():
+            legal = state.legal_actions(0) if 0 in state.acting_players() else []
+            if len(legal) > 1:
+                yield game, state, legal
+            state.apply({p: int(rng.choice(state.legal_actions(p)))
+                         for p in state.acting_players()})
+
+
 def test_q_quits_with_status_0_and_says_the_game_is_unfinished(monkeypatch):
     code, text = run_main(["--env", "bauer_trick_v0", "--seed", "1"], "q\n", monkeypatch)
     assert code == 0
     assert text.rstrip().endswith("quit: game not finished")
+
+
+def test_one_card_point_or_placement_is_singular():
+    """'1 cards' in the seat views, '1 points' and '1 placements' in the menus: never."""
+    from tablezoo.envs.bauer_draft.actions import PLAY
+    from tablezoo.envs.bauer_draft.components import CARDS
+    from tablezoo.envs.bower.actions import PLAY as PLACE
+    from tablezoo.envs.bower.render import menu_groups
+
+    game = envs.make_game("bauer_trick_v0", episode="deal")
+    state = game.new_state(2)
+    while state.hands[1].bit_count() != 1:  # the last trick
+        state.apply({p: state.legal_actions(p)[0] for p in state.acting_players()})
+    assert "player_1 hand: 1 card\n" in SeatView(game).screen(state, 0)
+    draft = envs.make_game("bauer_draft_v0", num_players=3)
+    state = draft.new_state(1)
+    state.hands[1] = state.hands[1][:1]  # a hand of one card, as in a Ville round
+    assert re.search(r"player_1: .* hand 1 card$", SeatView(draft).screen(state, 0), re.M)
+    one = next(c for c in range(len(CARDS.codes)) if CARDS[c].points == 1)
+    assert ", 1 point," in SeatView(draft).menu(state, 0, [PLAY + one]).labels[PLAY + one]
+    bower_state = next(s for _, s, legal in seat_0_decisions("bower_v0", {}, range(10))
+                       if PLACE in legal)
+    assert menu_groups(bower_state, 0, [PLACE])[0][1].endswith("(1 placement)")
+
+
+def test_two_opponents_for_one_other_seat_is_singular(capsys):
+    with pytest.raises(SystemExit):
+        play_main(["--env", "bower_v0", "--opponent", "random", "--opponent", "heuristic"])
+    assert "2 --opponent agents for the 1 other seat of bower_v0" in capsys.readouterr().err
