@@ -300,3 +300,25 @@ def test_two_opponents_for_one_other_seat_is_singular(capsys):
     with pytest.raises(SystemExit):
         play_main(["--env", "bower_v0", "--opponent", "random", "--opponent", "heuristic"])
     assert "2 --opponent agents for the 1 other seat of bower_v0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "options"), [("bauer_trick_v0", {"episode": "deal"}),
+                                               ("ethnos_v0", {"num_players": 2})])
+def test_game_over_is_said_once(name, options):
+    game = envs.make_game(name, **options)
+    state = game.new_state(3)
+    view = SeatView(game)
+    written: list[str] = []
+    pending: list[str] = []
+
+    def first_listed(prompt: str) -> str:
+        if not pending:
+            menu = view.menu(state, 0, state.legal_actions(0))
+            key = menu.top()[0][0]
+            group = next((g for g in menu.groups if g[0] == key), None)
+            pending.extend([key, str(group[2][0])] if group else [key])
+        return pending.pop(0)
+
+    bots = play_mod.make_bots(name, game, 0, ["random"], 3)
+    assert play_mod.play(game, state, 0, bots, read=first_listed, write=written.append)
+    assert "\n".join(written).lower().count("game over") == 1
