@@ -7,10 +7,11 @@
     tablezoo play --env bauer_draft_v0 --state position.json --seat 2
 
 You see only what your seat may see (the game's per-seat view); the menu lists your legal
-actions. Type a listed id (the whole number) or a full action name; ``?`` shows the legend,
-``help ID`` the full text of a menu line or of a card/tile code, ``q`` quits. A move with a single
-legal option is played for you (``--confirm-forced`` asks anyway). ``--state FILE.json`` starts
-from a saved position (``state.to_dict()`` written as JSON).
+actions. Type a listed id (the whole number), a full action name or the card/tile code of a legal
+move (``Jh``, ``E03``, ``T15``, ``blue Elf``); ``?`` shows the legend, ``help ID`` the full text
+of a menu line or of a card/tile code, ``q`` quits (exit status 0, the game unfinished). A move
+with a single legal option is played for you (``--confirm-forced`` asks anyway).
+``--state FILE.json`` starts from a saved position (``state.to_dict()`` written as JSON).
 """
 
 from __future__ import annotations
@@ -66,10 +67,10 @@ def play(game: Game, state: State, seat: int, bots: dict[int, Any], read: Reader
     ``None`` when the person quits. ``loaded``: the position came from a file, so it is shown
     (and the person asked to go on) before any other seat moves."""
     view = SeatView(game, colour)
-    asker = Asker(read, write, view.legend, view.explain)
+    asker = Asker(read, write, view.legend, view.explain, game.action_names())
     me = game.player_name(seat)
-    write(f"{game.name}: you are {me}. Type a listed id or a full action name; "
-          "? legend, help ID, q quits.")
+    write(f"{game.name}: you are {me}. Type a listed id, a full action name or a card/tile "
+          "name; ? legend, help ID, q quits.")
     decisions = 0
     while not state.is_over() and decisions < game.max_decisions:
         acting = state.acting_players()

@@ -4,7 +4,8 @@
   (the per-seat view never shows what the seat cannot know), over many random positions.
 - Scripted games play to the end in every env: the answers are recorded by choosing the first
   listed entry, then fed as stdin (with bad answers mixed in) to ``main``.
-- Numeric answers must equal a listed id; names must be full; end of input quits cleanly.
+- Numeric answers must equal a listed id; names must be full; the short card and tile names the
+  legends advertise play their move; ``q`` and end of input quit cleanly (status 0, said so).
 ``TABLEZOO_PLAY_SCALE`` multiplies the number of positions.
 """
 
@@ -265,6 +266,104 @@ def seat_0_decisions(name: str, options: dict, seeds: range):
                 yield game, state, legal
             state.apply({p: int(rng.choice(state.legal_actions(p)))
                          for p in state.acting_players()})
+
+
+def ask(game, answers: list[str], menu: Menu) -> tuple[int | None, str]:
+    """``Asker.choose`` fed ``answers``: the choice and everything written."""
+    from tablezoo.training.cli.play_menu import Asker
+
+    view = SeatView(game)
+    written: list[str] = []
+    todo = list(answers)
+
+    def read(prompt: str) -> str:
+        if not todo:
+            raise EOFError
+        return todo.pop(0)
+
+    asker = Asker(read, written.append, view.legend, view.explain, game.action_names())
+    return asker.choose(menu), "\n".join(written)
+
+
+def test_the_legends_short_card_names_play_their_card():
+    """bauer_trick's legend says 'Play a card by typing e.g. Jh': that (any case, or J♥) plays
+    the card; a card that is not legal now is answered with the legal moves; a word that is no
+    card keeps its answer."""
+    from tablezoo.envs.bauer_trick.components import card_name, suit_of
+
+    def short(card: int) -> str:
+        return card_name(card)[:-1] + "cshd"[suit_of(card)]
+
+    game, state, legal = next((g, s, legal) for g, s, legal in seat_0_decisions(
+        "bauer_trick_v0", {"episode": "deal"}, range(5, 50)) if max(legal) < 32)
+    menu = SeatView(game).menu(state, 0, legal)
+    other = next(c for c in range(32) if c not in legal)
+    picked, text = ask(game, ["Zq", short(other), short(legal[-1]).swapcase()], menu)
+    assert picked == legal[-1]
+    assert "'Zq' is neither a listed id nor a full action name" in text
+    refused = f"{short(other)!r} ({card_name(other)}) is not a legal move now; legal: "
+    assert refused in text
+    assert all(f"{a} {game.action_name(a)}" in text.split(refused)[1] for a in legal)
+    assert ask(game, [card_name(legal[0]).lower()], menu)[0] == legal[0]
+
+
+@pytest.mark.parametrize(("name", "options", "pattern", "pool"), [
+    ("bauer_draft_v0", {"num_players": 3}, r"^play (\w+)",
+     lambda: envs.bauer_draft.components.CARDS.codes),
+    ("bower_v0", {}, r"\(take (\w+) ", lambda: envs.bower.components.TILE_IDS),
+    ("ethnos_v0", {"num_players": 3}, r"^LEADER\[(.+)\]$",
+     lambda: envs.ethnos.components.TYPE_NAMES),
+])
+def test_card_and_tile_codes_play_the_move_that_names_them(name, options, pattern, pool):
+    """A card or tile code of the legend (E03, T15, 'blue Elf'), in any case, plays the one
+    legal move that names it; a code no legal move names is answered with the legal moves."""
+    tried = 0
+    for game, state, legal in seat_0_decisions(name, options, range(30)):
+        menu = SeatView(game).menu(state, 0, legal)
+        labels = [label for _, label in menu.top()]
+        for key, label in menu.top():
+            found = re.search(pattern, label)
+            if found and sum(found[1].lower() in other.lower() for other in labels) == 1:
+                absent = next(c for c in pool() if not any(c in other for other in labels))
+                picked, text = ask(game, [absent, found[1].swapcase()], menu)
+                assert picked == int(key), (found[1], text)
+                assert f"{absent!r}" in text and "is not a legal move now; legal: " in text
+                tried += 1
+                break
+        if tried >= 3:
+            return
+    pytest.fail(f"{name}: no decision with a code to type")
+
+
+def test_a_bower_tile_code_opens_its_placements():
+    """In bower's play decision a hand tile's code is its h key: its placements follow."""
+    game, state, legal = next((g, s, legal) for g, s, legal in seat_0_decisions(
+        "bower_v0", {}, range(10)) if SeatView(g).menu(s, 0, legal).groups)
+    menu = SeatView(game).menu(state, 0, legal)
+    key, label, ids = menu.groups[-1]
+    tile = label.split()[0]
+    picked, text = ask(game, [tile.lower(), "b", tile, str(ids[-1])], menu)
+    assert picked == ids[-1]
+    assert text.count(f"{key} {label}; b goes back") == 2
+
+
+def test_a_card_name_that_several_legal_moves_hold_asks_which():
+    """ethnos: 'blue Elf' may be taken from the display or lead a band: the answer lists both;
+    a colour and tribe name one card, a word before them makes no card name."""
+    from tablezoo.envs.ethnos.actions import ADD_CARD, LEADER, RECRUIT_DISPLAY
+    from tablezoo.envs.ethnos.components import TYPE_NAMES
+
+    game = envs.make_game("ethnos_v0", num_players=3)
+    blue, red = TYPE_NAMES.index("blue Elf"), TYPE_NAMES.index("red Elf")
+    actions = [RECRUIT_DISPLAY + blue, LEADER + blue, LEADER + red]
+    menu = Menu({a: game.action_name(a) for a in actions})
+    picked, text = ask(game, ["blue elf", "leader blue elf", "RED   ELF"], menu)
+    assert picked == LEADER + red
+    assert (f"'blue elf' names 2 legal moves: {RECRUIT_DISPLAY + blue} RECRUIT_DISPLAY[blue Elf]"
+            f", {LEADER + blue} LEADER[blue Elf]; type its id") in text
+    assert "'leader blue elf' is neither a listed id nor a full action name" in text
+    picked, text = ask(game, ["green elf"], Menu({ADD_CARD + blue: "ADD_CARD[blue Elf]"}))
+    assert picked is None and "'green elf' (Elves) is not a legal move now" in text
 
 
 def test_q_quits_with_status_0_and_says_the_game_is_unfinished(monkeypatch):
