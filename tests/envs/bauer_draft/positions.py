@@ -1,6 +1,9 @@
-"""Build ``bauer_draft`` test positions from a few named cards, and act on them by card id."""
+"""Build ``bauer_draft`` test positions from a few named cards, and act on them by card id (or
+at random)."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from tablezoo.envs.bauer_draft.actions import COPY, DAGA_PLAY, DISCARD, PLAY
 from tablezoo.envs.bauer_draft.components import CARDS, CHARACTER
@@ -100,3 +103,8 @@ def decide(state: BauerDraftState, action: int) -> None:
 
 def tableau_codes(state: BauerDraftState, seat: int) -> list[str]:
     return codes(state.tableau[seat])
+
+
+def random_step(st: BauerDraftState, rng: np.random.Generator) -> None:
+    """Every acting seat plays a uniformly random legal action."""
+    st.apply({p: int(rng.choice(np.flatnonzero(st.legal_mask(p)))) for p in st.acting_players()})

@@ -7,10 +7,7 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame
-
-
-def random_step(st, rng) -> None:
-    st.apply({p: int(rng.choice(np.flatnonzero(st.legal_mask(p)))) for p in st.acting_players()})
+from tests.envs.bauer_draft.positions import random_step
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

@@ -14,13 +14,10 @@ import pytest
 from tablezoo.envs.bauer_draft.actions import COPY_CHOICE, DAGA, OLLE, SELECT, WITCH, YULE
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame
 from tablezoo.envs.core import StateFormatError
+from tests.envs.bauer_draft.positions import random_step
 
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
 GAMES = max(2, round(100 * SCALE))
-
-
-def random_step(st, rng) -> None:
-    st.apply({p: int(rng.choice(np.flatnonzero(st.legal_mask(p)))) for p in st.acting_players()})
 
 
 def saved(game: BauerDraftGame, seed: int, until) -> dict:

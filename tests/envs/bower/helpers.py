@@ -1,14 +1,16 @@
-"""Shared helpers of the bower tests: legal action ids, the phase name, one observation piece,
-a position waiting for a KEEP and playing out a seat's turn."""
+"""Shared helpers of the bower tests: the default game, tile ids by code, legal action ids, the
+phase name, one observation piece, a position waiting for a KEEP and playing out a seat's turn."""
 
 import numpy as np
 
 from tablezoo.envs.bower.actions import PASS, PHASES
+from tablezoo.envs.bower.components import TILE_INDEX
 from tablezoo.envs.bower.observation import OBS_SPEC
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
 
 GAME = BowerGame()
+T = TILE_INDEX
 
 
 def legal(state):

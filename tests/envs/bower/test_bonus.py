@@ -15,41 +15,16 @@ from tablezoo.envs.bower.actions import (
     HAND,
     KEEP,
     PASS,
-    PHASES,
     PLAY,
     TARGET,
 )
-from tablezoo.envs.bower.components import BONUS_INDEX, EGG_IDS, TILE_INDEX, TOK_REMOVED, TOK_SHELL
+from tablezoo.envs.bower.components import BONUS_INDEX, EGG_IDS, TOK_REMOVED, TOK_SHELL
 from tablezoo.envs.bower.observation import OBS_SPEC
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
 from tablezoo.envs.bower.scoring import gem_conditions, groups, nest_stats
-from tests.envs.bower.helpers import finish_turns_of
-
-GAME = BowerGame()
-T = TILE_INDEX
-
-
-def legal(state):
-    return np.flatnonzero(state.legal_mask(state.actor)).tolist()
-
-
-def phase(state):
-    return PHASES[state.phase]
-
-
-def keep_position(drawn, seat=0, game=GAME, **kw):
-    """``seat`` just triggered a bonus and drew ``drawn``; it must KEEP one now."""
-    kw.setdefault("hands", [["T05"], ["T34"]])
-    kw.setdefault("hand_limits", [1, 1])
-    kw.setdefault("turns", [4, 4] if seat == 0 else [5, 4])
-    kw.setdefault("start_player", 0)
-    kw.setdefault("nests", [[("T01", 0)], [("T02", 0)]])
-    return build_state(game, phase="keep", turn_player=seat, bonus_drawn=drawn, **kw)
-
-
-def obs_piece(state, seat, name):
-    return OBS_SPEC.view(state.observe(seat), name)
+from tests.envs.bower.helpers import GAME, T, finish_turns_of, keep_position, legal, phase
+from tests.envs.bower.helpers import piece as obs_piece
 
 
 # ------------------------------------------------------------------ X9 triggers pay once

@@ -5,12 +5,11 @@ import numpy as np
 import pytest
 
 from tablezoo.envs.bower.actions import ACCEPT, KEEP, TARGET
-from tablezoo.envs.bower.components import BONUS_INDEX, TILE_INDEX
+from tablezoo.envs.bower.components import BONUS_INDEX
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
-from tests.envs.bower.helpers import keep_position, phase, piece
+from tests.envs.bower.helpers import T, keep_position, phase, piece
 
-T = TILE_INDEX
 B = BONUS_INDEX
 
 

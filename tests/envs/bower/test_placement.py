@@ -6,10 +6,8 @@ import pytest
 from tablezoo.envs.bower.actions import HAND, PHASES, PLAY, action_name
 from tablezoo.envs.bower.geometry import FOOTPRINTS, PLACEMENT_CELLS, cover_mask, placement_mask
 from tablezoo.envs.bower.positions import build_state
-from tablezoo.envs.bower.rules import BowerGame
 from tablezoo.envs.core.errors import IllegalActionError
-
-GAME = BowerGame()
+from tests.envs.bower.helpers import GAME
 
 
 def play_position(hand, nest=(), seat=0, **kw):

@@ -4,7 +4,6 @@ Scenario tests play the kept token tile on the last turn of the game, so the eff
 through the action mask and the final scoring runs through the engine.
 """
 
-import numpy as np
 import pytest
 
 from tablezoo.envs.bower.actions import BRANCH, KEEP, PASS, TARGET
@@ -12,8 +11,7 @@ from tablezoo.envs.bower.components import TILE_INDEX
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
 from tablezoo.envs.bower.scoring import groups, nest_stats, pink_columns
-
-GAME = BowerGame()
+from tests.envs.bower.helpers import GAME, legal
 
 
 def end(t, e):
@@ -53,10 +51,6 @@ def over(game, nests, eggs, kept=None, tokens=None):
         eggs=eggs,
         tokens=tokens,
     )
-
-
-def legal(state):
-    return np.flatnonzero(state.legal_mask(state.actor)).tolist()
 
 
 # ---------------------------------------------------------------- X2 largest group, branch

@@ -5,12 +5,9 @@ import numpy as np
 import pytest
 
 from tablezoo.envs.bower.actions import ACCEPT, DISPLAY, HAND, KEEP, PASS
-from tablezoo.envs.bower.components import TILE_INDEX
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
-from tests.envs.bower.helpers import GAME, finish_turns_of, keep_position, legal, phase
-
-T = TILE_INDEX
+from tests.envs.bower.helpers import GAME, T, finish_turns_of, keep_position, legal, phase
 
 
 # ------------------------------------------------------------------ §2 setup and draft

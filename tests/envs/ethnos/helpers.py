@@ -15,7 +15,12 @@ from tablezoo.envs.ethnos.components import DRAGON, KINGDOMS, TYPE_NAMES
 
 T = {name.lower(): t for t, name in enumerate(TYPE_NAMES)}
 K = {name.lower(): k for k, name in enumerate(KINGDOMS)}
-A, B, C, D = 0, 1, 2, 3
+A, B, C, D, E, F = 0, 1, 2, 3, 4, 5  # seats
+BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
+BASE5 = BASE[:5]
+ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
+ZERO_TOKENS = {name: [0, 0, 0] for name in ALL_KINGDOMS}  # glory tokens of a 3-Age game
+ZERO_TOKENS_2 = {name: [0, 0] for name in ALL_KINGDOMS}  # ... of a 2-Age game
 
 
 def t(name: str) -> int:
@@ -136,6 +141,11 @@ def play_band(s: Any, leader: str, others: list[str] = ()) -> None:
     for c in others:
         s.step(enc.ADD_CARD + t(c))
     s.step(enc.FINISH_BAND)
+
+
+def kingdom_gain(before: Any, after: Any) -> list[int]:
+    """Per seat, the kingdom glory (breakdown category 0) gained from ``before`` to ``after``."""
+    return [after.breakdown[p][0] - before.breakdown[p][0] for p in range(before.n)]
 
 
 def legal(s: Any) -> list[int]:

@@ -9,29 +9,24 @@ import pytest
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON, SKELETON
 from tests.envs.ethnos.helpers import (
+    BASE,
+    BASE5,
+    ZERO_TOKENS,
+    ZERO_TOKENS_2,
     A,
     B,
     C,
     D,
+    E,
     build,
     end_age_now,
     give_hand,
     k,
+    kingdom_gain,
     legal,
     make_game,
     play_band,
 )
-
-E, F = 4, 5
-BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
-BASE5 = BASE[:5]
-ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
-ZERO_TOKENS = {name: [0, 0, 0] for name in ALL_KINGDOMS}
-ZERO_TOKENS_2 = {name: [0, 0] for name in ALL_KINGDOMS}
-
-
-def kingdom_gain(before, after) -> list[int]:
-    return [after.breakdown[p][0] - before.breakdown[p][0] for p in range(before.n)]
 
 
 def score_age(g, **kw) -> tuple:

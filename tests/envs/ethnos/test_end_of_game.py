@@ -5,14 +5,19 @@ from __future__ import annotations
 import pytest
 
 from tablezoo.envs.ethnos import actions as enc
-from tests.envs.ethnos.helpers import A, B, C, D, build, make_game
-
-E, F = 4, 5
-BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
-BASE5 = BASE[:5]
-ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
-ZERO_TOKENS = {name: [0, 0, 0] for name in ALL_KINGDOMS}
-ZERO_TOKENS_2 = {name: [0, 0] for name in ALL_KINGDOMS}
+from tests.envs.ethnos.helpers import (
+    BASE,
+    BASE5,
+    ZERO_TOKENS,
+    ZERO_TOKENS_2,
+    A,
+    B,
+    C,
+    D,
+    E,
+    build,
+    make_game,
+)
 
 
 # --- §8 end of game, rewards ---------------------------------------------------------------------

@@ -18,6 +18,7 @@ from tests.envs.ethnos.helpers import (
     end_age_now,
     give_hand,
     k,
+    kingdom_gain,
     legal,
     legal_kingdoms,
     make_game,
@@ -30,10 +31,6 @@ SIX = ["Centaurs", "Dwarves", "Elves", "Trolls", "Orcs", "Skeletons"]
 
 def glory(s) -> list[int]:
     return [int(g) for g in s.glory]
-
-
-def kingdom_gain(s0, s1) -> list[int]:
-    return [s1.breakdown[p][0] - s0.breakdown[p][0] for p in range(s0.n)]
 
 
 # --- E1 ----------------------------------------------------------------------------------------

@@ -9,12 +9,22 @@ import pytest
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
-from tests.envs.ethnos.helpers import A, B, C, D, build, end_age_now, k, make_game, play_band, t
+from tests.envs.ethnos.helpers import (
+    BASE,
+    ZERO_TOKENS,
+    A,
+    B,
+    C,
+    D,
+    build,
+    end_age_now,
+    k,
+    make_game,
+    play_band,
+    t,
+)
 
 TRIBES = ["Trolls", "Elves", "Orcs", "Merfolk", "Giants", "Skeletons"]
-BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
-ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
-ZERO_TOKENS = {name: [0, 0, 0] for name in ALL_KINGDOMS}
 
 
 def pieces(s, p):

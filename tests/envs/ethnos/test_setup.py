@@ -11,10 +11,18 @@ from tablezoo.envs.core.errors import IllegalActionError, InvalidOptionError, St
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON, GLORY_SETS, NUM_TYPES, SKELETON, TYPE_NAMES
-from tests.envs.ethnos.helpers import A, B, build, end_age_now, give_hand, k, make_game, play_band
-
-BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
-BASE5 = BASE[:5]
+from tests.envs.ethnos.helpers import (
+    BASE,
+    BASE5,
+    A,
+    B,
+    build,
+    end_age_now,
+    give_hand,
+    k,
+    make_game,
+    play_band,
+)
 
 
 @pytest.mark.parametrize("n, ages, tribes, per_kingdom", [

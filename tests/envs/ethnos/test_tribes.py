@@ -7,6 +7,9 @@ import pytest
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON
 from tests.envs.ethnos.helpers import (
+    BASE,
+    ZERO_TOKENS,
+    ZERO_TOKENS_2,
     A,
     B,
     C,
@@ -19,11 +22,6 @@ from tests.envs.ethnos.helpers import (
     play_band,
     t,
 )
-
-BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
-ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
-ZERO_TOKENS = {name: [0, 0, 0] for name in ALL_KINGDOMS}
-ZERO_TOKENS_2 = {name: [0, 0] for name in ALL_KINGDOMS}
 
 
 # --- Centaurs ----------------------------------------------------------------------------------
@@ -180,12 +178,12 @@ def test_giant_bonus_by_player_count_and_age(n, age, bonus):
 
 
 def test_giant_bonus_troll_keys_can_pass_over_the_holder():
-    g = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    tribes = ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
+    g = make_game(4, tribes)
     # A plays 2 (claims), B plays 2 (equal: nothing); B holds Troll {1}: B gains the bonus
-    # (default), A with giant_troll_tiebreak=False.
-    for opt, winner in ((True, B), (False, A)):
-        gg = make_game(4, ["Giants", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"],
-                       giant_troll_tiebreak=opt)
+    # (default ``g``, and giant_troll_tiebreak=True), A with giant_troll_tiebreak=False.
+    for gg, winner in ((g, B), (make_game(4, tribes, giant_troll_tiebreak=True), B),
+                       (make_game(4, tribes, giant_troll_tiebreak=False), A)):
         s = build(gg, hands={A: ["red Giant", "red Orc"]}, trolls={1: B}, age=1,
                   tokens=ZERO_TOKENS)
         play_band(s, "red Giant", ["red Orc"])
@@ -197,7 +195,6 @@ def test_giant_bonus_troll_keys_can_pass_over_the_holder():
         expected = [0, 0, 0, 0]
         expected[winner] = 4
         assert bonus == expected
-    assert g.num_players == 4
 
 
 def test_giant_band_smaller_than_holder_is_no_candidate():

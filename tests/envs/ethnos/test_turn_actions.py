@@ -8,10 +8,18 @@ import pytest
 
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
-from tests.envs.ethnos.helpers import A, B, build, k, legal, make_game, play_band, t
-
-BASE = ["Centaurs", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"]
-ALL_KINGDOMS = ("Althea", "Duris", "Ithys", "Pelagon", "Rhea", "Straton")
+from tests.envs.ethnos.helpers import (
+    ALL_KINGDOMS,
+    BASE,
+    A,
+    B,
+    build,
+    k,
+    legal,
+    make_game,
+    play_band,
+    t,
+)
 
 
 # --- §4 / §4.1 recruiting ------------------------------------------------------------------------
