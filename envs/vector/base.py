@@ -1,0 +1,98 @@
+"""Batched simulation: ``num_envs`` games of one env stepped together, arrays ``[B, ...]``.
+
+The contract every vector env keeps (``make_vector`` builds one; games with a compiled engine run
+it, the others loop over their Python engines behind the same API):
+
+- One decision per game per step. ``seat[i]`` is the seat that decides now in game ``i``; its
+  observation (``obs[i]``, the env's default encoding, float32) and legal mask (``mask[i]``, bool
+  over the game's ``num_actions``; no NOOP) come with it. In a simultaneous phase (bauer_draft's
+  selection) the acting seats are asked one after the other, lowest seat first, and their choices
+  are applied together once the last has chosen: no seat sees another's choice of the same phase.
+- ``step(actions)`` plays ``actions[i]`` for ``seat[i]`` in every game. ``rewards[i, p]`` is what
+  seat ``p``'s return changed by in that step (the terminal reward of the env's reward mode at the
+  end; per-point rewards where the mode has them). A game that ends in a step reports its last
+  rewards and ``terminated[i]`` (or ``truncated[i]`` at the env's ``max_*`` bound) in that step,
+  and is reset at once: the ``obs``/``mask``/``seat`` that step returns for it are the first
+  decision of its next game.
+- Game ``i`` draws its games' seeds from its own generator, seeded from ``seed`` and ``i``; the
+  same ``seed`` gives the same games.
+- Bad input changes nothing: an action array of the wrong shape or dtype, an illegal action in
+  any slot (named: slot, seat, action, the legal ones), a position of another game or variant.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from tablezoo.envs.core.game import Game, State
+
+# (obs [B, D] float32, mask [B, A] bool, seat [B] int64)
+Decisions = tuple[np.ndarray, np.ndarray, np.ndarray]
+# Decisions + (rewards [B, P] float32, terminated [B] bool, truncated [B] bool)
+StepResult = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class VectorEnv(ABC):
+    """``num_envs`` games of env ``env_name`` (with ``options``) stepped together."""
+
+    env_name: str
+    num_envs: int
+    options: dict[str, Any]
+    game: Game  # the engine Game of every slot (its num_players, num_actions, obs_spec, ...)
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.game.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self.game.obs_spec.size
+
+    @property
+    def state_size(self) -> int:
+        return self.game.state_spec.size
+
+    @abstractmethod
+    def reset(self, seed: int | None = None) -> Decisions:
+        """Start a new game in every slot; ``seed`` reseeds every slot's generator."""
+
+    @abstractmethod
+    def step(self, actions: np.ndarray) -> StepResult:
+        """Play ``actions[i]`` (int, ``[B]``) for ``seat[i]`` in every game."""
+
+    @abstractmethod
+    def observe(self) -> Decisions:
+        """The current decisions again, without stepping (fresh arrays)."""
+
+    @abstractmethod
+    def get_state(self, i: int) -> State:
+        """Game ``i`` as an engine ``State`` (a copy: to save, render or search from)."""
+
+    @abstractmethod
+    def set_state(self, i: int, state: State | Mapping[str, Any]) -> None:
+        """Continue game ``i`` from ``state`` (a ``State`` or its ``to_dict()``) of this env's
+        game and options."""
+
+    @abstractmethod
+    def state(self) -> np.ndarray:
+        """``[B, S]`` float32: every game's global state, for centralised critics."""
+
+    def close(self) -> None:  # noqa: B027 - nothing to release unless a subclass has workers
+        """Release worker processes, if any."""
+
+    def __enter__(self) -> VectorEnv:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.env_name!r}, num_envs={self.num_envs})"
