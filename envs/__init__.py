@@ -1,4 +1,5 @@
-"""tablezoo environments: ``envs.make(name, **options)`` and ``envs.make_parallel(...)``.
+"""tablezoo environments: ``envs.make(name, **options)``, ``envs.make_parallel(...)`` and
+``envs.make_vector(name, num_envs)`` (batched simulation, ``envs.vector``).
 
 ``envs.ENVS`` lists the registered names; each is also a PettingZoo-style module
 (``from envs import bower_v0; bower_v0.env()``). Game modules are imported on first use, so
@@ -7,9 +8,18 @@ importing ``envs`` stays cheap and one game's import error cannot break the othe
 
 import importlib
 
-from tablezoo.envs.registry import ENVS, VARIANTS, make, make_game, make_parallel
+from tablezoo.envs.registry import (
+    ENVS,
+    VARIANTS,
+    make,
+    make_game,
+    make_parallel,
+    make_vector,
+    vector_backends,
+)
 
-__all__ = ["ENVS", "VARIANTS", "make", "make_game", "make_parallel"]
+__all__ = ["ENVS", "VARIANTS", "make", "make_game", "make_parallel", "make_vector",
+           "vector_backends"]
 
 
 def __getattr__(name: str):

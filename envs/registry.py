@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from tablezoo.envs.core.aec import TablezooAECEnv
+from tablezoo.envs.core.env_options import ENV_OPTION_NAMES
 from tablezoo.envs.core.errors import InvalidOptionError
-from tablezoo.envs.core.game import Game
+from tablezoo.envs.core.game import Game, short
 from tablezoo.envs.core.parallel import TablezooParallelEnv
+
+if TYPE_CHECKING:
+    from tablezoo.envs.vector.base import VectorEnv
 
 _MODULES = {
     "bauer_trick_v0": "tablezoo.envs.bauer_trick",
@@ -58,3 +64,66 @@ def make_parallel(name: str, render_mode: str | None = None, **options: Any) -> 
 def make_game(name: str, **options: Any) -> Game:
     """The bare engine ``Game`` of env ``name``, for search agents, tests and notebooks."""
     return _module(name).raw_env(**options).game
+
+
+VECTOR_BACKENDS = ("auto", "python", "compiled")
+
+
+def _compiled(name: str) -> tuple[ModuleType | None, str]:
+    """The game's compiled vector engine (module ``<game package>.batched``), or ``None`` and
+    why not. A module that is there but fails to import is an error, not a fallback."""
+    module_name = _MODULES[name] + ".batched"
+    if importlib.util.find_spec(module_name) is None:
+        return None, f"{name} has no compiled engine (no module {module_name})"
+    if importlib.util.find_spec("numba") is None:
+        return None, f"{module_name} needs numba, which is not installed (pip install numba)"
+    module = importlib.import_module(module_name)
+    if not callable(getattr(module, "make_vector", None)):
+        raise ImportError(f"{module_name} defines no make_vector(num_envs, seed=None, "
+                          "**options)")
+    return module, ""
+
+
+def vector_backends(name: str) -> tuple[str, ...]:
+    """The backends ``make_vector`` can run for env ``name`` here: ``"python"`` always, then
+    ``"compiled"`` where the game has a compiled engine and numba is installed."""
+    _module(name)
+    return ("python", "compiled") if _compiled(name)[0] is not None else ("python",)
+
+
+def make_vector(name: str, num_envs: int, seed: int | None = None, *, backend: str = "auto",
+                num_workers: int = 0, **options: Any) -> VectorEnv:
+    """``num_envs`` games of env ``name`` stepped together (``tablezoo.envs.vector.base``);
+    ``options`` are the game's options. Call ``reset()`` first.
+
+    ``backend``: ``"auto"`` runs the game's compiled engine where it has one (numba installed)
+    and ``num_workers`` is 0, else the Python engines in a loop; ``"python"`` always the loop;
+    ``"compiled"`` the compiled engine or an error. ``num_workers=K`` (loop only) steps the
+    slots in K worker processes, each holding a shard.
+    """
+    _module(name)
+    if backend not in VECTOR_BACKENDS:
+        raise InvalidOptionError(f"{name}: backend={short(backend)} is not allowed; allowed "
+                                 f"values: {', '.join(map(repr, VECTOR_BACKENDS))}")
+    if type(num_envs) is not int or num_envs < 1:
+        raise InvalidOptionError(f"{name}: num_envs={short(num_envs)} is not allowed; allowed "
+                                 "values: an int >= 1")
+    adapter = sorted(set(options) & {*ENV_OPTION_NAMES, "render_mode"})
+    if adapter:
+        raise InvalidOptionError(f"{name}: make_vector takes the game's options; "
+                                 f"{', '.join(adapter)} are options of the AEC and parallel envs")
+    game = make_game(name, **options)
+    if backend != "python" and not (backend == "auto" and num_workers):
+        module, why = _compiled(name)
+        if module is not None:
+            if num_workers:
+                raise InvalidOptionError(f"{name}: num_workers={short(num_workers)} is not "
+                                         "allowed with backend='compiled'; allowed values: 0 "
+                                         "(worker processes are the 'python' backend's)")
+            return module.make_vector(num_envs, seed, **options)
+        if backend == "compiled":
+            raise InvalidOptionError(f"{name}: backend='compiled' is not available: {why}; "
+                                     "available backends: 'python' (or 'auto')")
+    from tablezoo.envs.vector.loop import LoopVectorEnv
+
+    return LoopVectorEnv(name, game, num_envs, seed, num_workers=num_workers)

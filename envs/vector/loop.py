@@ -1,0 +1,207 @@
+"""``LoopVectorEnv``: the vector API over the Python engines of any game.
+
+``num_envs`` engine ``State``s are stepped one after the other in this process, or in
+``num_workers`` worker processes that each hold a shard of the slots (``vector.workers``). Either
+way this class validates every input first (so bad input changes no slot), and hands out fresh
+copies of its own arrays, so a caller may keep or edit what it gets.
+
+Seeding: slot ``i`` draws its games' seeds from
+``numpy.random.default_rng(numpy.random.SeedSequence([seed, i]))`` (``vector.slots``); the same
+``seed`` gives the same games whatever ``num_workers``. ``seed=None`` takes fresh entropy once.
+Call ``reset()`` before the first ``step``: it starts every slot's first game (with the seed given
+at construction, if any); later ``reset()`` calls continue each slot's generator, and
+``reset(seed)`` reseeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from tablezoo.envs.core.errors import (
+    IllegalActionError,
+    InvalidOptionError,
+    ResetNeededError,
+    StateFormatError,
+)
+from tablezoo.envs.core.game import Game, State, short
+from tablezoo.envs.core.saved_options import check_saved_options, options_record
+from tablezoo.envs.vector.base import Decisions, StepResult, VectorEnv
+from tablezoo.envs.vector.slots import Slots
+from tablezoo.envs.vector.workers import WorkerPool, local_arrays
+
+
+def check_seed(where: str, seed: Any) -> int | None:
+    """``seed`` as a non-negative ``int`` (numpy integers pass) or ``None``."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
+            or seed < 0:
+        raise InvalidOptionError(f"{where}: seed={short(seed)} is not allowed; allowed values: "
+                                 "None or an int >= 0")
+    return int(seed)
+
+
+class LoopVectorEnv(VectorEnv):
+    """``num_envs`` games of ``game`` (env ``env_name``), engine states stepped in a loop, in this
+    process (``num_workers=0``) or in ``num_workers`` worker processes."""
+
+    def __init__(self, env_name: str, game: Game, num_envs: int, seed: int | None = None, *,
+                 num_workers: int = 0):
+        if type(num_envs) is not int or num_envs < 1:
+            raise InvalidOptionError(f"{env_name}: num_envs={short(num_envs)} is not allowed; "
+                                     "allowed values: an int >= 1")
+        if type(num_workers) is not int or not 0 <= num_workers <= num_envs:
+            raise InvalidOptionError(
+                f"{env_name}: num_workers={short(num_workers)} is not allowed; allowed values: "
+                f"0 (step in this process) to num_envs={num_envs} (worker processes)")
+        self.env_name = env_name
+        self.game = game
+        self.options = dict(game.options)
+        self.num_envs = num_envs
+        self.num_workers = num_workers
+        seed = check_seed(f"{env_name}: make_vector", seed)
+        self._seed = int(np.random.SeedSequence().entropy) if seed is None else seed
+        self._started = False
+        self._pool: WorkerPool | None = None
+        if num_workers:
+            self._pool = WorkerPool(game, num_envs, num_workers, str(self))
+            arrays = self._pool.arrays
+            self._slots = None
+        else:
+            arrays = local_arrays(game, num_envs)
+            self._slots = Slots(game, 0, num_envs, tuple(arrays[:6]))
+        self._obs, self._mask, self._seat, self._rewards, self._term, self._trunc = arrays[:6]
+        self._actions = arrays[6]
+
+    def __repr__(self) -> str:
+        workers = f", num_workers={self.num_workers}" if self.num_workers else ""
+        return f"LoopVectorEnv({self.env_name!r}, num_envs={self.num_envs}{workers})"
+
+    def __str__(self) -> str:
+        return self.env_name
+
+    # --- stepping ----------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> Decisions:
+        seed = check_seed(f"{self}: reset", seed)
+        if seed is None and not self._started:
+            seed = self._seed  # the construction's seed; later reset()s continue each generator
+        self._run("reset", seed)
+        self._started = True
+        return self.observe()
+
+    def step(self, actions: Any) -> StepResult:
+        self._require_reset("step()")
+        acts = self._checked_actions(actions)
+        self._actions[:] = acts
+        self._run("step")
+        return (*self.observe(), self._rewards.copy(), self._term.copy(), self._trunc.copy())
+
+    def observe(self) -> Decisions:
+        self._require_reset("observe()")
+        return self._obs.copy(), self._mask.copy(), self._seat.copy()
+
+    def state(self) -> np.ndarray:
+        self._require_reset("state()")
+        if self._pool is None:
+            return self._slots.global_states()
+        return np.concatenate(self._pool.call_all("state"))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+
+    # --- positions ---------------------------------------------------------------------------
+    def get_state(self, i: int) -> State:
+        self._require_reset("get_state()")
+        i = self._checked_slot(i)
+        if self._pool is None:
+            return self._slots.get(i).clone()
+        return self.game.state_from_dict(self._pool.call(i, "get", i))
+
+    def set_state(self, i: int, state: State | Mapping[str, Any]) -> None:
+        self._require_reset("set_state()")
+        i = self._checked_slot(i)
+        where = f"{self}: set_state(slot {i})"
+        game = self.game
+        if isinstance(state, State):
+            other = state.game
+            if other.name != game.name:
+                raise StateFormatError(f"{where}: a position of game {other.name!r}; this vector "
+                                       f"env plays {game.name!r} ({self.env_name})")
+            check_saved_options(game, {"options": options_record(other.options)}, where)
+            loaded = state.clone()
+        elif isinstance(state, Mapping):
+            name = state.get("game", game.name)
+            if name != game.name:
+                raise StateFormatError(f"{where}: a saved position of game {short(name)}; this "
+                                       f"vector env plays {game.name!r} ({self.env_name})")
+            check_saved_options(game, state, where)
+            try:
+                loaded = game.state_from_dict(state)
+            except StateFormatError as exc:
+                raise StateFormatError(f"{where}: {exc}") from None
+        else:
+            raise StateFormatError(f"{where}: expected a {game.name} State or its to_dict(), got "
+                                   f"{type(state).__name__}")
+        if loaded.is_over():
+            raise StateFormatError(f"{where}: the position is over (no seat acts); a slot "
+                                   "continues from a position with a decision to make")
+        if self._pool is None:
+            self._slots.set(i, loaded)
+        else:
+            self._pool.call(i, "set", (i, loaded.to_dict()))
+
+    # --- checks ------------------------------------------------------------------------------
+    def _run(self, command: str, arg: Any = None) -> None:
+        if self._pool is not None:
+            self._pool.call_all(command, arg)
+        elif command == "step":
+            self._slots.step(self._actions)
+        else:
+            self._slots.reset(arg)
+
+    def _require_reset(self, what: str) -> None:
+        if not self._started:
+            raise ResetNeededError(f"{self}: {what} before the first reset(); call reset() "
+                                   "first")
+
+    def _checked_slot(self, i: Any) -> int:
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
+                or not 0 <= i < self.num_envs:
+            raise InvalidOptionError(f"{self}: slot {short(i)} does not exist; slots: 0.."
+                                     f"{self.num_envs - 1}")
+        return int(i)
+
+    def _checked_actions(self, actions: Any) -> np.ndarray:
+        """``actions`` as int64 ``[B]``, every one legal for its slot's seat; else raise."""
+        n = self.num_envs
+        try:
+            acts = np.asarray(actions)
+        except (ValueError, TypeError):
+            acts = None
+        if acts is None or acts.shape != (n,) or acts.dtype.kind not in "iu":
+            got = ("something numpy cannot read as an array" if acts is None
+                   else f"shape {acts.shape} of dtype {acts.dtype}")
+            raise IllegalActionError(
+                f"{self}: step() takes one integer action id per game, an int array (or list) "
+                f"of shape ({n},); got {got}")
+        num_actions = self.game.num_actions
+        in_range = (acts >= 0) & (acts < num_actions)
+        legal = np.zeros(n, bool)
+        rows = np.flatnonzero(in_range)
+        legal[rows] = self._mask[rows, acts[rows]]
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            a = int(acts[i])
+            shown = (f"{a} ({self.game.action_name(a)})" if 0 <= a < num_actions
+                     else f"{a} (outside 0..{num_actions - 1})")
+            seat = int(self._seat[i])
+            names = ", ".join(f"{b} ({self.game.action_name(b)})"
+                              for b in np.flatnonzero(self._mask[i]).tolist())
+            raise IllegalActionError(
+                f"{self}: slot {i}: action {shown} is illegal for "
+                f"{self.game.player_name(seat)}; legal actions: {names} (no slot was stepped)")
+        return acts.astype(np.int64, copy=False)

@@ -1,0 +1,1 @@
+"""Tests of the vector API (``tablezoo.envs.make_vector``) over the Python engines."""
