@@ -11,8 +11,7 @@ would have acted as the players did.
 
 Only the choices a game can rebuild from a full-information world are checked:
 bauer_trick's trump call (``tablezoo.envs.bauer_trick.hidden.call_positions``). The check runs on
-the
-sampled world only, so what the search keeps still depends only on what the seat has seen.
+the sampled world only, so what the search keeps still depends only on what the seat has seen.
 
 ``belief="items"`` weights instead of rejecting, where the evidence is public and cheap to
 score: in bower the opponent sees the request eggs of its own columns and builds toward them, so

@@ -31,10 +31,9 @@ Each iteration samples a fresh world from what the searching seat has seen
   margins if the current Age ended now (``"age_end"``, ethnos, scale ``leaf_scale``), an exact
   perfect-information solve of the sampled world (``"solver"``, bauer_trick's trick play,
   ``agents/search/double_dummy.py``: with ``depth=0`` and ``keys="root"`` this is
-  perfect-information
-  Monte Carlo) or a callable ``(state, searcher) -> per-seat values``; an evaluator that
-  returns ``None`` cannot value that position yet, and the playout goes on until it can.
-  ``margin_weight`` adds the score-margin value to finished playouts too (a softer signal than
+  perfect-information Monte Carlo) or a callable ``(state, searcher) -> per-seat values``; an
+  evaluator that returns ``None`` cannot value that position yet, and the playout goes on until it
+  can. ``margin_weight`` adds the score-margin value to finished playouts too (a softer signal than
   win/loss for small budgets).
 - The node table is kept between the moves of a game (tree reuse); the next move's root is found
   by its key whenever an earlier search reached it. ``reset()`` clears it, and so does a table

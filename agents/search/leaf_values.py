@@ -18,8 +18,7 @@ that would result: glory only changes at Age ends, so without it a cut-off in mi
 the Ages already over.
 ``"solver"`` solves the sampled world exactly where a game has a perfect-information solver
 (bauer_trick's trick play, ``agents/search/double_dummy.py``): with a cut-off right after the root
-this
-is perfect-information Monte Carlo. It cannot value a deal whose trump is not called yet, so
+this is perfect-information Monte Carlo. It cannot value a deal whose trump is not called yet, so
 there the playout policy plays on until the trick play starts.
 """
 

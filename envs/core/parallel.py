@@ -8,9 +8,8 @@ phases (``bauer_draft``'s selection) it is the joint decision of every acting se
 ``reset``/``step`` hand out fresh arrays by default; ``reuse_buffers=True`` refills one buffer
 per agent in place. Under ``illegal_action="terminate"`` or ``"random_legal"`` (see
 ``tablezoo.envs.core.env_options``) any action of an agent with nothing to decide counts as
-``NOOP``, and an
-acting agent's illegal or missing action ends the episode (offender -1, others 0) or is replaced
-by a uniform legal action counted in ``infos[agent]["illegal_actions"]``.
+``NOOP``, and an acting agent's illegal or missing action ends the episode (offender -1, others 0)
+or is replaced by a uniform legal action counted in ``infos[agent]["illegal_actions"]``.
 """
 
 from __future__ import annotations

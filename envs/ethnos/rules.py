@@ -1,12 +1,11 @@
 """The Ethnos rules engine (spec §2-§8, decisions of §10): ``EthnosGame`` and ``EthnosState``.
 
 ``EthnosGame`` holds the options (table in ``tablezoo.envs.ethnos.options``), the per-player-count
-tables
-and the precomputed masks; ``EthnosState`` is the mutable position: setup, whose turn, drawing,
-legal masks and ``apply``. The other concerns live in helpers that take the state as an argument
-and that this module imports (never the other way round): ``ages`` (dealing and ending an Age),
-``bands`` (resolving a played band), ``scoring``, ``observation`` (the incremental encoder: the
-public numbers of the position live in the observation's float blocks, read and written through
+tables and the precomputed masks; ``EthnosState`` is the mutable position: setup, whose turn,
+drawing, legal masks and ``apply``. The other concerns live in helpers that take the state as an
+argument and that this module imports (never the other way round): ``ages`` (dealing and ending an
+Age), ``bands`` (resolving a played band), ``scoring``, ``observation`` (the incremental encoder:
+the public numbers of the position live in the observation's float blocks, read and written through
 the named views it binds), ``hidden`` (``determinize``), ``saving`` and ``render``.
 """
 

@@ -9,6 +9,5 @@ Each module imports its library at import time, so import only the one you use:
 
 Tianshou's ``PettingZooEnv``, TorchRL's ``PettingZooWrapper`` and Shimmy need no glue: the
 "Integrations with other RL libraries" section of ``README.md`` and ``tests/envs/integrations/``
-show
-the documented calls.
+show the documented calls.
 """

@@ -1,7 +1,6 @@
 """Golden playthroughs: one seeded random game per env case written as text, so any change in
 rules, observations, masks or rewards shows up as a diff. ``python -m tests.envs.golden.regenerate``
-rewrites
-them on purpose; ``tests/envs/test_golden.py`` compares."""
+rewrites them on purpose; ``tests/envs/test_golden.py`` compares."""
 
 from __future__ import annotations
 

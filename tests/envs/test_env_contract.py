@@ -471,8 +471,7 @@ def test_a_saved_state_with_a_key_the_game_does_not_write_is_refused(name):
                                           ("bauer_draft_v0", {"num_players": 3})])
 def test_a_state_saved_under_other_options_is_refused_not_played_by_other_rules(name, options):
     """bower and ethnos did not record their options: a state saved under bonus_tiles=False
-    loaded silently into a default game (tablezoo.training.cli.play --state then played it by the
-    default
+    loaded silently into a default game (tablezoo play --state then played it by the default
     rules). Now every game records them, and the saved options rebuild the game that wrote it."""
     import json
 

@@ -10,9 +10,8 @@ agent. Prints win/draw/loss rates (Wilson 95% intervals) and the mean reward wit
 interval; ``--out DIR`` also writes them to ``DIR/eval.json`` (``--json FILE`` to any file).
 ``--records FILE`` appends each game as it ends, and the same command run again resumes where it
 stopped (``training/evaluation/records.py``). Env options default to the run's ``config.json`` next
-to the
-model, its training reward aside (a run trained on ``reward=margin`` is measured by the game's
-own reward, like any agent), else to the training tools' defaults (bauer_trick: single deals,
+to the model, its training reward aside (a run trained on ``reward=margin`` is measured by the
+game's own reward, like any agent), else to the training tools' defaults (bauer_trick: single deals,
 ``episode=deal``).
 """
 

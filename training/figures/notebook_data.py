@@ -11,8 +11,7 @@ notebooks never reach into a game's internals.
 
 Games are split over worker processes (``workers``); each game's seeds come from
 ``tablezoo.training.evaluation.match.seeds_for``, so a record depends only on ``(seed, index)`` and
-never on how the
-games were split. Budgets for the notebooks come from ``TABLEZOO_NOTEBOOK_BUDGET``
+never on how the games were split. Budgets for the notebooks come from ``TABLEZOO_NOTEBOOK_BUDGET``
 (``small`` for the test suite, ``full`` for the committed figures).
 """
 

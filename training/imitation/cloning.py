@@ -58,8 +58,7 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
     are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
     values PPO will see. With ``advice`` each sample's input also holds the move of that seat's
     advisor (``tablezoo.agents.learned.advice``), as an advised network will read it. ``processes``
-    > 1 plays
-    the games in that many worker processes (the same samples, in the same order)."""
+    > 1 plays the games in that many worker processes (the same samples, in the same order)."""
     return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
                          max_samples, reward_scale, advice=advice).demos
 

@@ -308,9 +308,8 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
     positions).
 
     With the game's ``symmetries`` (``tablezoo.envs.core.symmetry``) every training row is shown
-    under a
-    relabelling drawn afresh each time it is used: the same position and values with, e.g., the
-    suits renamed. The held-out figures are read on the positions as played.
+    under a relabelling drawn afresh each time it is used: the same position and values with, e.g.,
+    the suits renamed. The held-out figures are read on the positions as played.
 
     ``on_epoch(k)`` is called after epoch ``k`` (from 1), e.g. to play the policy as it stands
     (a learning curve over the fit); it must only read the policy."""

@@ -18,9 +18,8 @@ follows sb3's ``Monitor`` convention and ``info["terminal_observation"]`` its au
 ``action_masks()`` gives MaskablePPO the learner's legal actions.
 
 With ``advice`` (``tablezoo.agents.learned.advice``) every network seat, the learner's included,
-reads its
-observation followed by the one-hot of its own advisor's move (one advisor per seat and game,
-asked once per decision), and the observation space grows by the action count.
+reads its observation followed by the one-hot of its own advisor's move (one advisor per seat and
+game, asked once per decision), and the observation space grows by the action count.
 """
 
 from __future__ import annotations

@@ -2,12 +2,10 @@
 
 Entries are agent specs (``random``, ``heuristic`` (in by default), ``search:...``) and frozen
 snapshots of the learner (numpy MLPs, ``tablezoo.agents.learned.policy.NumpyMLP``). One entry plays
-every opponent
-seat of an episode, so its result against the learner is one clean number. Sampling is
-prioritised fictitious self-play (PFSP, AlphaStar-style): an entry's weight is
-``(1 - p) ** power + floor`` where ``p`` is the learner's recent score against it (win 1,
-draw 0.5, running mean over the last ``window`` episodes, 0.5 before any), so opponents the
-learner still loses to are met most.
+every opponent seat of an episode, so its result against the learner is one clean number. Sampling
+is prioritised fictitious self-play (PFSP, AlphaStar-style): an entry's weight is ``(1 - p) ** power
++ floor`` where ``p`` is the learner's recent score against it (win 1, draw 0.5, running mean over
+the last ``window`` episodes, 0.5 before any), so opponents the learner still loses to are met most.
 
 Team games (bauer_trick): the learner's partner is the learner itself (the latest weights, the
 ``self`` network refreshed every rollout) or, with probability ``partner_snapshot_prob``, one

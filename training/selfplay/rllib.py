@@ -3,14 +3,12 @@
     tablezoo rllib --env bower_v0 --iterations 20 --num-env-runners 2 --out runs/rl
 
 Every seat is played by one shared masked policy (``tablezoo.envs.integrations.rllib``). Each
-iteration
-prints and appends to ``OUT/metrics.jsonl``: env steps sampled (this iteration and in all), env
-steps/s (of the whole iteration, and of its sampling alone), and the mean return of every seat
-over RLlib's smoothing window of recent episodes.
-``OUT/checkpoint/`` holds the newest checkpoint (``Algorithm.save_to_path``; usable as the agent
-spec ``rllib:OUT`` in ``tablezoo evaluate``,
-``tablezoo tournament`` and ``tablezoo play``),
-``OUT/checkpoints/iter_NNNN/`` the periodic ones, ``OUT/config.json`` the run's settings.
+iteration prints and appends to ``OUT/metrics.jsonl``: env steps sampled (this iteration and in
+all), env steps/s (of the whole iteration, and of its sampling alone), and the mean return of every
+seat over RLlib's smoothing window of recent episodes. ``OUT/checkpoint/`` holds the newest
+checkpoint (``Algorithm.save_to_path``; usable as the agent spec ``rllib:OUT`` in ``tablezoo
+evaluate``, ``tablezoo tournament`` and ``tablezoo play``), ``OUT/checkpoints/iter_NNNN/`` the
+periodic ones, ``OUT/config.json`` the run's settings.
 
 Without ``--address`` a local Ray is started; with it (``auto`` or ``HOST:6379``) the run joins
 a running cluster: ``ray start --head --port=6379`` on the head machine, ``ray start

@@ -7,18 +7,16 @@ new snapshots are broadcast to all of them. The main process only runs the PPO u
 sb3's own rollout loop, the learner's forward pass).
 
 With ``tablezoo.training.selfplay.ppo.CollectorPPO`` the workers answer the learner's seats
-themselves, so nothing
-they need comes from the main process during a rollout: ``start_rollout(n)`` lets each worker play
-its ``n`` steps straight through, writing their arrays into shared memory
+themselves, so nothing they need comes from the main process during a rollout: ``start_rollout(n)``
+lets each worker play its ``n`` steps straight through, writing their arrays into shared memory
 (``tablezoo.training.selfplay.step_buffer``) and telling the main process through its pipe which
-steps are ready
-(``STREAM_BATCH`` steps a message, with their ``info`` dicts), while the main process fills the
-rollout buffer. The workers then wait for neither the main process
-nor each other (a rollout's block holds all its steps, so a worker plays its rollout through
-even while the main process is busy elsewhere), and the games are exactly those of step-by-step
-``learner_step`` calls. No other command may be sent while a rollout streams;
-``cancel_rollout`` stops it early (each worker at its next step) and says where the games stand.
-A worker whose command raises sends the reason before it ends, and the main process raises it.
+steps are ready (``STREAM_BATCH`` steps a message, with their ``info`` dicts), while the main
+process fills the rollout buffer. The workers then wait for neither the main process nor each other
+(a rollout's block holds all its steps, so a worker plays its rollout through even while the main
+process is busy elsewhere), and the games are exactly those of step-by-step ``learner_step`` calls.
+No other command may be sent while a rollout streams; ``cancel_rollout`` stops it early (each worker
+at its next step) and says where the games stand. A worker whose command raises sends the reason
+before it ends, and the main process raises it.
 """
 
 from __future__ import annotations

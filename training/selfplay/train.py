@@ -342,9 +342,8 @@ def improve_by_rollouts(args: argparse.Namespace, game: Any, policy: Any,
                         saved: Any = None) -> dict[str, Any]:
     """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
     the policy to the improvement (``training/imitation/rollout_improvement.py``); returns the
-    card's record.
-    ``on_epoch(k)`` runs after epoch ``k`` of the fit (the per-epoch evaluation); ``saved`` are
-    the values of ``--rollout-values``, already loaded (and checked) by ``main``."""
+    card's record. ``on_epoch(k)`` runs after epoch ``k`` of the fit (the per-epoch evaluation);
+    ``saved`` are the values of ``--rollout-values``, already loaded (and checked) by ``main``."""
     from tablezoo.training.imitation.rollout_improvement import (
         check_symmetries,
         fit,

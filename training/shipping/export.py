@@ -3,8 +3,7 @@
 The shipped format holds only the actor (features -> policy MLP -> action head).
 ``value_mlp_from_policy`` exports the critic the same way, for the collector that answers the
 learner's seats during training (``training/selfplay/ppo.py``); it is never shipped. The policy must
-be
-sb3's ``MlpPolicy`` on a flat ``Box`` observation (the features extractor is then a plain
+be sb3's ``MlpPolicy`` on a flat ``Box`` observation (the features extractor is then a plain
 flatten), with ``ReLU`` or ``Tanh`` hidden layers.
 
     tablezoo export RUN/model.zip OUT.npz   # card from RUN/config.json

@@ -1,7 +1,6 @@
 """SuperSuit ``pettingzoo_env_to_vec_env_v1`` -> SB3 ``VecEnv`` -> sb3-contrib ``MaskablePPO``,
 through ``tablezoo.envs.integrations.sb3.MaskableVecEnv``: masked random steps on every env compared
-with
-a replay on an untouched parallel env, and a short ``MaskablePPO.learn``.
+with a replay on an untouched parallel env, and a short ``MaskablePPO.learn``.
 """
 
 from __future__ import annotations
