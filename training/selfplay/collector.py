@@ -189,8 +189,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self._last_obs, self._masks = self._observations(), self._learner_masks()
         return self._last_obs, rewards, dones, infos
 
-    # --- the learner answered here too (``tablezoo.training.selfplay.ppo.CollectorPPO``)
-    # --------------------------
+    # --- the learner answered here too (``selfplay.ppo.CollectorPPO``) --------------------------
     def set_learner(self, actor: NumpyMLP, critic: NumpyMLP) -> None:
         """The learner's current actor and critic (taking the observations this env returns):
         PPO's weights are fixed during a rollout, so a numpy copy answers exactly as the torch
