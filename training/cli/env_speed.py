@@ -3,19 +3,29 @@ the action mask of the acting agent fetched every step (what a training loop pay
 the default fresh arrays, and ``reuse_buffers=True`` (in-place buffers, the opt-in), measured
 alternately in rounds so machine noise hits both alike.
 
+``--vector`` measures the vector API instead (``tablezoo.envs.make_vector``): decisions/s at each
+batch size for each backend the env has (``python``: its engines in a loop; ``compiled`` where
+the game has one), random legal actions drawn in numpy every step (counted), the AEC env's
+decisions/s measured in the same rounds beside it; once in one process and once in two
+independent processes running side by side (their total), with the machine's load average.
+
     tablezoo bench                      # every env, default options, 3 s each
     tablezoo bench --env bower_v0 --seconds 10
     tablezoo bench --variants --json    # every player count / mode, machine-readable
+    tablezoo bench --vector --env bauer_trick_v0 --sizes 1,64,1024 --processes 1
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import multiprocessing as mp
+import os
 import platform
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -86,6 +96,176 @@ def option_sets(name: str, variants: bool, given: dict[str, Any]) -> list[dict[s
     return [options for k, options in enumerate(merged) if options not in merged[:k]]
 
 
+# --- the vector API ------------------------------------------------------------------------
+SIZES = (1, 64, 1024, 8192)
+PROCESSES = (1, 2)
+AEC = "aec"  # the backend label of the AEC env's row in a schedule
+
+
+@dataclass
+class VectorResult:
+    env: str
+    options: dict
+    processes: int
+    backend: str  # "python", "compiled", or "aec" (the AEC env, one game)
+    num_envs: int
+    decisions: int = 0
+    seconds: float = 0.0  # summed over the processes' own clocks
+    decisions_per_s: float = 0.0  # the processes' total
+    per_process: list[float] = field(default_factory=list)
+
+
+def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """One uniform legal action per row of ``mask`` ``[B, A]``, drawn in numpy."""
+    counts = mask.cumsum(axis=1, dtype=np.int32)
+    picks = (rng.random(len(mask)) * counts[:, -1]).astype(np.int32)
+    return (counts <= picks[:, None]).sum(axis=1)
+
+
+def run_vector(env: Any, state: list, seconds: float) -> tuple[int, float]:
+    """Step ``env`` with random legal actions for ``seconds``; ``state`` is ``[mask, rng]``,
+    carried from one round to the next. Returns (decisions, seconds)."""
+    mask, rng = state
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        mask = env.step(random_legal(rng, mask))[1]
+        steps += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    state[0] = mask
+    return steps * env.num_envs, elapsed
+
+
+def vector_schedule(name: str, sizes: tuple[int, ...]) -> list[tuple[str, int]]:
+    """``(backend, B)`` of every row: the AEC env first, then each backend at each size."""
+    return [(AEC, 1)] + [(b, n) for b in envs.vector_backends(name) for n in sizes]
+
+
+def measure_vector_rows(name: str, options: dict, sizes: tuple[int, ...], seconds: float,
+                        rounds: int = 2, barrier: Any = None) -> list[tuple[int, float]]:
+    """(decisions, seconds) of every row of ``vector_schedule``, in interleaved rounds of
+    ``seconds / rounds``; every vector env is made and reset before the first round.
+    ``barrier`` (two processes) starts each measurement together."""
+    schedule = vector_schedule(name, sizes)
+    made = {}
+    for backend, n in schedule:
+        if backend != AEC:
+            env = envs.make_vector(name, n, seed=0, backend=backend, **options)
+            made[backend, n] = (env, [env.reset()[1], np.random.default_rng(0)])
+    totals = [[0, 0.0] for _ in schedule]
+    for _ in range(rounds):
+        for row, (backend, n) in enumerate(schedule):
+            if barrier is not None:
+                barrier.wait(timeout=600)
+            if backend == AEC:
+                r = measure(name, options, seconds / rounds)
+                got = (r.steps, r.seconds)
+            else:
+                got = run_vector(*made[backend, n], seconds / rounds)
+            totals[row][0] += got[0]
+            totals[row][1] += got[1]
+    for env, _ in made.values():
+        env.close()
+    return [(d, t) for d, t in totals]  # (decisions, seconds) per row
+
+
+def _vector_process(queue: Any, barrier: Any, args: tuple) -> None:
+    """One of the side-by-side processes: its rows, or the error that stopped it."""
+    try:
+        queue.put(("ok", measure_vector_rows(*args, barrier=barrier)))
+    except BaseException as exc:  # reported by the parent, which is waiting on the queue
+        barrier.abort()
+        queue.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def measure_vector(name: str, options: dict, sizes: tuple[int, ...], seconds: float,
+                   processes: int) -> list[VectorResult]:
+    """Every row of ``vector_schedule`` measured in ``processes`` OS processes at once (1: this
+    one); decisions/s is their total."""
+    args = (name, options, sizes, seconds)
+    if processes == 1:
+        runs = [measure_vector_rows(*args)]
+    else:
+        ctx = mp.get_context("spawn")
+        queue, barrier = ctx.Queue(), ctx.Barrier(processes)
+        workers = [ctx.Process(target=_vector_process, args=(queue, barrier, args))
+                   for _ in range(processes)]
+        for w in workers:
+            w.start()
+        answers = [queue.get() for _ in workers]
+        for w in workers:
+            w.join()
+        failed = [value for status, value in answers if status != "ok"]
+        if failed:
+            raise RuntimeError(f"{name}: a benchmark process failed: {failed[0]}")
+        runs = [value for _, value in answers]
+    results = []
+    for row, (backend, n) in enumerate(vector_schedule(name, sizes)):
+        rates = [run[row][0] / run[row][1] for run in runs]
+        results.append(VectorResult(name, options, processes, backend, n,
+                                    sum(run[row][0] for run in runs),
+                                    sum(run[row][1] for run in runs), sum(rates), rates))
+    return results
+
+
+def load_text() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} (1/5/15 min) on {os.cpu_count()} CPUs"
+
+
+def positive_ints(text: str) -> tuple[int, ...]:
+    """``--sizes 1,64`` / ``--processes 1,2``: comma-separated ints >= 1."""
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        values = ()
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: allowed: comma-separated ints >= 1, "
+                                         "e.g. 1,64")
+    return values
+
+
+def print_vector(results: list[list[VectorResult]], loads: tuple[str, str]) -> None:
+    label = {id(rows): ",".join(f"{k}={v}" for k, v in rows[0].options.items()) or "(defaults)"
+             for rows in results}
+    width = max([len("options"), *map(len, label.values())])
+    print(f"before: {loads[0]}")
+    print(f"{'env':<16} {'options':<{width}} {'procs':>5} {'backend':<9} {'B':>6} "
+          f"{'decisions/s':>12} {'AEC dec/s':>12} {'vs AEC':>7}")
+    for rows in results:
+        aec = {r.processes: r.decisions_per_s for r in rows if r.backend == AEC}
+        for r in rows:
+            if r.backend == AEC:
+                continue
+            ratio = r.decisions_per_s / aec[r.processes]
+            print(f"{r.env:<16} {label[id(rows)]:<{width}} {r.processes:>5} {r.backend:<9} "
+                  f"{r.num_envs:>6} {r.decisions_per_s:>12,.0f} {aec[r.processes]:>12,.0f} "
+                  f"{ratio:>6.2f}x")
+    print(f"after:  {loads[1]}")
+
+
+def main_vector(args: argparse.Namespace, option_sets_of: dict[str, list[dict]]) -> int:
+    sizes = args.sizes or SIZES
+    results = []
+    before = load_text()
+    for name, sets in option_sets_of.items():
+        for options in sets:
+            rows: list[VectorResult] = []
+            for processes in args.processes or PROCESSES:
+                rows += measure_vector(name, options, sizes, args.seconds, processes)
+            results.append(rows)
+    loads = (before, load_text())
+    if args.json:
+        print(json.dumps({"python": platform.python_version(), "machine": platform.machine(),
+                          "load_before": loads[0], "load_after": loads[1],
+                          "results": [asdict(r) for rows in results for r in rows]}, indent=2))
+    else:
+        print_vector(results, loads)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser("bench", __doc__)
     add_env(parser, required=False, multiple=True,
@@ -96,9 +276,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", action="store_true",
                         help="measure every option set of envs.VARIANTS, not just the defaults")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--vector", action="store_true",
+                        help="measure the vector API (tablezoo.envs.make_vector): decisions/s "
+                             "per batch size and backend, beside the AEC env's")
+    parser.add_argument("--sizes", type=positive_ints, default=None, metavar="B,B,...",
+                        help="with --vector: the batch sizes (numbers of games) to measure "
+                             f"(default: {','.join(map(str, SIZES))})")
+    parser.add_argument("--processes", type=positive_ints, default=None, metavar="N,N,...",
+                        help="with --vector: run the measurement in N processes side by side "
+                             "and report their total, for each N given (default: "
+                             f"{','.join(map(str, PROCESSES))})")
     args = parser.parse_args(argv)
     if not 0 < args.seconds < float("inf"):
         parser.error(f"--seconds {args.seconds}: allowed: a finite number more than 0")
+    if not args.vector and (args.sizes or args.processes):
+        parser.error("--sizes and --processes go with --vector")
     try:
         given = parse_env_options(args.env_option)
     except ValueError as exc:
@@ -111,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # InvalidOptionError names the allowed options and values
         parser.error(f"{name}: {exc}" + ("" if args.env else " (options apply to every env; "
                                               "name one with --env)"))
+    if args.vector:
+        return main_vector(args, {name: option_sets(name, args.variants, given)
+                                  for name in args.env or envs.ENVS})
     results = []
     for name in args.env or envs.ENVS:
         for options in option_sets(name, args.variants, given):

@@ -31,3 +31,16 @@ def test_docs_prints_tables(capsys):
     assert docs.main(["bauer_trick_v0"]) == 0
     out = capsys.readouterr().out
     assert "Options of `bauer_trick_v0`" in out and "| `hand` | 32 |" in out
+
+
+def test_benchmark_vector_prints_a_row_per_size(capsys):
+    """``tablezoo bench --vector``: one row per batch size and process count, the AEC env's
+    decisions/s beside each, the machine load before and after (no timing asserted)."""
+    assert benchmark.main(["--vector", "--env", "bower_v0", "--seconds", "0.05",
+                           "--sizes", "1,4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines if line.startswith("bower_v0")]
+    assert [(r[2], r[3], r[4]) for r in rows] == [
+        ("1", "python", "1"), ("1", "python", "4"), ("2", "python", "1"), ("2", "python", "4")]
+    assert all(float(r[5].replace(",", "")) > 0 and r[-1].endswith("x") for r in rows)
+    assert lines[0].startswith("before: load average") and lines[-1].startswith("after:")
