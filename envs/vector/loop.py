@@ -75,6 +75,7 @@ class LoopVectorEnv(VectorEnv):
             self._slots = Slots(game, 0, num_envs, tuple(arrays[:6]))
         self._obs, self._mask, self._seat, self._rewards, self._term, self._trunc = arrays[:6]
         self._actions = arrays[6]
+        self._rows = np.arange(num_envs)
 
     def __repr__(self) -> str:
         workers = f", num_workers={self.num_workers}" if self.num_workers else ""
@@ -189,10 +190,13 @@ class LoopVectorEnv(VectorEnv):
                 f"{self}: step() takes one integer action id per game, an int array (or list) "
                 f"of shape ({n},); got {got}")
         num_actions = self.game.num_actions
-        in_range = (acts >= 0) & (acts < num_actions)
-        legal = np.zeros(n, bool)
-        rows = np.flatnonzero(in_range)
-        legal[rows] = self._mask[rows, acts[rows]]
+        if acts.min() >= 0 and acts.max() < num_actions:
+            legal = self._mask[self._rows, acts]
+        else:
+            in_range = (acts >= 0) & (acts < num_actions)
+            legal = np.zeros(n, bool)
+            rows = np.flatnonzero(in_range)
+            legal[rows] = self._mask[rows, acts[rows]]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             a = int(acts[i])

@@ -63,9 +63,9 @@ class Slots:
     def step(self, actions: np.ndarray) -> None:
         """Play ``actions[k]`` (validated) for slot ``k``'s asked seat; finished games restart."""
         rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
-        rewards[:] = 0.0
-        terminated[:] = False
-        truncated[:] = False
+        rewards.fill(0.0)
+        terminated.fill(False)
+        truncated.fill(False)
         seats = self.seat
         bound = self.game.max_decisions
         for k, action in enumerate(actions.tolist()):

@@ -146,14 +146,16 @@ def vector_schedule(name: str, sizes: tuple[int, ...]) -> list[tuple[str, int]]:
 def measure_vector_rows(name: str, options: dict, sizes: tuple[int, ...], seconds: float,
                         rounds: int = 2, barrier: Any = None) -> list[tuple[int, float]]:
     """(decisions, seconds) of every row of ``vector_schedule``, in interleaved rounds of
-    ``seconds / rounds``; every vector env is made and reset before the first round.
-    ``barrier`` (two processes) starts each measurement together."""
+    ``seconds / rounds``; every vector env is made, reset and stepped once (a compiled
+    engine's first step may compile) before the first round. ``barrier`` (two processes)
+    starts each measurement together."""
     schedule = vector_schedule(name, sizes)
     made = {}
     for backend, n in schedule:
         if backend != AEC:
             env = envs.make_vector(name, n, seed=0, backend=backend, **options)
-            made[backend, n] = (env, [env.reset()[1], np.random.default_rng(0)])
+            rng = np.random.default_rng(0)
+            made[backend, n] = (env, [env.step(random_legal(rng, env.reset()[1]))[1], rng])
     totals = [[0, 0.0] for _ in schedule]
     for _ in range(rounds):
         for row, (backend, n) in enumerate(schedule):
