@@ -149,3 +149,55 @@ def test_auto_runs_the_loop_where_a_game_has_no_compiled_engine():
     assert isinstance(env, LoopVectorEnv) and env.num_players == 2
     assert env.observation_size == envs.make_game("bower_v0").obs_spec.size
     assert "bower_v0" in repr(env)
+
+
+@pytest.fixture
+def fake_game(tmp_path, monkeypatch):
+    """``bower_v0`` pointed at a package ``fakegame`` whose ``batched`` module the test writes."""
+    import sys
+
+    from tablezoo.envs import registry
+
+    package = tmp_path / "fakegame"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "env.py").write_text("from tablezoo.envs.bower.env import env, parallel_env, "
+                                    "raw_env  # noqa: F401\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry._MODULES, "bower_v0", "fakegame")
+    yield package
+    for name in [m for m in sys.modules if m.startswith("fakegame")]:
+        del sys.modules[name]
+
+
+def test_auto_takes_a_compiled_engine_and_falls_back_only_without_numba(fake_game, monkeypatch):
+    import importlib.util
+
+    from tablezoo.envs import registry
+
+    (fake_game / "batched.py").write_text(
+        "def make_vector(num_envs, seed=None, **options):\n"
+        "    return ('compiled', num_envs, seed, options)\n")
+    assert envs.vector_backends("bower_v0") == ("python", "compiled")
+    assert envs.make_vector("bower_v0", 3, 5, hands_public=False) == (
+        "compiled", 3, 5, {"hands_public": False})
+    assert isinstance(envs.make_vector("bower_v0", 3, backend="python"), LoopVectorEnv)
+    assert isinstance(envs.make_vector("bower_v0", 3, num_workers=0, backend="auto"), tuple)
+    with pytest.raises(InvalidOptionError, match="worker processes are the 'python' backend's"):
+        envs.make_vector("bower_v0", 3, backend="compiled", num_workers=1)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(registry.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "numba" else real(name, *a))
+    assert envs.vector_backends("bower_v0") == ("python",)
+    assert isinstance(envs.make_vector("bower_v0", 2), LoopVectorEnv)
+    with pytest.raises(InvalidOptionError, match="needs numba, which is not installed"):
+        envs.make_vector("bower_v0", 2, backend="compiled")
+
+
+def test_a_broken_compiled_module_is_an_error_not_a_fallback(fake_game):
+    (fake_game / "batched.py").write_text("import a_module_nobody_has_xyz\n")
+    with pytest.raises(ModuleNotFoundError, match="a_module_nobody_has_xyz"):
+        envs.make_vector("bower_v0", 2)
+    (fake_game / "batched.py").write_text("VALUE = 1\n")  # a different size: no stale .pyc
+    with pytest.raises(ImportError, match="defines no make_vector"):
+        envs.make_vector("bower_v0", 2)
