@@ -56,24 +56,34 @@ class AdapterBase:
     game_state: State | None
 
     def _setup(self, game: Game, env_name: str, render_mode: str | None,
-               reuse_buffers: bool, illegal_action: str) -> None:
+               reuse_buffers: bool, illegal_action: str, observation: str = "default") -> None:
         check_render_mode(env_name, render_mode)
         self.game = game
         self.render_mode = render_mode
         self.env_options = EnvOptions.resolve(
-            env_name, {"reuse_buffers": reuse_buffers, "illegal_action": illegal_action})
+            env_name, {"reuse_buffers": reuse_buffers, "illegal_action": illegal_action,
+                       "observation": observation})
+        # "information_state": the seat's perfect-recall information state instead of observe()
+        self.observation_kind = self.env_options.observation
+        self._info_state = self.observation_kind == "information_state"
+        try:
+            obs_spec = game.observation_spec(self.observation_kind)
+        except NotImplementedError as exc:
+            raise InvalidOptionError(f"{env_name}: observation={self.observation_kind!r} is not "
+                                     f"offered ({exc}); allowed: 'default'") from None
         self.metadata = {"render_modes": list(RENDER_MODES), "name": env_name}
         self.possible_agents = agent_names(game)
         self.agents = []
         self._index = {agent: p for p, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: observation_space(game) for a in self.possible_agents}
+        self.observation_spaces = {a: observation_space(game, self.observation_kind)
+                                   for a in self.possible_agents}
         self.action_spaces = {a: action_space(game) for a in self.possible_agents}
         self.state_space = state_space(game)
         self.noop = game.num_actions
         self._reuse = self.env_options.reuse_buffers
         self._mode = self.env_options.illegal_action
         if self._reuse:
-            self._obs = [game.obs_spec.zeros() for _ in self.possible_agents]
+            self._obs = [obs_spec.zeros() for _ in self.possible_agents]
             self._masks = [np.zeros(game.num_actions + 1, MASK_DTYPE)
                            for _ in self.possible_agents]
         self._np_random: np.random.Generator | None = None
@@ -138,6 +148,10 @@ class AdapterBase:
 
     # --- observations ------------------------------------------------------------------------
     def _observation(self, p: int) -> np.ndarray:
+        if self._info_state:
+            if self._reuse:
+                return self.game_state.information_state(p, out=self._obs[p])
+            return self.game_state.information_state(p)
         if self._reuse:
             return self.game_state.observe(p, out=self._obs[p])
         return self.game_state.observe(p)

@@ -37,9 +37,10 @@ class TablezooAECEnv(AdapterBase, AECEnv):
     and ``state()`` the global state for centralised critics."""
 
     def __init__(self, game: Game, env_name: str, render_mode: str | None = None, *,
-                 reuse_buffers: bool = False, illegal_action: str = "raise"):
+                 reuse_buffers: bool = False, illegal_action: str = "raise",
+                 observation: str = "default"):
         AECEnv.__init__(self)
-        self._setup(game, env_name, render_mode, reuse_buffers, illegal_action)
+        self._setup(game, env_name, render_mode, reuse_buffers, illegal_action, observation)
         self.metadata["is_parallelizable"] = bool(game.all_seats_move_together)
         if self._reuse:
             self._views = [{"observation": o, "action_mask": m}

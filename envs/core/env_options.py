@@ -1,5 +1,5 @@
-"""Options of the env adapters themselves (not of a game): how observations are handed out and
-what an illegal action does.
+"""Options of the env adapters themselves (not of a game): which observation and how it is handed
+out, and what an illegal action does.
 
 They are declared as ``Option`` records like game options, so a bad value fails with the allowed
 values named, and they are split off the keyword arguments before the rest reach the ``Game``.
@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tablezoo.envs.core.game import OBSERVATION_KINDS
 from tablezoo.envs.core.options import Option, resolve_options
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate", "random_legal")
@@ -32,6 +33,14 @@ ENV_OPTIONS: tuple[Option, ...] = (
         "parallel env takes any action of an agent with nothing to decide as NOOP.",
         allowed=ILLEGAL_ACTION_MODES,
     ),
+    Option(
+        "observation", "default",
+        "'default': the game's observation (obs_spec), a summary of the position. "
+        "'information_state': the seat's perfect-recall information state "
+        "(State.information_state, layout information_state_spec): the default observation "
+        "followed by the history the seat has seen, in order (each game's README).",
+        allowed=OBSERVATION_KINDS,
+    ),
 )
 ENV_OPTION_NAMES = tuple(o.name for o in ENV_OPTIONS)
 
@@ -42,6 +51,7 @@ class EnvOptions:
 
     reuse_buffers: bool = False
     illegal_action: str = "raise"
+    observation: str = "default"
 
     @classmethod
     def resolve(cls, env_name: str, given: Mapping[str, Any]) -> EnvOptions:

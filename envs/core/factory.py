@@ -17,8 +17,8 @@ def env_functions(
 ) -> tuple[Callable[..., TablezooAECEnv], Callable[..., TablezooAECEnv],
            Callable[..., TablezooParallelEnv]]:
     """``(env, raw_env, parallel_env)``; each takes ``render_mode``, the env options
-    (``reuse_buffers``, ``illegal_action``: see ``tablezoo.envs.core.env_options``) and the game's
-    options.
+    (``reuse_buffers``, ``illegal_action``, ``observation``: see
+    ``tablezoo.envs.core.env_options``) and the game's options.
 
     ``env`` and ``raw_env`` are the same lean env: it validates actions and options itself, so no
     PettingZoo wrapper stack is put on the hot path.
@@ -39,13 +39,15 @@ def env_functions(
         env_options, game_options = split_env_options(env_name, options)
         return TablezooAECEnv(game_of(game_options), env_name, render_mode,
                               reuse_buffers=env_options.reuse_buffers,
-                              illegal_action=env_options.illegal_action)
+                              illegal_action=env_options.illegal_action,
+                              observation=env_options.observation)
 
     def parallel_env(render_mode: str | None = None, **options: Any) -> TablezooParallelEnv:
         env_options, game_options = split_env_options(env_name, options)
         return TablezooParallelEnv(game_of(game_options), env_name, render_mode,
                                    reuse_buffers=env_options.reuse_buffers,
-                                   illegal_action=env_options.illegal_action)
+                                   illegal_action=env_options.illegal_action,
+                                   observation=env_options.observation)
 
     env_opts = ", ".join(ENV_OPTION_NAMES)
     where = f"(tablezoo.envs.core.env_options); game options: see {game_cls.__module__}."

@@ -83,6 +83,33 @@ class Game(ABC):
         """
         return default_state_spec(self)
 
+    @cached_property
+    def information_state_spec(self) -> ObsSpec:
+        """Layout of ``State.information_state``: the seat's perfect-recall information state.
+
+        A game that offers one assigns it in ``__init__`` (as it does ``obs_spec``) and overrides
+        ``State.information_state``; the env option ``observation="information_state"`` hands
+        it out instead of the default observation. This default raises ``NotImplementedError``.
+        """
+        raise NotImplementedError(
+            f"{self.name}: no information state (a game offers one by setting "
+            "Game.information_state_spec and overriding State.information_state)")
+
+    @property
+    def information_state_size(self) -> int:
+        """Length of the flat float32 ``State.information_state`` vector."""
+        return self.information_state_spec.size
+
+    def observation_spec(self, kind: str = "default") -> ObsSpec:
+        """The layout of observation ``kind``: ``"default"`` (``obs_spec``) or
+        ``"information_state"`` (``information_state_spec``)."""
+        if kind == "default":
+            return self.obs_spec
+        if kind == "information_state":
+            return self.information_state_spec
+        raise ValueError(f"{self.name}: observation kind {kind!r}; allowed: "
+                         f"{', '.join(repr(k) for k in OBSERVATION_KINDS)}")
+
     def action_names(self) -> list[str]:
         return [self.action_name(a) for a in range(self.num_actions)]
 
@@ -98,6 +125,10 @@ class Game(ABC):
         changed = {k: v for k, v in self.options.items() if v != _default(self.OPTIONS, k)}
         args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
         return f"{type(self).__name__}({args})"
+
+
+# What an env may hand out as ``"observation"`` (the env option ``observation``).
+OBSERVATION_KINDS = ("default", "information_state")
 
 
 def default_state_spec(game: Game) -> ObsSpec:
@@ -185,6 +216,32 @@ class State(ABC):
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The flat float32 observation of ``player``, written into ``out`` when given (every
         entry overwritten), else a new array the caller owns (never an internal buffer)."""
+
+    def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The flat float32 perfect-recall information state of ``player`` (layout
+        ``game.information_state_spec``), written into ``out`` when given (every entry
+        overwritten), else a new array the caller owns.
+
+        Unlike ``observe``, which summarises the position, it holds the seat's private
+        information and the sequence of what the seat has seen (public events and its own
+        actions, in order), so two histories the seat can tell apart give two different vectors,
+        and two it cannot give the same one. It depends only on what ``player`` has seen (tested
+        with ``determinize``, as ``observe``), and it is a function of the seat's
+        action-observation history. Each game's README says what it holds and the bound of its
+        history. This default raises ``NotImplementedError``.
+        """
+        raise NotImplementedError(
+            f"{self.game.name}: no information state (State.information_state)")
+
+    def observation(self, player: int, kind: str = "default",
+                    out: np.ndarray | None = None) -> np.ndarray:
+        """``observe`` (``kind="default"``) or ``information_state`` (``"information_state"``)."""
+        if kind == "default":
+            return self.observe(player, out)
+        if kind == "information_state":
+            return self.information_state(player, out)
+        raise ValueError(f"{self.game.name}: observation kind {kind!r}; allowed: "
+                         f"{', '.join(repr(k) for k in OBSERVATION_KINDS)}")
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         """The global state (layout ``game.state_spec``), written into ``out`` when given.

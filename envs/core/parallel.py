@@ -31,8 +31,9 @@ class TablezooParallelEnv(AdapterBase, ParallelEnv):
     global state for centralised critics."""
 
     def __init__(self, game: Game, env_name: str, render_mode: str | None = None, *,
-                 reuse_buffers: bool = False, illegal_action: str = "raise"):
-        self._setup(game, env_name, render_mode, reuse_buffers, illegal_action)
+                 reuse_buffers: bool = False, illegal_action: str = "raise",
+                 observation: str = "default"):
+        self._setup(game, env_name, render_mode, reuse_buffers, illegal_action, observation)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start a new game. ``options={"state": saved}`` starts from a ``to_dict`` position."""

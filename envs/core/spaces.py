@@ -14,9 +14,10 @@ def agent_names(game: Game) -> list[str]:
     return [game.player_name(p) for p in range(game.num_players)]
 
 
-def observation_space(game: Game) -> spaces.Dict:
-    """``{"observation": Box, "action_mask": Box(int8)}``; the mask has one extra NOOP slot."""
-    spec = game.obs_spec
+def observation_space(game: Game, kind: str = "default") -> spaces.Dict:
+    """``{"observation": Box, "action_mask": Box(int8)}``; the mask has one extra NOOP slot.
+    ``kind="information_state"``: the Box of ``game.information_state_spec``."""
+    spec = game.observation_spec(kind)
     return spaces.Dict(
         {
             "observation": spaces.Box(spec.low, spec.high, (spec.size,), spec.low.dtype),
