@@ -5,8 +5,7 @@ search on an expected-egg position value), networks trained on its games have on
 copy it, imperfectly. The parameters of that evaluation (how much a bonus tile is worth, how
 hard to read the opponent's columns, ...) are hand-tuned guesses, though, and evolution
 strategies can fit them to game outcomes (``training/evolution/cma_es.py``: CMA-ES against the
-default
-heuristic). The result is a small model in the same sense as a network: learned numbers in a
+default heuristic). The result is a small model in the same sense as a network: learned numbers in a
 ``.npz``, a card next to it, played by ``make_agent("trained")`` with numpy only.
 
 File format: ``NAME.npz`` holds ``names`` (unicode) and ``values`` (float64), nothing
@@ -31,8 +30,10 @@ import numpy as np
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.heuristics import heuristic_class
 from tablezoo.agents.learned.model_files import (
+    ArraySpec,
     ModelFileError,
     ModelMismatchError,
+    card_game,
     read_arrays,
     read_card,
 )
@@ -100,22 +101,30 @@ def load_weights(path: str | Path, env_name: str | None = None) -> HeuristicWeig
         raise FileNotFoundError(f"trained agent: no model file at {path}")
     card_path = path.with_suffix(".json")
     if not card_path.is_file():
-        raise ValueError(f"{path}: a {FORMAT} model needs its card {card_path.name}")
+        raise ModelFileError(f"{path}: a {FORMAT} model needs its card {card_path.name}")
     card = read_card(path)
     model_env = card.get("env")
     if env_name is not None and model_env != env_name:
         raise ModelMismatchError(
             f"{path} was trained for env {model_env!r}, not for env {env_name!r}")
-    data = read_arrays(path)
-    if sorted(data) != ["names", "values"]:
-        raise ModelFileError(f"{path}: not a {FORMAT} file (arrays {sorted(data)}; "
-                             "expected names, values)")
+    card_game(path, card)  # an env the card names, played by its num_players
+    data = read_arrays(path, weights_layout(str(model_env)), f"{FORMAT} file")
     names, values = data["names"], data["values"]
     if names.shape != values.shape or names.ndim != 1:
-        raise ValueError(f"{path}: names {names.shape} and values {values.shape} must be two "
-                         "1-d arrays of the same length")
+        raise ModelFileError(f"{path}: names {names.shape} and values {values.shape} must be "
+                             "two 1-d arrays of the same length")
     return HeuristicWeights(str(model_env), {str(n): float(v) for n, v in zip(names, values)},
                             card)
+
+
+def weights_layout(env_name: str) -> dict[str, ArraySpec]:
+    """The arrays of a weights file for ``env_name``: at most one name (no longer than the
+    heuristic's longest parameter name) and one float64 value per parameter of its heuristic."""
+    allowed = sorted(heuristic_parameters(env_name))
+    longest = max(map(len, allowed), default=1)
+    return {"names": ArraySpec((len(allowed),), np.dtype(f"U{longest}"), at_most=True,
+                               note=f"the {env_name} heuristic's: {', '.join(allowed)}"),
+            "values": ArraySpec((len(allowed),), np.dtype(np.float64), at_most=True)}
 
 
 class WeightedHeuristicAgent(BaseAgent):

@@ -17,6 +17,7 @@ masked softmax drawn from the agent's own generator.
 
 from __future__ import annotations
 
+import itertools
 import json
 import zipfile
 from collections.abc import Callable, Sequence
@@ -41,8 +42,10 @@ from tablezoo.agents.learned.heuristic_weights import (
     load_weights,
 )
 from tablezoo.agents.learned.model_files import (
+    ArraySpec,
     ModelFileError,
     ModelMismatchError,
+    card_game,
     read_arrays,
     read_card,
 )
@@ -51,6 +54,12 @@ from tablezoo.envs.core.game import State
 PRETRAINED_DIR = Path(__file__).resolve().parents[1] / "pretrained"
 ACTIVATIONS = ("relu", "tanh")
 FORMAT = "tablezoo-mlp-v1"
+# A network file is read only as large as its card's layers (``network_layout``), and a card may
+# not describe a network larger than this: 2**24 numbers (64 MiB of float32) admits two hidden
+# layers of 2048 for the largest input of every env (ethnos 6p or bower, advised: ~11M), 17x the
+# largest shipped network (bower's advised clone, 2817 -> 256 -> 256 -> 648: ~0.96M).
+MAX_NETWORK_NUMBERS = 2**24
+MAX_HIDDEN_LAYERS = 32
 
 
 # --- the numpy network ---------------------------------------------------------------------------
@@ -73,8 +82,8 @@ class NumpyMLP:
             raise ValueError(f"activation={self.activation!r}; allowed: {', '.join(ACTIVATIONS)}")
         if not self.weights or len(self.weights) != len(self.biases):
             raise ValueError("NumpyMLP: give one bias per weight matrix (at least one layer)")
-        self.weights = [np.ascontiguousarray(w, np.float32) for w in self.weights]
-        self.biases = [np.ascontiguousarray(b, np.float32) for b in self.biases]
+        self.weights = [_real(w, f"weight {i}") for i, w in enumerate(self.weights)]
+        self.biases = [_real(b, f"bias {i}") for i, b in enumerate(self.biases)]
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             if w.ndim != 2 or b.shape != (w.shape[1],):
                 raise ValueError(f"NumpyMLP layer {i}: weight {w.shape} and bias {b.shape} "
@@ -86,10 +95,13 @@ class NumpyMLP:
                 raise ValueError(f"NumpyMLP layer {i}: weights or biases that are not finite "
                                  "(NaN or infinity; a diverged or damaged model)")
         if self.obs_scale is not None:
-            self.obs_scale = np.ascontiguousarray(self.obs_scale, np.float32)
+            self.obs_scale = _real(self.obs_scale, "obs_scale")
             if self.obs_scale.shape != (self.obs_size,):
                 raise ValueError(f"NumpyMLP: obs_scale {self.obs_scale.shape} for "
                                  f"{self.obs_size} inputs")
+            if not np.isfinite(self.obs_scale).all():  # NaN inputs: every logit NaN
+                raise ValueError("NumpyMLP: obs_scale values that are not finite (NaN or "
+                                 "infinity; a damaged model)")
 
     @property
     def obs_size(self) -> int:
@@ -166,6 +178,16 @@ class NumpyMLP:
         return path
 
 
+def _real(values: Any, what: str) -> np.ndarray:
+    """``values`` as a contiguous float32 array; complex numbers, strings, booleans or objects
+    are refused (numpy would drop an imaginary part or parse a string silently)."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "fiu":
+        raise ValueError(f"NumpyMLP: {what} has dtype {array.dtype}; allowed: real numbers "
+                         "(float32 as saved)")
+    return np.ascontiguousarray(array, np.float32)
+
+
 def masked_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """Row-wise softmax restricted to ``masks`` (bool, same shape), in float64."""
     z = np.where(masks, logits.astype(np.float64), -np.inf)
@@ -190,34 +212,78 @@ def choose(probs: np.ndarray, uniforms: np.ndarray | None) -> np.ndarray:
 def load_mlp(path: str | Path, env_name: str | None = None, obs_size: int | None = None,
              num_actions: int | None = None) -> NumpyMLP:
     """Read a ``.npz`` + card; refuse it for another ``env_name``, ``num_actions`` (its output
-    layer) or ``obs_size``."""
+    layer) or ``obs_size``, and refuse a card whose network does not fit its own env (the
+    card's env, options and player count)."""
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_suffix(".npz")
     if not path.is_file():
         raise FileNotFoundError(f"trained agent: no model file at {path}")
+    card_path = path.with_suffix(".json")
+    if not card_path.is_file():
+        raise ModelFileError(f"{path}: its card {card_path} is missing (the .json written "
+                             "next to every model, naming its format, env and layer sizes)")
     card = read_card(path)
-    data = read_arrays(path)
-    layers = sorted(int(k[1:]) for k in data if k[:1] == "w" and k[1:].isdigit())
-    if (not layers or layers != list(range(len(layers)))
-            or any(f"b{i}" not in data for i in layers)):
-        raise ModelFileError(f"{path}: not a {FORMAT} file (arrays {sorted(data)}; expected "
-                             "w0, b0, w1, b1, ... and optionally obs_scale)")
+    if card.get("format", FORMAT) != FORMAT:
+        raise ModelFileError(f"{card_path}: format {card['format']!r}; allowed: {FORMAT}, "
+                             f"{WEIGHTS_FORMAT}")
+    check_model_fits(card.get("env"), None, env_name, None, str(path))  # the env first
+    game = card_game(path, card)
+    data = read_arrays(path, network_layout(card, card_path),
+                       f"{FORMAT} file with the layers its card gives")
+    layers = range((len(data) - ("obs_scale" in data)) // 2)
     try:
         mlp = NumpyMLP([data[f"w{i}"] for i in layers], [data[f"b{i}"] for i in layers],
-                       activation=card.get("architecture", {}).get("activation", "relu"),
+                       activation=card["architecture"]["activation"],
                        obs_scale=data.get("obs_scale"), card=card)
     except ValueError as exc:
         raise ModelFileError(f"{path}: {exc}") from None
     check_advice(mlp.advice)
-    check_model_fits(mlp.card.get("env"), None, env_name, None, str(path))  # the env first
     if num_actions is not None and mlp.num_actions != num_actions:
         # before the size check: an advised model's input includes its action count
         raise ModelMismatchError(
             f"{path} chooses among {mlp.num_actions} actions (its output layer), but "
             f"{env_name or 'this env'} has {num_actions} actions")
     check_model_fits(mlp.card.get("env"), mlp.env_obs_size, env_name, obs_size, str(path))
+    if (mlp.num_actions, mlp.env_obs_size) != (game.num_actions, game.obs_spec.size):
+        raise ModelMismatchError(
+            f"{path} chooses among {mlp.num_actions} actions from observations of size "
+            f"{mlp.env_obs_size}, but the game its card names ({card['env']}, "
+            f"{game.num_players} players, options {card.get('env_options') or {}}) has "
+            f"{game.num_actions} actions and observations of size {game.obs_spec.size}")
     return mlp
+
+
+def network_layout(card: dict[str, Any], card_path: Path) -> dict[str, ArraySpec]:
+    """The arrays of the network ``card`` describes (``NumpyMLP.save`` writes its sizes):
+    ``w{i}`` ``(in, out)`` and ``b{i}`` ``(out,)`` per layer and ``obs_scale`` ``(obs_size,)``
+    when the card says so, all float32; at most ``MAX_NETWORK_NUMBERS`` numbers."""
+    arch = card.get("architecture", {})
+    hidden, scaled = arch.get("hidden"), arch.get("obs_scale")
+    sizes = [card.get("obs_size"), *(hidden if isinstance(hidden, list) else [None]),
+             card.get("num_actions")]
+    if (not all(type(n) is int and n >= 1 for n in sizes) or type(scaled) is not bool
+            or "activation" not in arch):
+        raise ModelFileError(
+            f"{card_path}: the card must give the network's sizes as NumpyMLP.save writes them: "
+            "obs_size and num_actions (ints >= 1), architecture.hidden (a list of ints >= 1), "
+            "architecture.activation and architecture.obs_scale (true or false); got "
+            f"obs_size={card.get('obs_size')!r}, num_actions={card.get('num_actions')!r}, "
+            f"architecture={arch!r}")
+    numbers = sum(a * b + b for a, b in itertools.pairwise(sizes)) + sizes[0] * scaled
+    if len(sizes) - 2 > MAX_HIDDEN_LAYERS or numbers > MAX_NETWORK_NUMBERS:
+        raise ModelFileError(
+            f"{card_path}: the card describes a network of {len(sizes) - 2} hidden layers and "
+            f"{numbers:,} numbers; allowed: at most {MAX_HIDDEN_LAYERS} hidden layers and "
+            f"{MAX_NETWORK_NUMBERS:,} numbers")
+    f32, note = np.dtype(np.float32), f"the card's layer sizes {sizes}"
+    layout = {}
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
+        layout[f"w{i}"] = ArraySpec((a, b), f32, note=note)
+        layout[f"b{i}"] = ArraySpec((b,), f32, note=note)
+    if scaled:
+        layout["obs_scale"] = ArraySpec((sizes[0],), f32, note="the card's obs_size")
+    return layout
 
 
 def check_model_fits(model_env: str | None, model_obs: int | None, env_name: str | None,
@@ -380,14 +446,7 @@ def load_model_file(path: str | Path, env_name: str | None = None,
             f"{env_name or 'game'} has {num_players}")
     if card.get("format") == WEIGHTS_FORMAT:
         return load_weights(path, env_name)
-    try:
-        return load_mlp(path, env_name, obs_size, num_actions)
-    except ModelFileError as exc:
-        card_path = npz.with_suffix(".json")
-        if npz.is_file() and not card_path.is_file():  # the card says which kind it is
-            raise ModelFileError(f"{exc}; its card {card_path} is missing (the .json written "
-                                 "next to every model, naming its format and env)") from None
-        raise
+    return load_mlp(path, env_name, obs_size, num_actions)  # it refuses a model without card
 
 
 def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,

@@ -6,15 +6,24 @@ from __future__ import annotations
 
 import json
 import shutil
+import tracemalloc
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.agents.learned.model_files import ModelFileError
-from tablezoo.agents.learned.policy import PRETRAINED_DIR, load_model_file
+from tablezoo.agents.learned.model_files import ModelFileError, ModelMismatchError
+from tablezoo.agents.learned.policy import (
+    FORMAT,
+    MAX_NETWORK_NUMBERS,
+    PRETRAINED_DIR,
+    NumpyMLP,
+    load_model_file,
+)
 
 SHIPPED = PRETRAINED_DIR / "ethnos_2p.npz"
 
@@ -66,6 +75,39 @@ def _single_array(p: Path) -> None:
         np.save(f, np.zeros(3))
 
 
+def _set_array(name: str, change: Callable[[np.ndarray], np.ndarray]) -> Callable[[Path], None]:
+    def damage(p: Path) -> None:
+        arrays = _arrays(p)
+        arrays[name] = change(arrays[name])
+        np.savez(p, **arrays)
+    return damage
+
+
+def _with_value(value: float) -> Callable[[np.ndarray], np.ndarray]:
+    def change(a: np.ndarray) -> np.ndarray:
+        a[3] = value
+        return a
+    return change
+
+
+def _extra_array(p: Path) -> None:
+    np.savez(p, **_arrays(p), notes=np.zeros(3, np.float32))
+
+
+def _edit_card(**changes: object) -> Callable[[Path], None]:
+    """The card with ``changes`` (a value None: the key removed)."""
+    def damage(p: Path) -> None:
+        card = json.loads(p.with_suffix(".json").read_text())
+        card.update(changes)
+        p.with_suffix(".json").write_text(
+            json.dumps({k: v for k, v in card.items() if v is not None}))
+    return damage
+
+
+def _no_card(p: Path) -> None:
+    p.with_suffix(".json").unlink()
+
+
 DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
     "card is a list": (_card_list, "card must be a JSON object"),
     "card is not JSON": (_card_not_json, "card is not JSON"),
@@ -76,6 +118,28 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
     "bias missing": (_bias_missing, "expected w0, b0, w1, b1"),
     "NaN weights": (_nan_weights, "not finite"),
     "single array": (_single_array, "not a model's .npz archive"),
+    # the input scaling is part of the network: NaN there made 195 of 300 moves illegal
+    "NaN obs_scale": (_set_array("obs_scale", _with_value(np.nan)), "obs_scale .*not finite"),
+    "inf obs_scale": (_set_array("obs_scale", _with_value(np.inf)), "obs_scale .*not finite"),
+    # numpy converted these silently (dropping the imaginary part, parsing the strings)
+    "complex weights": (_set_array("w0", lambda a: a.astype(np.complex64)),
+                        r"'w0' is <c8 .*expected float32, shape \(1440, 256\)"),
+    "string weights": (_set_array("b1", lambda a: a.astype(str)), "'b1' is <U.*expected float32"),
+    "float64 weights": (_set_array("w1", lambda a: a.astype(np.float64)),
+                        "'w1' is <f8 .*expected float32"),
+    "a wider layer": (_set_array("w1", lambda a: np.zeros((256, 300), np.float32)),
+                      r"'w1' is <f4 of shape \(256, 300\); expected float32, shape \(256, 256\)"),
+    "extra array": (_extra_array, r"arrays \[.*'notes'.*\]; expected w0, b0, w1, b1, w2, b2, "
+                                  "obs_scale"),
+    "no card": (_no_card, r"its card .*model\.json is missing"),
+    "card names no env": (_edit_card(env=None), "card names no env; allowed: bauer_trick_v0"),
+    "card of 7 players": (_edit_card(num_players=7, env_options={}),
+                          "num_players=7 is not allowed; expected an int >= 2 and <= 6"),
+    "card num_players a word": (_edit_card(num_players="two"), "num_players='two'; expected an"),
+    "card without sizes": (_edit_card(obs_size=None), "must give the network's sizes"),
+    "card of a huge network": (_edit_card(architecture={"hidden": [100_000, 100_000],
+                                                        "activation": "relu", "obs_scale": True}),
+                               "allowed: at most 32 hidden layers and 16,777,216 numbers"),
 }
 
 
@@ -134,3 +198,113 @@ def test_a_model_without_its_card_is_refused_naming_the_missing_card(tmp_path):
         load_model_file(weights)
     shutil.copy(PRETRAINED_DIR / "bower_2p.json", weights.with_suffix(".json"))
     load_model_file(weights, "bower_v0")  # with its card it loads
+
+
+def test_a_card_of_a_player_count_its_env_is_not_played_by_is_refused_when_loaded(tmp_path):
+    """bauer_trick is played by 4: a card saying 3 loaded, and no env or no card failed only at
+    the first act()."""
+    path = tmp_path / "trick.npz"
+    for suffix in (".npz", ".json"):
+        shutil.copy((PRETRAINED_DIR / "bauer_trick_4p").with_suffix(suffix),
+                    path.with_suffix(suffix))
+    _edit_card(num_players=3)(path)
+    with pytest.raises(ModelFileError, match=r"trick\.json: num_players=3, but bauer_trick_v0 "
+                       "with the card's options .* is played by 4 players; allowed: 4"):
+        make_agent("trained", env_name="bauer_trick_v0", path=str(path))
+    _edit_card(num_players=4)(path)
+    make_agent("trained", env_name="bauer_trick_v0", path=str(path))
+    _edit_card(env="chess_v0")(path)  # loaded without an env to compare with
+    with pytest.raises(ModelFileError, match="names env 'chess_v0'; allowed: bauer_trick_v0"):
+        load_model_file(path)
+
+
+def test_a_card_whose_network_does_not_fit_its_own_game_is_refused(tmp_path):
+    """A 2-player network whose card says 4 players: refused when loaded, naming both sizes."""
+    path = tmp_path / "model.npz"
+    shutil.copy(SHIPPED, path)
+    shutil.copy(SHIPPED.with_suffix(".json"), path.with_suffix(".json"))
+    _edit_card(num_players=4, env_options={"num_players": 4})(path)
+    with pytest.raises(ModelMismatchError, match="observations of size 1151, but the game its "
+                       "card names .*4 players.*observations of size 1845"):
+        load_model_file(path)
+
+
+def _zip_member(archive: zipfile.ZipFile, name: str, shape: tuple[int, ...],
+                data_bytes: int) -> None:
+    """A ``.npy`` member whose header says ``shape`` (float32), followed by ``data_bytes``
+    zeros written in chunks (the test itself never holds them)."""
+    with archive.open(f"{name}.npy", "w", force_zip64=True) as f:
+        np.lib.format.write_array_header_1_0(
+            f, {"descr": "<f4", "fortran_order": False, "shape": shape})
+        chunk = bytes(1 << 20)
+        for start in range(0, data_bytes, len(chunk)):
+            f.write(chunk[: min(len(chunk), data_bytes - start)])
+
+
+def _bomb(path: Path, name: str, megabytes: int) -> None:
+    """The shipped model's arrays plus (or, for an expected name, in place of it) ``name``: an
+    array of ``megabytes`` MB of zeros, which compress about 1000:1."""
+    arrays = _arrays(SHIPPED)
+    arrays.pop(name, None)
+    np.savez_compressed(path, **arrays)
+    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as archive:
+        _zip_member(archive, name, (megabytes << 18,), megabytes << 20)
+
+
+@pytest.mark.parametrize("name", ["padding", "w1"])
+def test_a_decompression_bomb_is_refused_from_the_npz_headers_before_reading(tmp_path, name):
+    """A 0.87 MB file carrying 200 MB of zeros loaded, decompressing everything (+187 MB peak).
+    Now the member names and each .npy header are checked first: nothing big is read."""
+    path = tmp_path / "model.npz"
+    shutil.copy(SHIPPED.with_suffix(".json"), path.with_suffix(".json"))
+    _bomb(path, name, 200)
+    assert path.stat().st_size < 3 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(ModelFileError, match=f"{path}: .*'{name}'"):
+            load_model_file(path, "ethnos_v0")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20, f"{peak / 2**20:.0f} MiB peak while refusing the file"
+
+
+def test_a_header_is_checked_before_its_array_is_read(tmp_path):
+    """A header claiming a terabyte with no data behind it: refused by its shape, not by
+    running out of data (which would mean it was being read)."""
+    path = tmp_path / "model.npz"
+    shutil.copy(SHIPPED.with_suffix(".json"), path.with_suffix(".json"))
+    arrays = _arrays(SHIPPED)
+    del arrays["w0"]
+    np.savez(path, **arrays)
+    with zipfile.ZipFile(path, "a") as archive:
+        _zip_member(archive, "w0", (1 << 30, 256), 0)
+    with pytest.raises(ModelFileError, match=r"'w0' is <f4 of shape \(1073741824, 256\); "
+                       r"expected float32, shape \(1440, 256\)"):
+        load_model_file(path)
+
+
+def test_the_size_bound_admits_every_shipped_network_with_room():
+    """Every shipped model loads under the bound; the biggest shipped network is ~1M numbers,
+    and the bound admits two hidden layers of 2048 on the largest input of any env."""
+    shipped = sorted(PRETRAINED_DIR.glob("*.npz")) + sorted(PRETRAINED_DIR.glob("*/*.npz"))
+    assert len(shipped) >= 10
+    for path in shipped:
+        card = json.loads(path.with_suffix(".json").read_text())
+        load_model_file(path, card["env"])
+        if card["format"] == FORMAT:
+            numbers = sum(a.size for a in _arrays(path).values())
+            assert numbers * 16 < MAX_NETWORK_NUMBERS, path
+    widest = max(n + envs.make_game(name, **o).num_actions * 2
+                 for name in envs.ENVS for o in envs.VARIANTS[name]
+                 for n in [envs.make_game(name, **o).obs_spec.size])
+    assert widest * 2048 + 2048 * 2048 + 2048 * 648 < MAX_NETWORK_NUMBERS
+
+
+def test_network_arrays_of_other_dtypes_are_refused_in_memory_too():
+    with pytest.raises(ValueError, match="weight 0 has dtype complex128; allowed: real"):
+        NumpyMLP([np.zeros((3, 2), complex)], [np.zeros(2)])
+    with pytest.raises(ValueError, match="bias 0 has dtype <U3"):
+        NumpyMLP([np.zeros((3, 2))], [np.array(["1.0", "2.0"])])
+    with pytest.raises(ValueError, match="obs_scale values that are not finite"):
+        NumpyMLP([np.zeros((3, 2))], [np.zeros(2)], obs_scale=np.array([1.0, np.nan, 1.0]))

@@ -39,6 +39,7 @@ def test_another_action_count_is_named_as_such(tmp_path):
     arrays[f"b{last}"] = arrays[f"b{last}"][:-1]
     np.savez(path, **arrays)
     actions = envs.make_game("ethnos_v0", num_players=2).num_actions
+    _set_card(path, num_actions=actions - 1)  # the card gives the sizes its arrays must have
     with pytest.raises(ModelMismatchError,
                        match=f"among {actions - 1} actions.*ethnos_v0 has {actions} actions"):
         factory_from_spec(f"trained:path={path}", "ethnos_v0", 2)
