@@ -4,6 +4,9 @@
 ``Algorithm.save_to_path``, or the RLModule folder inside one. Ray and torch are imported only
 when such an agent is built. The module is run on the CPU in this process (no Ray cluster needed);
 sampling (``deterministic=False``) draws from the agent's own numpy generator.
+
+Ray unpickles a checkpoint (``module_state.pkl``, ``class_and_ctor_args.pkl``): loading one runs
+code from it, as loading an sb3 ``model.zip`` does, so load only checkpoints you made.
 """
 
 from __future__ import annotations
