@@ -27,7 +27,13 @@ from tablezoo.envs.core.spaces import (
     observation_space,
     state_space,
 )
-from tablezoo.envs.core.stepping import RENDER_MODES, check_render_mode, initial_state, render
+from tablezoo.envs.core.stepping import (
+    RENDER_MODES,
+    check_render_mode,
+    check_seed,
+    initial_state,
+    render,
+)
 
 # The reward of the agent whose illegal action ended the episode under illegal_action="terminate"
 # (PettingZoo's TerminateIllegalWrapper is used with -1 in its classic games).
@@ -108,11 +114,10 @@ class AdapterBase:
     # --- episode -----------------------------------------------------------------------------
     def _new_game(self, seed: int | None, options: dict[str, Any] | None) -> State:
         """Seed the env (when asked or first time) and set up ``game_state`` for a new episode."""
+        seed = check_seed(str(self), seed)  # gymnasium takes only a Python int, and True
         if options is not None and not isinstance(options, Mapping):
             raise InvalidOptionError(f"{self}: reset(options=...) takes a dict such as "
                                      f"{{'state': saved}}, got {type(options).__name__}")
-        if isinstance(seed, np.integer):  # gymnasium takes only a Python int
-            seed = int(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.game_state = initial_state(self.game, self._np_random, options,

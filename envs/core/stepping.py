@@ -1,4 +1,5 @@
-"""Pieces shared by the AEC and parallel adapters: action coercion, reset options, render modes."""
+"""Pieces shared by the AEC and parallel adapters: action coercion, reset seeds and options,
+render modes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 from gymnasium import logger
 
 from tablezoo.envs.core.errors import InvalidOptionError
-from tablezoo.envs.core.game import Game, State
+from tablezoo.envs.core.game import Game, State, short
 
 RENDER_MODES = ("human", "ansi")
 RESET_OPTIONS = ("state",)
@@ -30,6 +31,19 @@ def as_action_id(state: State, player: int, action: Any) -> int:
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         return int(action)
     raise state.illegal(player, action, "an action must be an integer action id")
+
+
+def check_seed(env_name: str, seed: Any) -> int | None:
+    """``reset``'s ``seed`` as a plain ``int`` (numpy integers count as ints), or ``None``.
+
+    Anything else raises ``InvalidOptionError`` naming it: gymnasium's own check took ``True`` as
+    seed 1 and answered ``-1``, ``1.5`` or ``"3"`` with its own ``Error``. Called before the env
+    changes anything, so a refused reset leaves it as it was."""
+    value = int(seed) if isinstance(seed, np.integer) else seed
+    if value is not None and (type(value) is not int or value < 0):
+        raise InvalidOptionError(f"{env_name}: reset(seed={short(seed)}) is not allowed; "
+                                 "allowed: a non-negative int (numpy integers too) or None")
+    return value
 
 
 def initial_state(

@@ -339,6 +339,36 @@ def test_a_numpy_integer_seed_deals_as_its_int():
     np.testing.assert_array_equal(first, env.last()[0]["observation"])
 
 
+BAD_SEEDS = [True, False, np.True_, -1, np.int64(-2), 1.5, np.float64(2.0), "3", [], {}]
+
+
+@pytest.mark.parametrize(("name", "options"), cases())
+def test_a_seed_that_is_no_non_negative_int_is_refused_and_changes_nothing(name, options):
+    """``reset(seed=True)`` dealt seed 1 silently; -1, 1.5, "3" and [] raised gymnasium's own
+    ``Error``. Now ``InvalidOptionError`` names the seed and what is allowed, for the AEC and
+    the parallel env, before the env changes: its position and its generator stay as they were."""
+    for make in (envs.make, envs.make_parallel):
+        env, twin = make(name, **options), make(name, **options)
+        for seed in BAD_SEEDS[:2]:  # before the first reset: still no game
+            with pytest.raises(InvalidOptionError, match=r"reset\(seed="):
+                env.reset(seed=seed)
+        assert env.game_state is None
+        env.reset(seed=5)
+        twin.reset(seed=5)
+        before, agents = env.game_state.to_dict(), list(env.agents)
+        for seed in BAD_SEEDS:
+            with pytest.raises(InvalidOptionError) as err:
+                env.reset(seed=seed)
+            assert f"{env}: reset(seed={seed!r}) is not allowed; allowed: a non-negative int" \
+                   in str(err.value) and "or None" in str(err.value)
+            assert env.game_state.to_dict() == before and env.agents == agents
+        env.reset()
+        twin.reset()  # the same next deal: the refused resets drew nothing from the generator
+        assert env.game_state.to_dict() == twin.game_state.to_dict()
+        for seed in (0, np.uint8(7), np.int32(7), 2**70):
+            env.reset(seed=seed)
+
+
 def test_numpy_integers_are_option_values_like_ints():
     """A sweep over ``np.arange(2, 7)`` gave np.int64 player counts, refused as 'not allowed'."""
     env = envs.make("ethnos_v0", num_players=np.int64(3))

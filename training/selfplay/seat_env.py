@@ -25,7 +25,7 @@ from tablezoo import envs
 from tablezoo.agents.base import Agent
 from tablezoo.envs.core.errors import ResetNeededError
 from tablezoo.envs.core.game import Game, State
-from tablezoo.envs.core.stepping import as_action_id
+from tablezoo.envs.core.stepping import as_action_id, check_seed
 from tablezoo.training.selfplay.pool import OpponentPool
 
 ON_ILLEGAL = ("raise", "random_legal")
@@ -89,7 +89,7 @@ class SeatEnv(gym.Env):
 
     # --- episode -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(self.env_name, seed))  # as the envs: True, -1 refused
         rng = self.np_random
         for _ in range(MAX_RESET_TRIES):
             self._new_game(rng)

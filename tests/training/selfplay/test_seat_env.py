@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -142,3 +144,23 @@ def test_pool_draws_entries_by_weight():
     rng = np.random.default_rng(0)
     names = [pool.sample(rng).name for _ in range(4000)]
     assert 0.72 < names.count("heuristic") / 4000 < 0.78
+
+
+@pytest.mark.parametrize("seed", [True, np.True_, -1, np.int64(-1), 1.5, "3", []])
+def test_a_bad_seed_is_refused_as_by_the_envs_and_changes_nothing(seed):
+    """gymnasium's own check took True as seed 1 and raised its own ``Error`` for the rest."""
+    env = SeatEnv(ENV, DEAL)
+    env.reset(seed=4)
+    before, generator = env.state.to_dict(), env.np_random.bit_generator.state
+    with pytest.raises(InvalidOptionError, match=rf"{ENV}: reset\(seed={re.escape(repr(seed))}\) "
+                       "is not allowed; allowed: a non-negative int .*or None"):
+        env.reset(seed=seed)
+    assert env.state.to_dict() == before and env.np_random.bit_generator.state == generator
+
+
+def test_a_numpy_integer_seed_is_its_int():
+    """gymnasium refused np.int64 ("Seed must be a python integer"); the PettingZoo envs take it."""
+    obs, info = SeatEnv(ENV, DEAL).reset(seed=np.int64(3))
+    again, info_again = SeatEnv(ENV, DEAL).reset(seed=3)
+    np.testing.assert_array_equal(obs, again)
+    assert info == info_again
