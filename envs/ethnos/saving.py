@@ -95,6 +95,13 @@ def _get(d: Mapping[str, Any], key: str) -> Any:
     return d[key]
 
 
+def _known_keys(d: Mapping[str, Any], where: str, keys: tuple[str, ...]) -> None:
+    """Refuse keys of the nested dict ``where`` that ``to_dict`` does not write, as at the top."""
+    unknown = [k for k in d if k not in keys]
+    require(not unknown, f"ethnos state: unknown keys {short(unknown)} in {where}; allowed: "
+            f"{', '.join(keys)}")
+
+
 def _is_int(v: Any, low: int, high: int) -> bool:
     return type(v) is int and low <= v <= high
 
@@ -143,6 +150,8 @@ KEYS = ("game", "version", "options", "num_players", "tribes", "glory_tokens", "
         "third_drawer", "display", "discard", "hands", "known", "bands", "glory",
         "breakdown", "markers", "merfolk", "horde", "troll_owner", "giant_seat",
         "giant_size", "giant_plays", "building", "band", "orc_queue", "rng")
+BUILDING_KEYS = ("leader", "cards", "tribe_ok", "colour_ok")
+BAND_KEYS = ("leader", "x", "placed", "merfolk_left", "elf_kept")
 
 
 def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
@@ -247,6 +256,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
             f"ethnos state: giant_plays entries are [seat 0..{n - 1}, size 1..10]")
     b = _get(d, "building")
     require(isinstance(b, Mapping), "ethnos state: building must be a dict")
+    _known_keys(b, "building", BUILDING_KEYS)
     s.building_leader = _int(b, "leader", -1, NUM_TYPES - 2)
     s.building[:] = _vector(_get(b, "cards"), NUM_TYPES, "building.cards", 0, 12)
     s.building_len = int(s.building.sum())
@@ -270,6 +280,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
             "ethnos state: building.leader must be set exactly in the 'build' phase")
     c = _get(d, "band")
     require(isinstance(c, Mapping), "ethnos state: band must be a dict")
+    _known_keys(c, "band", BAND_KEYS)
     s.cur_leader = _int(c, "leader", -1, NUM_TYPES - 2)
     s.cur_x = _int(c, "x", 0, 10)
     s.cur_placed = _bool(c, "placed")
