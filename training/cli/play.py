@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tablezoo import envs
+from tablezoo.envs.core.errors import StateFormatError
 from tablezoo.envs.core.game import Game, State
 from tablezoo.envs.core.views import TextViews
 from tablezoo.training.cli.options import (
@@ -124,11 +125,14 @@ def summary(game: Game, state: State, seat: int) -> str:
 
 
 def read_saved(path: Path) -> Any:
-    """The JSON of a ``--state`` file, or an error that names the file."""
+    """The JSON of a ``--state`` file, or a ``StateFormatError`` that names the file."""
     try:
-        return json.loads(path.read_text())
+        return json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:  # bytes that are no text: the bare error named no file
+        raise StateFormatError(f"--state {path}: not UTF-8 text, so not a saved state's JSON "
+                               f"({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"--state {path}: not JSON ({exc})") from None
+        raise StateFormatError(f"--state {path}: not JSON ({exc})") from None
 
 
 def require_position(data: Any) -> None:

@@ -254,6 +254,20 @@ def test_a_state_file_that_is_not_a_position_of_the_game_is_named(content, env, 
     assert words in capsys.readouterr().err
 
 
+def test_a_state_file_that_is_not_utf8_text_is_named(tmp_path, capsys):
+    """Bytes that are not UTF-8 raised a bare ``UnicodeDecodeError`` that named no file."""
+    from tablezoo.envs.core import StateFormatError
+
+    path = tmp_path / "saved.json"
+    path.write_bytes(b'\xff\xfe{"game": "bower"}')
+    with pytest.raises(StateFormatError, match=rf"--state {re.escape(str(path))}: not UTF-8 text"):
+        play_mod.read_saved(path)
+    with pytest.raises(SystemExit) as stop:
+        play_main(["--state", str(path)])
+    assert stop.value.code == 2
+    assert f"--state {path}: not UTF-8 text" in capsys.readouterr().err
+
+
 def seat_0_decisions(name: str, options: dict, seeds: range):
     """Every position (seeded random play) where seat 0 chooses among two or more moves."""
     game = envs.make_game(name, **options)
