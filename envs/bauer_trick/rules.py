@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bauer_trick import hidden, observation, render, saving, scoring
+from tablezoo.envs.bauer_trick import hidden, history, observation, render, saving, scoring
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS, action_name
 from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
@@ -83,6 +83,7 @@ class BauerTrickGame(Game):
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
         self.state_spec = STATE_SPEC  # full information (observation.global_state)
+        self.information_state_spec = history.INFO_SPEC  # perfect recall of the deal
         self.deal_mode = self.options["episode"] == "deal"
         self.forehand_mode = self.options["trump_selection"] == "forehand_on_four"
         self.max_decisions = 36 if self.deal_mode else 36 * self.options["max_deals"]
@@ -121,6 +122,7 @@ class BauerTrickState(State):
         self.truncated = False
         self.dealer = 0
         self.buf = np.zeros(ABS_SIZE, np.float32)
+        self.hbuf = np.zeros(history.H_SIZE, np.float32)  # the deal's history (history.py)
         self._mask = _NO_ACTION  # the play-phase mask of the current decision, once asked for
         self._mask_for = -1  # decisions * NUM_SEATS + seat the cached mask belongs to
         self.decisions = 0
@@ -142,6 +144,9 @@ class BauerTrickState(State):
         self.tricks = [0, 0]
         self.played = [0] * NUM_SEATS
         self.voids = [0] * NUM_SEATS
+        self.trick_history: list[list[int]] = []  # completed tricks: [leader, cards in order]
+        self.first_four = [0] * NUM_SEATS  # forehand_on_four: each seat's cards before the call
+        self.history_known = True  # False: loaded from a save without its history
 
     # --- dealing -----------------------------------------------------------------------------
     def deal(self) -> None:
@@ -154,6 +159,7 @@ class BauerTrickState(State):
             seat = (first + i) % NUM_SEATS
             self.hands[seat] = bits_of(order[i * per_round : (i + 1) * per_round])
         self.undealt = order[NUM_SEATS * per_round :]
+        history.dealt(self)
         self.encode()
 
     def _deal_rest(self) -> None:
@@ -244,6 +250,7 @@ class BauerTrickState(State):
         self.phase = PHASE_PLAY
         self.leader = self.to_act = leader
         self.encode()
+        history.led(self, leader)
 
     # --- trick play --------------------------------------------------------------------------
     def _play(self, p: int, card: int) -> None:
@@ -251,6 +258,7 @@ class BauerTrickState(State):
         self.hands[p] &= ~(1 << card)
         buf[ABS["hand"] + p * NUM_CARDS + card] = 0.0
         buf[ABS["trick"] + p * NUM_CARDS + card] = 1.0
+        history.played(self, p, card)
         suit = EFFECTIVE_SUIT[self.trump][card]
         if self.led_suit < 0:
             self.led_suit = suit
@@ -287,6 +295,7 @@ class BauerTrickState(State):
         buf[ABS["leader"] + self.leader] = 0.0
         buf[ABS["leader"] + winner] = 1.0
         buf[ABS["trick_number"] + self.trick_no] = 0.0
+        history.trick_done(self)
         self.trick_seats = []
         self.trick_cards = []
         self.led_suit = -1
@@ -296,6 +305,7 @@ class BauerTrickState(State):
             self._finish_deal()
         else:
             buf[ABS["trick_number"] + self.trick_no] = 1.0
+            history.led(self, winner)
 
     def deal_scorer(self) -> tuple[int, str] | None:
         """The team that subtracts a point for this finished deal and why, or ``None``."""
@@ -323,6 +333,7 @@ class BauerTrickState(State):
     def check(self) -> None:
         """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
         saving.check_state(self)
+        history.check(self)
         super().check()
 
     # --- protocol: outcome -------------------------------------------------------------------
@@ -343,17 +354,24 @@ class BauerTrickState(State):
 
     # --- protocol: information ---------------------------------------------------------------
     def encode(self) -> None:
-        """Rebuild the absolute observation buffer from the compact state."""
+        """Rebuild the absolute observation and history buffers from the compact state."""
         observation.encode(self)
+        history.encode(self)
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         return observation.observe(self, player, out)
+
+    def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The default observation and this deal's history (``history.py``)."""
+        return history.information_state(self, player, out)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         return observation.global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerTrickState:
-        return hidden.determinize(self, player, rng)
+        world = hidden.determinize(self, player, rng)
+        history.resample(world, player)  # the others' first four cards (forehand_on_four)
+        return world
 
     # --- copying, saving, text ---------------------------------------------------------------
     def clone(self) -> BauerTrickState:
@@ -362,10 +380,12 @@ class BauerTrickState(State):
         new.rng = np.random.Generator(np.random.PCG64())
         new.rng.bit_generator.state = self.rng.bit_generator.state
         for name in ("points", "total_returns", "hands", "undealt", "calls", "trick_seats",
-                     "trick_cards", "tricks", "played", "voids"):
+                     "trick_cards", "tricks", "played", "voids", "trick_history",
+                     "first_four"):
             setattr(new, name, list(getattr(self, name)))
         new.tally = [dict(t) for t in self.tally]
         new.buf = self.buf.copy()
+        new.hbuf = self.hbuf.copy()
         new._mask = _NO_ACTION
         new._mask_for = -1
         return new

@@ -27,6 +27,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from tablezoo.envs.bauer_trick import history
 from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
     NO_TRUMP,
@@ -124,6 +125,7 @@ def to_dict(state: BauerTrickState) -> dict[str, Any]:
         "returns": list(state.total_returns),
         "decisions": state.decisions,
         "rng": rng_to_dict(state.rng),
+        **({"history": history.to_dict(state)} if state.history_known else {}),
     }
 
 
@@ -136,8 +138,9 @@ def state_from_dict(
             f"bauer_trick state must be a dict, got {type(data).__name__}")
     missing = [k for k in KEYS if k not in data]
     require(not missing, f"bauer_trick state: missing keys {missing}")
-    require(len(data) == len(KEYS),
-            f"bauer_trick state: unexpected keys {_shown([k for k in data if k not in KEYS])}")
+    require(len(data) == len(KEYS) + ("history" in data),
+            f"bauer_trick state: unexpected keys "
+            f"{_shown([k for k in data if k not in (*KEYS, 'history')])}")
     require(type(data["game"]) is str and data["game"] == game.name,
             f"bauer_trick state: game is {_shown(data['game'])}")
     require(type(data["options"]) is dict and data["options"] == game.options,
@@ -189,6 +192,9 @@ def state_from_dict(
         EFFECTIVE_SUIT[state.trump][state.trick_cards[0]]
         if state.trick_cards and state.trump >= 0 else -1
     )
+    # the deal's history (information_state); a save without it is rebuilt where the position
+    # tells it, else the information state is refused (history.from_dict)
+    history.from_dict(state, data.get("history", history.NOT_SAVED))
     state.check()
     state.encode()
     return state

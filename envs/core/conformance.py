@@ -201,3 +201,171 @@ def random_playthrough(
     stats.truncated = state.is_truncated()
     stats.final_scores = list(state.scores())
     return stats
+
+
+# --- information states (State.information_state) ----------------------------------------------
+def check_information_state(game: Game, seed: int, step: int, state: State,
+                            rng: np.random.Generator) -> None:
+    """Every seat's information state: a fresh float32 array of ``information_state_size``
+    within the spec's bounds, ``out=`` overwriting every entry, equal after a clone and a JSON
+    round trip, and unchanged by ``determinize`` for that seat (bit for bit): it depends only on
+    what the seat has seen."""
+    spec = game.information_state_spec
+    restored = game.state_from_dict(json.loads(json.dumps(state.to_dict())))
+    clone = state.clone()
+    for p in range(game.num_players):
+        info = state.information_state(p)
+        if info.shape != (spec.size,) or info.dtype != np.float32:
+            raise _fail(game, seed, step, f"information state shape/dtype {info.shape}/"
+                        f"{info.dtype}, expected ({spec.size},)/float32")
+        if (info < spec.low).any() or (info > spec.high).any():
+            bad = np.flatnonzero((info < spec.low) | (info > spec.high))
+            raise _fail(game, seed, step, f"information state of seat {p} out of bounds at "
+                        f"{_pieces(spec, bad)}")
+        if state.information_state(p) is info:
+            raise _fail(game, seed, step, "information_state handed out the same array twice")
+        out = np.full(spec.size, np.nan, np.float32)
+        if state.information_state(p, out=out) is not out or not np.array_equal(out, info):
+            raise _fail(game, seed, step, "information_state(out=...) differs")
+        if not np.array_equal(clone.information_state(p), info):
+            raise _fail(game, seed, step, f"clone's information state of seat {p} differs")
+        if not np.array_equal(restored.information_state(p), info):
+            raise _fail(game, seed, step, f"restored state's information state of seat {p} "
+                        "differs")
+        sampled = state.determinize(p, rng)
+        again = sampled.information_state(p)
+        if not np.array_equal(again, info):
+            raise _fail(game, seed, step, f"seat {p}'s information state changed after "
+                        f"determinize (pieces {_pieces(spec, np.flatnonzero(again != info))})")
+        sampled.check()
+
+
+def _pieces(spec, indices: np.ndarray) -> list[str]:
+    return sorted({name for name in spec.offsets
+                   if any(spec.slice(name).start <= i < spec.slice(name).stop
+                          for i in indices[:50])})
+
+
+def seen_by(state: State, player: int) -> tuple[bytes, bytes]:
+    """What ``player`` observes now: its default observation and its legal mask (bytes)."""
+    return state.observe(player).tobytes(), state.legal_mask(player).tobytes()
+
+
+def replay_information_state(game: Game, seed: int, player: int, start: int,
+                             rng: np.random.Generator, max_joint: int = 256) -> tuple[int, int]:
+    """The information state is a function of ``player``'s action-observation history.
+
+    One random game from ``game.new_state(seed)``; at decision ``start`` a world re-sampled for
+    ``player`` (``determinize``) sets off beside it and follows the same history as ``player``
+    sees it: ``player``'s own actions, and for the other acting seats actions (the original
+    ones first, then the others, at most ``max_joint`` joint moves tried) under which
+    ``player``'s observation and legal mask after the decision are the original's. At every
+    decision of that common history the two information states of ``player`` must be equal,
+    though everything hidden from ``player`` may differ (other hands, hidden draws, piles,
+    decks, the others' private records). The replay ends where no move reproduces what
+    ``player`` saw (its own next draw differs, a hidden card is revealed, ...).
+
+    Returns ``(decisions replayed, decisions of the game after start)``.
+    """
+    from itertools import islice, product
+
+    state = game.new_state(seed)
+    step = 0
+    alt = None
+    matched = 0
+    while not state.is_over():
+        if step == start:
+            alt = state.determinize(player, rng)
+        if alt is not None:
+            _same_information(game, seed, step, state, alt, player)
+        acting = state.acting_players()
+        joint = {p: int(rng.choice(np.flatnonzero(state.legal_mask(p)))) for p in acting}
+        state.apply(joint)
+        step += 1
+        if alt is None:
+            continue
+        target = seen_by(state, player)
+        if alt.acting_players() != acting:
+            raise _fail(game, seed, step, "determinize changed the acting players")
+        options = []
+        for q in acting:
+            legal = np.flatnonzero(alt.legal_mask(q)).tolist()
+            if q == player:
+                options.append([joint[q]])
+                continue
+            first = [joint[q]] if joint[q] in legal else []
+            rest = [a for a in legal if a != joint[q]]
+            options.append(first + [rest[i] for i in rng.permutation(len(rest))])
+        for combo in islice(product(*options), max_joint):
+            world = alt.clone()
+            world.apply(dict(zip(acting, combo)))
+            if seen_by(world, player) == target:
+                alt = world
+                matched += 1
+                break
+        else:
+            return matched, step - start
+    if alt is not None:
+        _same_information(game, seed, step, state, alt, player)
+    return matched, max(0, step - start)
+
+
+def _same_information(game: Game, seed: int, step: int, state: State, alt: State,
+                      player: int) -> None:
+    a, b = state.information_state(player), alt.information_state(player)
+    if not np.array_equal(a, b):
+        spec = game.information_state_spec
+        raise _fail(game, seed, step, f"seat {player}: two histories it cannot tell apart give "
+                    f"different information states (pieces "
+                    f"{_pieces(spec, np.flatnonzero(a != b))})")
+
+
+def check_perfect_recall(game: Game, state: State, player: int, rng: np.random.Generator,
+                         samples: int = 200, depth: int = 8) -> tuple[int, int]:
+    """Perfect recall on sampled continuations of one position (the OpenSpiel-style check).
+
+    ``samples`` random continuations of ``depth`` decisions from ``state``; along each,
+    ``player``'s action-observation history (its observation and legal mask after every
+    decision, and its own actions) and its information state at every decision. Then the two
+    must determine each other: equal histories give equal information states (a function of
+    what the seat saw), and different histories give different ones (nothing seen is forgotten),
+    even where the default observations agree.
+
+    Returns ``(pairs of different histories with equal default observations, pairs of equal
+    histories reached by different moves)``: how much each direction was exercised.
+    """
+    by_history: dict[tuple, bytes] = {}
+    by_info: dict[bytes, tuple] = {}
+    obs_of: dict[tuple, bytes] = {}
+    moves_of: dict[tuple, tuple] = {}
+    lossy = hidden = 0
+    for _ in range(samples):
+        world = state.clone()
+        history: tuple = (seen_by(world, player),)
+        moves: tuple = ()
+        for _ in range(depth):
+            if world.is_over():
+                break
+            acting = world.acting_players()
+            joint = {p: int(rng.choice(np.flatnonzero(world.legal_mask(p)))) for p in acting}
+            world.apply(joint)
+            moves += (tuple(sorted(joint.items())),)
+            history += (joint.get(player), seen_by(world, player))
+            info = world.information_state(player).tobytes()
+            known = by_history.setdefault(history, info)
+            if known != info:
+                raise ConformanceError(
+                    f"{game.name} {game.options}: seat {player}: equal action-observation "
+                    f"histories give different information states")
+            other = by_info.setdefault(info, history)
+            if other != history:
+                raise ConformanceError(
+                    f"{game.name} {game.options}: seat {player}: different action-observation "
+                    f"histories give the same information state")
+            obs = world.observe(player).tobytes()
+            if moves_of.setdefault(history, moves) != moves:
+                hidden += 1
+            first = obs_of.setdefault(obs, history)
+            if first != history:
+                lossy += 1
+    return lossy, hidden

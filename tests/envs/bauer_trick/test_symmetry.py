@@ -40,7 +40,7 @@ def renamed_action(action: int, new_suit: tuple[int, ...]) -> int:
 
 def renamed_saved(data: dict, new_suit: tuple[int, ...]) -> dict:
     """The saved state with every suit renamed: hands, cards still to deal, trick, played cards,
-    calls, trump and the voids each seat has shown."""
+    calls, trump, the voids each seat has shown and the deal's recorded history."""
     data = dict(data)
     data["hands"] = [[renamed_card(c, new_suit) for c in hand] for hand in data["hands"]]
     data["undealt"] = [renamed_card(c, new_suit) for c in data["undealt"]]
@@ -50,6 +50,13 @@ def renamed_saved(data: dict, new_suit: tuple[int, ...]) -> dict:
     data["trump"] = new_suit[data["trump"]] if 0 <= data["trump"] < 4 else data["trump"]
     data["voids"] = [sum(1 << new_suit[s] for s in range(4) if bits >> s & 1)
                      for bits in data["voids"]]
+    if "history" in data:  # the deal's history (the information state's record)
+        history = data["history"]
+        data["history"] = {
+            "first_four": [[renamed_card(c, new_suit) for c in cards]
+                           for cards in history["first_four"]],
+            "tricks": [[leader, *(renamed_card(c, new_suit) for c in cards)]
+                       for leader, *cards in history["tricks"]]}
     return data
 
 
