@@ -17,9 +17,12 @@ otherwise: bauer_trick single deals).
 Every ``--eval-every`` generations the distribution's mean (the model the run would save) plays
 ``--eval-games`` fixed seeded games against the heuristic, seats rotated; those figures go to
 ``OUT/eval.csv`` (``step``: games played so far) and ``OUT/learning_curve.png``, and each
-generation's population to ``OUT/evolution.csv``. At the end (``--generations`` or
-``--max-minutes``, whichever comes first) the mean is written as ``OUT/model.npz`` (a
-``tablezoo.agents.learned.heuristic_weights`` model, played by ``trained:OUT/model.npz``).
+generation's population to ``OUT/evolution.csv``. After ``--generations`` generations the mean
+is written as ``OUT/model.npz`` (a ``tablezoo.agents.learned.heuristic_weights`` model, played
+by ``trained:OUT/model.npz``). The budget is the generation count: everything is seeded, so the
+same command plays the same games and writes the same bytes, and the wall time is only
+measured. ``--max-minutes`` adds a wall-clock guard for exploration runs (where it stops
+depends on the machine, so such a run cannot be rerun; the shipped config has none).
 
 ``--tail-average F`` saves instead the average of the distribution's means over the last
 fraction ``F`` of the generations played (Polyak-Ruppert tail averaging), and the curve follows
@@ -60,6 +63,7 @@ from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.evaluation.stats import json_figures
 from tablezoo.training.evaluation.teams import partners_of
 from tablezoo.training.selfplay.callbacks import EVAL_FIELDS, eval_row
+from tablezoo.training.shipping.commands import RUN, join, portable
 from tablezoo.training.shipping.machine import machine_record
 
 TRAIN_SEEDS = 30_000_000  # generation g deals from TRAIN_SEEDS + 1,000,000 * seed + g * pairs
@@ -246,7 +250,7 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
          "bounds": bounds, "command": command}, indent=2) + "\n")
     t_start = time.perf_counter()
     machine = machine_record(args.processes)
-    deadline = t_start + 60.0 * args.max_minutes
+    deadline = math.inf if args.max_minutes is None else t_start + 60.0 * args.max_minutes
     evo = Evolution(args, bounds)
     curve = [evo.evaluate_model()]
     _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
@@ -281,6 +285,8 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
         "training_command": command, "timesteps": 0, "games": evo.games, "generations": g,
         "wall_seconds": round(wall, 1), "seed": args.seed,
         "budget": {"max_minutes": args.max_minutes, "generations": args.generations,
+                   "stopped_by": "generations" if g >= args.generations else
+                   "max_minutes: the wall clock, so a rerun stops elsewhere",
                    "machine": machine},
         "evolution": {"method": "CMA-ES (cmaes)", "population": args.population,
                       "pairs": args.pairs, "sigma0": args.sigma, "bounds": bounds,
@@ -310,9 +316,12 @@ def build_parser() -> Any:
                    help="deals per candidate and generation, each played once from every seat")
     p.add_argument("--sigma", type=float, default=0.15,
                    help="CMA-ES's initial step size, in units of each parameter's range")
-    p.add_argument("--generations", type=int, default=1000, help="at most this many")
-    p.add_argument("--max-minutes", type=float, default=60.0,
-                   help="stop before a generation that would end past this wall time")
+    p.add_argument("--generations", type=int, default=1000,
+                   help="generations to play: the run's budget")
+    p.add_argument("--max-minutes", type=float, default=None,
+                   help="also stop before a generation that would end past this wall time, a "
+                        "guard for exploration runs: where it stops depends on the machine, so "
+                        "the run cannot be rerun (default: none)")
     p.add_argument("--eval-every", type=int, default=3,
                    help="generations between curve points (0: only the first and the last)")
     p.add_argument("--eval-games", type=int, default=400, help="games per curve point")
@@ -352,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.force:
         clear_run(args.out)
         (args.out / "evolution.csv").unlink(missing_ok=True)
-    command = "tablezoo evolve " + " ".join(argv)
+    command = join("evolve", portable(argv, {str(args.out): RUN}))
     run(args, bounds, command)
     return 0
 

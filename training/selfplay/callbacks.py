@@ -55,16 +55,19 @@ def make_checkpoint_callback(args: Any) -> CheckpointCallback:
 
 
 class StopAfter(BaseCallback):
-    """Ends training at a wall-clock deadline (``time.perf_counter`` value): the budget guard."""
+    """Ends training at a wall-clock deadline (``time.perf_counter`` value): ``--max-minutes``,
+    the exploration runs' guard; ``fired`` once it has stopped the run."""
 
     def __init__(self, deadline: float):
         super().__init__()
         self.deadline = deadline
+        self.fired = False
 
     def _on_step(self) -> bool:
         import time
 
-        return time.perf_counter() < self.deadline
+        self.fired = time.perf_counter() >= self.deadline
+        return not self.fired
 
 
 class UpdateThreads(BaseCallback):

@@ -21,6 +21,14 @@ Writes ``OUT/model.zip``, ``OUT/model.npz`` + ``OUT/model.json`` (numpy weights 
 ``OUT/eval.csv`` (every ``--eval-every`` steps: ``--eval-games`` fixed seeded games against
 random and against heuristic, win rate and mean reward with 95% CIs), ``OUT/learning_curve.png``
 and ``OUT/summary.json``. ``--resume`` continues ``OUT/model.zip`` (or the newest checkpoint).
+
+The budget is ``--timesteps`` (whole rollouts: the run ends at the first rollout end at or after
+it); the wall time is measured and written to the card, never a stopping rule, unless
+``--max-minutes`` asks for one (a guard for exploration runs: where it stops depends on the
+machine, so such a run cannot be rerun). Everything else is seeded by ``--seed`` and the network
+updates run on one torch thread with torch's deterministic algorithms, so the same command on
+the same builds of torch and numpy writes the same ``model.npz``, byte for byte (tested). The
+card's ``training_command`` names the run folder ``DIR`` (``training/shipping/commands.py``).
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ from tablezoo.training.cli.options import (
     refuse_earlier_run,
 )
 from tablezoo.training.selfplay.settings import hidden_layers, setting_problems
+from tablezoo.training.shipping.commands import RUN, portable_command
 from tablezoo.training.shipping.machine import machine_record
 
 ACTIVATIONS = ("tanh", "relu")
@@ -167,7 +176,9 @@ def build_parser(prog: str = "train", usage: str | None = None
     p.add_argument("--reward-scale", type=float, default=1.0,
                    help="multiply rewards (e.g. 0.1 for score-margin rewards)")
     p.add_argument("--max-minutes", type=float, default=None,
-                   help="stop training after this much wall time (default: no time limit)")
+                   help="stop training after this much wall time, a guard for exploration runs: "
+                        "where it stops depends on the machine, so the run cannot be rerun "
+                        "(default: none; the configs of shipped models have none)")
     p.add_argument("--no-obs-scale", action="store_true",
                    help="feed raw observations (else: divided by the spec's upper bounds)")
     add_seed(p, help="seed of the games, the league and the network initialisation")
@@ -278,6 +289,13 @@ def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> An
         policy_kwargs={"net_arch": {"pi": layers, "vf": layers}, "activation_fn": activation},
         tensorboard_log=None if tb_dir is None else str(tb_dir), seed=args.seed, device="cpu",
         verbose=args.verbose)
+
+
+def stopped_by(clock: Any, timesteps: int) -> str:
+    """The card's ``budget.stopped_by``: what ended the run."""
+    if clock is not None and clock.fired:
+        return "max_minutes: the wall clock, so a rerun stops elsewhere"
+    return "timesteps" if timesteps > 0 else "no PPO steps"
 
 
 def checkpoints(out: Path) -> list[tuple[int, Path]]:
@@ -498,6 +516,7 @@ def main(argv: list[str] | None = None, prog: str = "train",
     from tablezoo.training.selfplay.ppo import CollectorPPO
 
     torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)  # the same command, the same bytes
     t_start = time.perf_counter()
     machine = machine_record(args.processes, update_threads=args.processes)  # parse checks >= 1
     args.out.mkdir(parents=True, exist_ok=True)
@@ -558,8 +577,9 @@ def main(argv: list[str] | None = None, prog: str = "train",
         callbacks.insert(0, make_checkpoint_callback(args))
     if args.processes > 1:
         callbacks.append(UpdateThreads(args.processes))
-    if args.max_minutes is not None:
-        callbacks.append(StopAfter(t_start + 60 * args.max_minutes))
+    clock = None if args.max_minutes is None else StopAfter(t_start + 60 * args.max_minutes)
+    if clock is not None:
+        callbacks.append(clock)
     start_steps, t0 = model.num_timesteps, time.perf_counter()
     if args.eval_games > 0 and args.timesteps > 0:
         eval_cb.evaluate_now(model.policy, model.num_timesteps)  # the starting point (BC)
@@ -577,6 +597,7 @@ def main(argv: list[str] | None = None, prog: str = "train",
     commands = [config["command"], *(r["command"] for r in config.get("resumed", []))]
     earlier = 0.0  # a resumed run's card counts the wall time of every session
     budget: dict[str, Any] = {"timesteps": args.timesteps, "max_minutes": args.max_minutes,
+                              "stopped_by": stopped_by(clock, args.timesteps),
                               "machine": machine}
     if args.resume and (args.out / "model.json").is_file():
         previous = json.loads((args.out / "model.json").read_text())
@@ -584,7 +605,7 @@ def main(argv: list[str] | None = None, prog: str = "train",
         bc_info = bc_info or previous.get("bc")  # the first session's cloning record
         budget["sessions"] = session_history(previous, machine, wall, model.num_timesteps)
     card = {"env": args.env, "env_options": env_options, "num_players": game.num_players,
-            "training_command": " && ".join(commands),
+            "training_command": portable_command(" && ".join(commands), {str(args.out): RUN}),
             "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
             "budget": budget,
             "seed": args.seed, "bc": bc_info, "rollout": rollout_info,

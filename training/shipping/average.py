@@ -13,16 +13,18 @@ over the walk's tail (Polyak-Ruppert averaging, as SWA does for supervised nets;
 the run's learner steps, together with the final weights (``RUN/model.zip``); a tail that holds
 no checkpoint averages the final weights alone. Only the actor is averaged: it is what a
 shipped model plays. Writes ``OUT/model.npz`` + ``OUT/model.json``: the run's card, its
-training command followed by this one, and an ``averaged`` section naming the steps averaged.
-``tablezoo ship OUT`` and ``trained:path=OUT/model.npz`` take it like a run's own
-model.
+training command followed by this one (the run written ``DIR``, ``OUT`` as ``DIR/NAME`` when
+inside it, ``DIR_SUFFIX`` beside it: ``training/shipping/commands.py``), and an ``averaged``
+section naming the steps averaged; the run's ``learning_curve.png`` (the learner's own weights)
+comes along. ``tablezoo ship OUT`` and ``trained:path=OUT/model.npz`` take it like a run's own
+model. The mean is taken in a fixed order, so the same run gives the same bytes.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import shlex
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ import numpy as np
 from tablezoo.agents.learned.policy import NumpyMLP
 from tablezoo.training.cli.options import make_parser
 from tablezoo.training.selfplay.train import checkpoints
+from tablezoo.training.shipping.commands import RUN, join, portable
 
 
 def tail_steps(steps: list[int], final_steps: int, fraction: float) -> list[int]:
@@ -61,9 +64,10 @@ def average_mlps(mlps: list[NumpyMLP], card: dict[str, Any]) -> NumpyMLP:
 
 
 def average_run(run: Path, fraction: float, out: Path,
-                command: str | None = None) -> tuple[Path, dict[str, Any]]:
+                command: list[str] | None = None) -> tuple[Path, dict[str, Any]]:
     """Average ``run``'s tail (see the module doc) into ``out/model.npz``; the path and the
-    card's ``averaged`` section."""
+    card's ``averaged`` section. ``command``: the arguments of the ``tablezoo average`` line the
+    card records (default: the ones this call amounts to)."""
     from tablezoo.agents.learned.policy import load_model
     from tablezoo.training.shipping.export import mlp_from_policy
 
@@ -89,10 +93,13 @@ def average_run(run: Path, fraction: float, out: Path,
     averaged = {"tail": fraction, "checkpoint_steps": chosen, "final_steps": final_steps,
                 "networks": len(mlps),
                 "note": "eval_during_training is the learner's (final weights), not the average's"}
-    command = command or f"tablezoo average {run} --tail {fraction} --out {out}"
+    argv = command or [str(run), "--tail", str(fraction), "--out", str(out)]
+    command = join("average", portable(argv, {str(run): RUN}))
     new_card = {**card, "training_command": f"{card['training_command']} && {command}",
                 "averaged": averaged}
     path = average_mlps(mlps, new_card).save(out / "model.npz")
+    if (run / "learning_curve.png").is_file():
+        shutil.copyfile(run / "learning_curve.png", out / "learning_curve.png")
     return path, averaged
 
 
@@ -107,10 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 0.0 < args.tail <= 1.0:
         p.error(f"--tail must be above 0 and at most 1, got {args.tail}")
-    command = "tablezoo average " + shlex.join(
-        sys.argv[1:] if argv is None else argv)
     try:
-        path, averaged = average_run(args.run, args.tail, args.out, command)
+        path, averaged = average_run(args.run, args.tail, args.out,
+                                     sys.argv[1:] if argv is None else argv)
     except (ValueError, FileNotFoundError) as exc:
         p.error(str(exc))
     steps = averaged["checkpoint_steps"]

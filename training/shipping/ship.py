@@ -1,6 +1,7 @@
-"""Measure a run's numpy model and ship it under ``agents/pretrained/`` with its strength.
+"""Measure a run's numpy model and ship it, with its strength, as ``<env>_<n>p.npz`` + card.
 
-    tablezoo ship runs/bower --games 400 --seed 5000000
+    tablezoo ship runs/bower                 # runs/bower/bower_2p.npz, .json, _curve.png
+    tablezoo ship runs/bower --install       # the same into agents/pretrained/
 
 The model (``RUN/model.npz``: a numpy network of ``tablezoo train`` or the
 heuristic weights of
@@ -8,9 +9,13 @@ heuristic weights of
 partner) against heuristic seats and against random seats, seats rotated, on seeds
 ``--seed .. --seed + games - 1`` (keep them apart from the ``--eval-seed`` range training looked
 at). The game is scored with its default reward (rank / win-loss), whatever reward training
-used. The card gets ``measured_strength`` (mean reward with 95% CI, W/D/L) and the files are
-copied to ``agents/pretrained/<env>_<n>p.npz`` / ``.json``, where ``make_agent("trained", ...)``
-finds them.
+used. The card gets ``measured_strength`` (mean reward with 95% CI, W/D/L), and its
+``training_command`` gets this step (``&& tablezoo ship DIR``, the folder named as the card
+already names it), so it is the whole recipe from a fresh clone. The files are written as
+``<env>_<n>p.npz`` / ``.json`` (and the run's learning curve as ``<env>_<n>p_curve.png``) into
+``--dest`` (default: the run folder itself); only ``--install`` writes them into the
+repository's ``agents/pretrained/``, where ``make_agent("trained", ...)`` finds them. The
+``.npz`` is the run's, byte for byte.
 
 A model trained under options other than the env's defaults (bauer_trick's single deals,
 ``episode="deal"``) is measured a second time, on the same seeds, in the game that
@@ -35,7 +40,10 @@ from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.cli.options import add_games, add_seed, eval_options, make_parser, out_dir
 from tablezoo.training.evaluation.evaluate import evaluate_seat
 from tablezoo.training.evaluation.stats import finite_or_none, interval_caveat, summarize
+from tablezoo.training.shipping.commands import join, model_folder
 
+DEFAULT_GAMES, DEFAULT_SEED = 400, 5_000_000
+CURVES = ("learning_curve.png", "rollout_curve.png")  # the first the run has is shipped
 PROTOCOL = ("model in one seat (team games: both team seats), the other seats the named agent, "
             "seats rotated (seat = game mod players), default reward")
 
@@ -104,10 +112,32 @@ def measure_env_defaults(run: Path, games: int, seed: int) -> dict[str, Any] | N
     return {"env_options": off, **strength}
 
 
-def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR,
-         env_defaults: dict[str, Any] | None = None) -> Path:
+def ship_command(card: dict[str, Any], games: int = DEFAULT_GAMES,
+                 seed: int = DEFAULT_SEED) -> str:
+    """The card's ``training_command`` with ``tablezoo ship`` on the model's folder appended
+    (once: a card shipped before keeps its command). Where the copy goes (``--dest``,
+    ``--install``) is left out: it changes no byte of the model or its figures."""
+    command = card.get("training_command", "")
+    if not command or "tablezoo ship" in command:
+        return command
+    argv = [model_folder(command)]
+    if games != DEFAULT_GAMES:
+        argv += ["--games", str(games)]
+    if seed != DEFAULT_SEED:
+        argv += ["--seed", str(seed)]
+    return f"{command} && {join('ship', argv)}"
+
+
+def ship(run: Path, strength: dict[str, Any], dest: Path | None = None,
+         env_defaults: dict[str, Any] | None = None, games: int = DEFAULT_GAMES,
+         seed: int = DEFAULT_SEED) -> Path:
+    """Write ``run``'s model and its card (with ``strength``) into ``dest`` (default: ``run``)
+    as ``<env>_<n>p.npz`` / ``.json``, with the run's curve; returns the ``.npz``'s path."""
+    dest = run if dest is None else dest
     model = load_model_file(run / "model.npz")
     card = json.loads((run / "model.json").read_text())
+    if "training_command" in card:
+        card["training_command"] = ship_command(card, games, seed)
     card["measured_strength"] = {"protocol": PROTOCOL, **strength}
     if env_defaults is not None:
         card["measured_strength_env_defaults"] = {
@@ -118,6 +148,9 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR,
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(run / "model.npz", target)
     (target.with_suffix(".json")).write_text(json.dumps(card, indent=2, default=str) + "\n")
+    curve = next((run / name for name in CURVES if (run / name).is_file()), None)
+    if curve is not None:
+        shutil.copyfile(curve, target.with_name(f"{target.stem}_curve.png"))
     size = None if isinstance(model, HeuristicWeights) else model.env_obs_size
     load_model_file(target, card["env"], size)  # the shipped pair reads back
     return target
@@ -126,12 +159,17 @@ def ship(run: Path, strength: dict[str, Any], dest: Path = PRETRAINED_DIR,
 def main(argv: list[str] | None = None) -> int:
     p = make_parser("ship", __doc__)
     p.add_argument("run", type=Path, help="a run directory of tablezoo train or tablezoo evolve")
-    add_games(p, default=400, help="games against each opponent (heuristic, random), seats "
-                                   "rotated")
-    add_seed(p, default=5_000_000, help="seed of the first game (game k uses seed + k); keep "
-                                        "it away from the seeds training looked at")
-    p.add_argument("--dest", type=out_dir, default=PRETRAINED_DIR, metavar="DIR",
-                   help="folder the model and its card are copied to, as <env>_<n>p.npz/.json")
+    add_games(p, default=DEFAULT_GAMES, help="games against each opponent (heuristic, random), "
+                                             "seats rotated")
+    add_seed(p, default=DEFAULT_SEED, help="seed of the first game (game k uses seed + k); "
+                                           "keep it away from the seeds training looked at")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--dest", type=out_dir, default=None, metavar="DIR",
+                       help="folder the model and its card are written to, as "
+                            "<env>_<n>p.npz/.json (default: RUN itself)")
+    where.add_argument("--install", action="store_true",
+                       help=f"write them into the repository's agents/pretrained/ "
+                            f"({PRETRAINED_DIR}), replacing the shipped model there")
     p.add_argument("--no-ship", action="store_true", help="measure only")
     args = p.parse_args(argv)
     try:
@@ -143,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     measured = strength if env_defaults is None else {**strength, "env_defaults": env_defaults}
     (args.run / "strength.json").write_text(json.dumps(measured, indent=2) + "\n")
     if not args.no_ship:
-        print(f"shipped {ship(args.run, strength, args.dest, env_defaults)}")
+        dest = PRETRAINED_DIR if args.install else args.dest
+        print(f"shipped {ship(args.run, strength, dest, env_defaults, args.games, args.seed)}")
     return 0
 
 
