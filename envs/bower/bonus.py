@@ -149,11 +149,13 @@ def draw_bonus(s: BowerState) -> None:
         if not s.bonus_deck:
             if not s.bonus_discard:
                 break
+            s.log("reshuffle", -1, len(s.bonus_discard))
             order = s.rng.permutation(len(s.bonus_discard))
             s.bonus_deck = [s.bonus_discard[i] for i in order]
             s.bonus_discard = []
             s.discard_by = []
         drawn.append(s.bonus_deck.pop())
+    s.log("draw", s.turn_player, len(drawn), *drawn)
     s.drawn = drawn
     s._touch(S_DRAW | S_KEPT)
     s.phase = PH_KEEP
@@ -162,6 +164,7 @@ def draw_bonus(s: BowerState) -> None:
 def keep_bonus(s: BowerState, j: int) -> None:
     p = s.turn_player
     b = s.drawn[j]
+    s.log("keep", p, b)
     for k, other in enumerate(s.drawn):
         if k != j:
             s.bonus_discard.append(other)
@@ -185,6 +188,7 @@ def resolve_bonus(s: BowerState, b: int) -> None:
     elif b == SP2:
         s._touch(S_EGGS)
         s.spied_removed[p] = True
+        s.log("spy_removed", p, *sorted(s.eggs[6:]))
     phase = effect_phase(s, b)
     if phase >= 0:
         s.phase = phase
@@ -253,20 +257,28 @@ def answer_effect(s: BowerState, ph: int, a: int) -> None:
     o = 1 - p
     if ph == PH_SPY:
         s._touch(S_EGGS)
+        s.log("spy", p, a - COLUMN, s.eggs[a - COLUMN])
         s.spied_cols[p] |= 1 << (a - COLUMN)
         s._enter_hand_check()
     elif ph == PH_TOKEN:
+        tok = s.effect - TK1
+        if a == PASS:
+            s.log("token", p, tok)
+        else:
+            s.log("token", p, tok, *divmod(a - TARGET, NUM_CELLS))
         if a != PASS:
             s_rel, cell = divmod(a - TARGET, NUM_CELLS)
             s._put_token(s.effect - TK1, p if s_rel == 0 else o, cell)
         s._enter_hand_check()
     elif ph == PH_BRANCH:
+        s.log("branch", p, *(() if a == PASS else divmod(a - BRANCH, 2)))
         if a != PASS:
             cell, orient = divmod(a - BRANCH, 2)
             s.branch_orient = orient
             s._put_token(TOK_BRANCH, p, cell)
         s._enter_hand_check()
     elif ph == PH_COVER_ASK:
+        s.log("cover_ask", p, int(a == ACCEPT))
         if a == ACCEPT:
             s._touch(S_COVER)
             s.cover_tile = s.stack.pop()
@@ -275,23 +287,29 @@ def answer_effect(s: BowerState, ph: int, a: int) -> None:
             s._enter_hand_check()
     elif ph == PH_COVER:
         tile, s.cover_tile = s.cover_tile, -1
+        s.log("cover", p, tile, a - COVER)
         s._touch(S_COVER)
         s._place(p, tile, a - COVER, cover=True)
         s._enter_hand_check()
     elif ph == PH_FORCE:
+        if a == PASS:
+            s.log("force", p)
         if a != PASS:
             s._touch(S_DISPLAY | S_HANDS)
             tile = s._take_display(a)
+            s.log("force", p, a, tile, s.refill_seen(s.display[a]))
             s.hands[o].append(tile)
             s.forced[o] = tile
         s._enter_hand_check()
     elif ph == PH_DOUBLE_ASK:
+        s.log("double", p, int(a == ACCEPT))
         if a == ACCEPT:
             s.extra[o] = True
             if s.opts["double_turn_mode"] == "swap":
                 s.owed[p] = True
         s._enter_hand_check()
     elif ph == PH_DISCARD_ASK:
+        s.log("discard_ask", p, int(a == ACCEPT))
         if a == ACCEPT:
             s.limits[o] = max(0, s.limits[o] - 1)
             if s.hands[o]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bower import render
+from tablezoo.envs.bower import history, render
 from tablezoo.envs.bower.actions import (
     ACCEPT,
     DISPLAY,
@@ -98,7 +98,7 @@ from tablezoo.envs.bower.scoring import (
 )
 from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.core.game import Game, State, rng_from
-from tablezoo.envs.core.obs_spec import OBS_DTYPE
+from tablezoo.envs.core.obs_spec import OBS_DTYPE, EventLog
 from tablezoo.envs.core.views import TextViews
 
 FEATHER_MASK = np.zeros(len(CODES), bool)
@@ -119,6 +119,9 @@ class BowerGame(Game):
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
         self.state_spec = STATE_SPEC  # full-information global state (``observation.py``)
+        # the perfect-recall information state: the observation, then the game's events
+        self.event_table = history.event_table(self)
+        self.information_state_spec = history.info_spec(self)
         # 2 draft picks + 24 turns x (take, play, accept, keep, <= 2 effect steps, <= 6 discards).
         self.max_decisions = 2 + 24 * 12
 
@@ -205,6 +208,7 @@ class BowerState(State):
         self._final: tuple[list[dict[str, float]], int] | None = None
         # Built by ``positions.build_state``: history invariants are not checked (not saved).
         self.hand_built = False
+        self.events = EventLog(2)  # every event of the game (``history.py``)
 
     @property
     def rng(self) -> np.random.Generator:
@@ -308,6 +312,7 @@ class BowerState(State):
         o = 1 - p
         if ph == PH_DRAFT:
             self._touch(S_DISPLAY | S_HANDS)
+            history.log(self, "draft", self.actor, a, self.display[a])
             self.hands[self.actor].append(self.display[a])
             self.display[a] = -1
             if self.actor == self.start:
@@ -319,17 +324,21 @@ class BowerState(State):
                 self._start_turn(self.start)
         elif ph == PH_TAKE:
             self._touch(S_DISPLAY | S_HANDS)
-            self.hands[p].append(self._take_display(a))
+            tile = self._take_display(a)
+            history.log(self, "take", p, a, tile, history.refill(self, self.display[a]))
+            self.hands[p].append(tile)
             self._enter_play()
         elif ph == PH_PLAY:
             h, pl = divmod(a - PLAY, NUM_PLACEMENTS)
             tile = self.hands[p].pop(h)
+            history.log(self, "play", p, h, pl, tile)
             self._touch(S_HANDS)
             if tile == self.forced[p]:
                 self.forced[p] = -1
             self._place(p, tile, pl, cover=False)
             after_placement(self)
         elif ph == PH_BONUS:
+            history.log(self, "bonus", p, int(a == ACCEPT))
             if a == ACCEPT:
                 draw_bonus(self)
             else:
@@ -371,6 +380,7 @@ class BowerState(State):
 
     def _discard_from_hand(self, seat: int, h: int) -> None:
         tile = self.hands[seat].pop(h)
+        history.log(self, "discard", seat, h, tile)
         self._touch(S_HANDS | S_DISCARDS)
         if tile == self.forced[seat]:
             self.forced[seat] = -1  # the obligation ends with the tile
@@ -504,9 +514,21 @@ class BowerState(State):
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         return observe(self, player, out)
 
+    def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation, then every event of the game this seat saw (``history.py``)."""
+        return history.information_state(self, player, out)
+
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         """Full-information state for centralised critics (``observation.global_state``)."""
         return global_state(self, out)
+
+    def log(self, kind: str, seat: int, *fields: int) -> None:
+        """Record an event of the game (``history.py``; the helpers call this)."""
+        history.log(self, kind, seat, *fields)
+
+    def refill_seen(self, tile: int) -> int:
+        """A take's refill as its row records it (``history.refill``)."""
+        return history.refill(self, tile)
 
     def _touch(self, sections: int) -> None:
         """Mark observation sections as changed for both seats (see ``observation.py``)."""
@@ -515,8 +537,11 @@ class BowerState(State):
         d[1] |= sections
 
     def determinize(self, player: int, rng: np.random.Generator) -> BowerState:
-        """Re-sample what ``player`` cannot see (``hidden.determinize``)."""
-        return determinize(self, player, rng)
+        """Re-sample what ``player`` cannot see (``hidden.determinize``); the opponent's own
+        private history is marked unknown (``history.redact``)."""
+        world = determinize(self, player, rng)
+        history.redact(world, player)
+        return world
 
     # ------------------------------------------------------------------ copying and saving
     def clone(self) -> BowerState:
@@ -560,6 +585,7 @@ class BowerState(State):
         s._obs = [self._obs[0].copy(), self._obs[1].copy()]
         s._dirty = self._dirty[:]
         s._mask = None
+        s.events = self.events.copy()
         return s
 
     def to_dict(self) -> dict[str, Any]:
@@ -568,6 +594,7 @@ class BowerState(State):
     def check(self) -> None:
         """Bower's invariants (``saving.check_state``), then the shared ones."""
         check_state(self)
+        history.check(self)
         super().check()
 
     # ------------------------------------------------------------------ display

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from tablezoo.envs.bower import history
 from tablezoo.envs.bower.actions import (
     PH_BONUS,
     PH_BRANCH,
@@ -130,6 +131,9 @@ def to_dict(s: BowerState) -> dict[str, Any]:
         "turn_player": s.turn_player,
         "effect": BONUS_IDS[s.effect] if s.effect >= 0 else None,
         "decisions": s.decisions,
+        # every event of the game (history.py), for the information state; absent when unknown
+        **({"history": history_rows} if (history_rows := history.to_list(s)) is not None
+           else {}),
     }
 
 
@@ -147,6 +151,7 @@ def state_from_dict(
     try:
         s = _parse(game, data, state_class)
         s.hand_built = hand_built
+        history.from_list(s, data.get("history", history.NOT_SAVED), hand_built)
     except StateFormatError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
@@ -218,7 +223,7 @@ KEYS = ("game", "version", "options", "rng", "start_player", "eggs", "egg_owner"
         "nests", "column_flags", "cell_flags", "bonus_deck", "bonus_discard", "bonus_kept",
         "bonus_drawn", "conditions", "tokens", "spied_columns", "spied_removed",
         "tile_discards", "cover_tile", "phase", "actor", "turn_player", "effect",
-        "decisions")
+        "decisions", "history")
 
 
 def _parse(game: BowerGame, d: Mapping[str, Any], state_class: type[BowerState]) -> BowerState:

@@ -1,0 +1,150 @@
+"""The information state of ``bower`` (``State.information_state``): perfect recall of the game.
+
+The default observation shows the position (both nests, display, hands, kept tiles, the eggs a
+seat knows); it forgets the order of the moves, what the display held, which bonus tiles a seat
+drew and put back face down once the pile is reshuffled, and when a spy looked. The information
+state is the default observation followed by one row per event of the game, in order, as
+``envs.core.obs_spec.EventTable`` writes them: ``(kind, seat, a, b, c, d)``, seat relative to
+the observer (1 = me, 2 = the opponent), -1 for a field the seat does not see. Every decision is
+an event (its answer and the tile it moved), plus the bonus draws and reshuffles; the kinds are
+listed in the README. The rows are bounded by ``max_decisions``: at most one row per decision
+plus a draw and a reshuffle per turn and one SP2 look, ``ROWS`` = 350 (a random game has about
+70).
+
+What a row shows is what the seat saw: a bonus draw's tiles and a spied egg only to the seat
+that drew or looked. With ``hands_public=False`` the engine holds that only the opponent's hand
+size is public (``determinize`` re-deals the opponent's hand tiles with the stack), so a draft
+pick, a take and a forced tile show the tile to the seat that received it only; the display's
+past contents are not recorded either (from the takes they would tell the opponent's hand): the
+information state then recalls every move, but not which tiles went into the opponent's hand.
+
+``determinize(p)`` leaves ``p``'s rows as they are and marks the opponent's own private fields
+unknown (-1), except the draw it holds now, which gets the re-sampled tiles: a re-sampled world
+never carries the true private record of a seat other than ``p``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tablezoo.envs.bower.actions import PH_KEEP
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.obs_spec import HIDDEN, EventKind, EventTable, ObsSpec
+
+if TYPE_CHECKING:
+    from tablezoo.envs.bower.rules import BowerGame, BowerState
+
+ROWS = 350
+DECISION_KINDS = ("draft", "take", "play", "bonus", "keep", "spy", "token", "branch",
+                  "cover_ask", "cover", "force", "double", "discard_ask", "discard")
+
+
+def event_table(game: BowerGame) -> EventTable:
+    hidden_hands = () if game.options["hands_public"] else ("tile",)
+    kinds = [
+        EventKind("draft", "an opening draft pick", ("slot", "tile"), hidden_hands),
+        EventKind("take", "a display tile taken (the slot is refilled from the stack)",
+                  ("slot", "tile", "refill"), hidden_hands),
+        EventKind("play", "a hand tile placed in the own nest", ("hand_slot", "placement",
+                                                                 "tile")),
+        EventKind("bonus", "the bonus taken (1) or declined (0)", ("accepted",)),
+        EventKind("draw", "bonus tiles drawn (how many, which)",
+                  ("count", "bonus_1", "bonus_2", "bonus_3"),
+                  ("bonus_1", "bonus_2", "bonus_3")),
+        EventKind("reshuffle", "the bonus discard pile shuffled into the deck", ("tiles",)),
+        EventKind("keep", "the bonus tile kept (the others go face down)", ("bonus",)),
+        EventKind("spy", "SP1: a look at the opponent's egg of a column", ("column", "egg"),
+                  ("egg",)),
+        EventKind("spy_removed", "SP2: a look at the 2 removed eggs", ("egg_1", "egg_2"),
+                  ("egg_1", "egg_2")),
+        EventKind("token", "a token placed (nest 0 own, 1 the other's) or passed (-1)",
+                  ("token", "nest", "cell")),
+        EventKind("branch", "the branch placed or passed (-1)", ("cell", "orientation")),
+        EventKind("cover_ask", "IA1 used (1) or not (0)", ("accepted",)),
+        EventKind("cover", "IA1: the revealed stack tile placed over two own cells",
+                  ("tile", "placement")),
+        EventKind("force", "IA2: a display tile forced on the opponent (slot -1: passed)",
+                  ("slot", "tile", "refill"), hidden_hands),
+        EventKind("double", "IA3 used (1) or not (0)", ("accepted",)),
+        EventKind("discard_ask", "IA4 used (1) or not (0)", ("accepted",)),
+        EventKind("discard", "a hand tile discarded face up (hand check, or IA4 for the "
+                  "opponent)", ("hand_slot", "tile")),
+    ]
+    return EventTable("bower", kinds, width=4, rows=ROWS, num_players=2, field_high=80)
+
+
+def info_spec(game: BowerGame) -> ObsSpec:
+    return ObsSpec([*game.obs_spec.pieces, *game.event_table.pieces()])
+
+
+def information_state(s: BowerState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    game = s.game
+    if out is None:
+        out = np.empty(game.information_state_spec.size, np.float32)
+    n = game.obs_spec.size
+    s.observe(player, out=out[:n])
+    game.event_table.write(s.events, player, out[n:].reshape(ROWS, 6))
+    return out
+
+
+def log(s: BowerState, kind: str, seat: int, *fields: int) -> None:
+    s.events.add(s.game.event_table.event(kind, seat, *fields))
+
+
+def refill(s: BowerState, tile: int) -> int:
+    """The refill tile a take or force row records: none with hidden hands (see above)."""
+    return tile if s.opts["hands_public"] else HIDDEN
+
+
+# --- determinize -------------------------------------------------------------------------------
+def redact(world: BowerState, player: int) -> None:
+    """The opponent's private fields unknown (-1); its pending draw gets the world's tiles."""
+    table = world.game.event_table
+    private = table.private_field
+    events = []
+    for e in world.events.events:
+        if e[1] != player and e[1] >= 0 and private[e[0]].any():
+            e = (*e[:2], *(HIDDEN if private[e[0], i] else v for i, v in enumerate(e[2:])))
+        events.append(e)
+    draws = [i for i, e in enumerate(events) if e[0] == table.index["draw"]]
+    if world.phase == PH_KEEP and world.turn_player != player and world.drawn and draws:
+        kind, seat, count, *_ = events[draws[-1]]
+        drawn = [*world.drawn, *(HIDDEN,) * (3 - len(world.drawn))]
+        events[draws[-1]] = (kind, seat, count, *drawn)
+    world.events.replace(events)
+
+
+# --- saving ------------------------------------------------------------------------------------
+def to_list(s: BowerState) -> list[list[int]] | None:
+    return s.game.event_table.to_list(s.events) if s.events.known else None
+
+
+NOT_SAVED = object()  # ``from_list``'s argument for a save without the "history" key
+
+
+def from_list(s: BowerState, data: Any, hand_built: bool) -> None:
+    """The saved events (``NOT_SAVED``: a save without them, known only before the first
+    decision; a hand-built position has none)."""
+    if hand_built:
+        s.events.known = False
+        return
+    if data is NOT_SAVED:
+        s.events.known = s.decisions == 0
+        return
+    table = s.game.event_table
+    s.events.replace(table.from_list(data, "history", ROWS))
+    s.events.known = True
+
+
+def check(s: BowerState) -> None:
+    """The recorded history fits the position: one decision row per decision so far."""
+    if not s.events.known or s.hand_built:
+        return
+    table = s.game.event_table
+    kinds = {table.index[k] for k in DECISION_KINDS}
+    rows = sum(1 for e in s.events.events if e[0] in kinds)
+    if rows != s.decisions:
+        raise StateFormatError(f"bower: history records {rows} decisions, but {s.decisions} "
+                               "were taken")
