@@ -107,9 +107,6 @@ class BauerTrickVector(VectorEnv):
         self._terminated = np.zeros(n, bool)
         self._truncated = np.zeros(n, bool)
         self._started = False
-        # Whether this engine version keeps the deal's record (``history.py``: the first four
-        # cards and the completed tricks, for the information state); a save then carries it.
-        self._history = hasattr(self.game.new_state(0), "trick_history")
 
     def __str__(self) -> str:
         return ENV_NAME
@@ -189,7 +186,7 @@ class BauerTrickVector(VectorEnv):
             "decisions": row[K.DECISIONS],
             "rng": rng.bit_generator.state,
         }
-        if self._history and row[K.HIST_KNOWN]:
+        if row[K.HIST_KNOWN]:  # the deal's record (``history``), for the information state
             data["history"] = {
                 "first_four": [cards_of(row[K.FIRST_FOUR + s]) for s in range(4)],
                 "tricks": [row[K.HISTORY + 5 * t:K.HISTORY + 5 * t + 5]
@@ -257,8 +254,8 @@ class BauerTrickVector(VectorEnv):
         row[K.CALLS:K.CALLS + 4] = st.calls
         row[K.TRICK:K.TRICK + len(st.trick_cards)] = st.trick_cards
         row[K.UNDEALT:K.UNDEALT + len(st.undealt)] = st.undealt
-        row[K.HIST_KNOWN] = getattr(st, "history_known", False)
-        if row[K.HIST_KNOWN]:
+        row[K.HIST_KNOWN] = st.history_known
+        if st.history_known:
             row[K.FIRST_FOUR:K.FIRST_FOUR + 4] = st.first_four
             for t, trick in enumerate(st.trick_history):
                 row[K.HISTORY + 5 * t:K.HISTORY + 5 * t + 5] = trick
