@@ -122,6 +122,7 @@ class AdapterBase:
             self._np_random, _ = seeding.np_random(seed)
         self.game_state = initial_state(self.game, self._np_random, options,
                                         self.metadata["name"])
+        self._last_move = None
         if self._mode == "random_legal":
             # drawn after the game's seed, so positions are the same as under the other modes
             self._action_rng = np.random.default_rng(int(self._np_random.integers(2**63 - 1)))
@@ -145,8 +146,20 @@ class AdapterBase:
         pieces are ``game.state_spec``. The engine position itself is ``game_state``."""
         return self._require_reset("state()").global_state()
 
-    def render(self) -> str | None:
-        return render(self.game_state, self.render_mode)
+    def render(self) -> str | np.ndarray | None:
+        return render(self.game_state, self.render_mode, getattr(self, "_last_move", None))
+
+    def _apply(self, state: State, joint: dict[int, int]) -> None:
+        """``state.apply(joint)``; under ``render_mode="rgb_array"`` the move is recorded first
+        (``envs.pictures.moves``) so the picture highlights it."""
+        if self.render_mode != "rgb_array":
+            state.apply(joint)
+            return
+        from tablezoo.envs.pictures.moves import record_move
+
+        move = record_move(state, joint)
+        state.apply(joint)
+        self._last_move = move
 
     def close(self) -> None:
         pass

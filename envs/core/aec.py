@@ -104,7 +104,7 @@ class TablezooAECEnv(AdapterBase, AECEnv):
             self.infos[agent]["illegal_actions"] = self._illegal_counts[p]
         acting = state.acting_players()
         if len(acting) == 1:
-            state.apply({p: a})
+            self._apply(state, {p: a})
             self._decisions += 1
         else:
             if not self._is_legal(p, a):
@@ -112,7 +112,7 @@ class TablezooAECEnv(AdapterBase, AECEnv):
             self._pending[p] = a
             if len(self._pending) == len(acting):
                 try:
-                    state.apply(self._pending)
+                    self._apply(state, self._pending)
                 except Exception:
                     del self._pending[p]  # the others' answers stand; this agent asks again
                     raise

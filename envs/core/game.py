@@ -31,6 +31,7 @@ from tablezoo.envs.core.symmetry import Symmetries
 
 if TYPE_CHECKING:
     from tablezoo.envs.core.views import TextViews
+    from tablezoo.envs.pictures.moves import LastMove
 
 
 class Game(ABC):
@@ -285,6 +286,19 @@ class State(ABC):
     @abstractmethod
     def __str__(self) -> str:
         """A readable (ANSI) table of the position."""
+
+    def to_svg(self, seat: int | None = None, last: LastMove | None = None,
+               choices: Sequence[int] = ()) -> str:
+        """A picture of the position (SVG text, drawn by the game's ``picture`` module): all of
+        it (``seat=None``) or only what ``seat`` may see; ``last`` (``envs.pictures.moves``)
+        highlighted, ``choices`` (legal actions of ``seat``) marked ``data-action``."""
+        from tablezoo.envs.pictures import to_svg
+
+        return to_svg(self, seat, last, choices)
+
+    def _repr_svg_(self) -> str:
+        """Notebooks show a state as its all-seeing picture."""
+        return self.to_svg()
 
     # --- invariants --------------------------------------------------------------------------
     def check(self) -> None:

@@ -83,7 +83,7 @@ class TablezooParallelEnv(AdapterBase, ParallelEnv):
             return self._terminate_illegal(offenders)
         for p in offenders:
             joint[p] = self._random_legal(p)
-        state.apply(joint)
+        self._apply(state, joint)
         self._decisions += 1
 
         returns = state.returns()

@@ -4,15 +4,18 @@ render modes."""
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import logger
 
-from tablezoo.envs.core.errors import InvalidOptionError
+from tablezoo.envs.core.errors import InvalidOptionError, ResetNeededError
 from tablezoo.envs.core.game import Game, State, short
 
-RENDER_MODES = ("human", "ansi")
+if TYPE_CHECKING:
+    from tablezoo.envs.pictures.moves import LastMove
+
+RENDER_MODES = ("human", "ansi", "rgb_array")
 RESET_OPTIONS = ("state",)
 
 
@@ -67,11 +70,20 @@ def initial_state(
     return game.new_state(seed)
 
 
-def render(state: State | None, render_mode: str | None) -> str | None:
-    """``"ansi"``: the position as text; ``"human"``: print it; no mode: warn, as gymnasium does."""
+def render(state: State | None, render_mode: str | None, last: LastMove | None = None
+           ) -> str | np.ndarray | None:
+    """``"ansi"``: the position as text; ``"human"``: print it; ``"rgb_array"``: its all-seeing
+    picture (``state.to_svg``, ``last`` highlighted) as H x W x 3 uint8 pixels (cairosvg, the
+    ``pictures`` extra); no mode: warn, as gymnasium does."""
     if render_mode is None:
         logger.warn("render() called without a render_mode; pass render_mode='ansi'.")
         return None
+    if render_mode == "rgb_array":
+        from tablezoo.envs.pictures.raster import svg_to_array
+
+        if state is None:
+            raise ResetNeededError("render() before the first reset(); call reset() first")
+        return svg_to_array(state.to_svg(None, last))
     text = str(state) if state is not None else "(not reset)"
     if render_mode == "human":
         print(text)
