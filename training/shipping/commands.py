@@ -101,7 +101,8 @@ def unsafe_paths(text: str) -> list[str]:
     found = []
     for word in text.split():
         for piece in [word, *word.replace(":", "=").split("=")[1:]]:
-            if piece.startswith(("/", "~")) or "/work/" in piece or piece[1:3] == ":\\":
+            if (len(piece) > 1 and piece[0] in "/~") or "/work/" in piece \
+                    or piece[1:3] == ":\\":
                 found.append(word)
                 break
     return found
