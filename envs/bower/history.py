@@ -102,12 +102,7 @@ def refill(s: BowerState, tile: int) -> int:
 def redact(world: BowerState, player: int) -> None:
     """The opponent's private fields unknown (-1); its pending draw gets the world's tiles."""
     table = world.game.event_table
-    private = table.private_field
-    events = []
-    for e in world.events.events:
-        if e[1] != player and e[1] >= 0 and private[e[0]].any():
-            e = (*e[:2], *(HIDDEN if private[e[0], i] else v for i, v in enumerate(e[2:])))
-        events.append(e)
+    events = table.redact(world.events.events, player)
     draws = [i for i, e in enumerate(events) if e[0] == table.index["draw"]]
     if world.phase == PH_KEEP and world.turn_player != player and world.drawn and draws:
         kind, seat, count, *_ = events[draws[-1]]

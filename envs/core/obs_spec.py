@@ -178,6 +178,10 @@ class EventTable:
         for i, k in enumerate(self.kinds):
             for name in k.private:
                 self.private_field[i, k.fields.index(name)] = True
+        # per kind, the field positions another seat never sees (all of a secret kind's)
+        self._hidden_fields = [tuple(range(width)) if k.secret
+                               else tuple(k.fields.index(f) for f in k.private)
+                               for k in self.kinds]
 
     # --- recording ---------------------------------------------------------------------------
     def event(self, kind: str, seat: int, *fields: int) -> tuple[int, ...]:
@@ -262,6 +266,21 @@ class EventTable:
             used -= over
         matrix[used:used + m] = rows
         cache.used = used + m
+
+    def redact(self, events: list[tuple[int, ...]], player: int) -> list[tuple[int, ...]]:
+        """``events`` with every field only another seat sees set to -1 (unknown): what a world
+        re-sampled for ``player`` records of the other seats' private information."""
+        hidden = self._hidden_fields
+        out = []
+        for e in events:
+            drop = hidden[e[0]]
+            if drop and e[1] != player and e[1] >= 0:
+                fields = list(e[2:])
+                for i in drop:
+                    fields[i] = HIDDEN
+                e = (e[0], e[1], *fields)
+            out.append(e)
+        return out
 
     # --- saving ------------------------------------------------------------------------------
     def to_list(self, log: EventLog) -> list[list[int]]:

@@ -49,6 +49,7 @@ def start_age(s: EthnosState, age: int) -> None:
         s.hand_size[p] = 1
     for _ in range(2 * n):
         s.display[deck.pop()] += 1
+    s.log_age()  # the Age's history starts with the dealt cards
     rest = len(deck)
     low = rest // 2
     lower = deck[:low] + [DRAGON] * 3

@@ -57,6 +57,7 @@ def clear_band_context(s: EthnosState) -> None:
 
 
 def start_band(s: EthnosState, p: int, lead: int) -> None:
+    s.log("leader", p, lead)
     s.hands[p, lead] -= 1
     s.hand_len[p] -= 1
     s.building[lead] += 1
@@ -75,6 +76,10 @@ def finish_band(s: EthnosState, p: int) -> None:
     bc = s.building_cards
     cards = [lead, *sorted(bc[1:])]  # canonical order: leader, then by type
     s.bands[p].append(cards)
+    s.log("band", p, lead, x)
+    rest = s.building.copy()
+    rest[lead] -= 1
+    s.log_cards("band_card", p, rest)
     tribe = _TYPE_TRIBE[lead]
     skeletons = int(s.building[SKELETON])
     s.band_cards[p] += s.building
@@ -182,6 +187,7 @@ def discard(s: EthnosState, p: int) -> None:
     if _TYPE_TRIBE[s.cur_leader] == ELVES and s.hand_len[p] > 0:
         s.phase = act.ELF_PICK
         return
+    s.log_cards("discard", p, s.hands[p])
     s.display += s.hands[p]
     s.hands[p] = 0
     s.hand_len[p] = 0
@@ -192,6 +198,7 @@ def discard(s: EthnosState, p: int) -> None:
 
 def finish_elf(s: EthnosState, p: int) -> None:
     rest = s.hands[p]
+    s.log_cards("discard", p, rest)
     s.display += rest
     known = s.known[p]
     np.maximum(known - rest, 0, out=known)

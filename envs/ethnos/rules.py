@@ -18,9 +18,10 @@ import numpy as np
 
 from tablezoo.envs.core.errors import InvalidOptionError
 from tablezoo.envs.core.game import Game, State, rng_from
+from tablezoo.envs.core.obs_spec import EventLog
 from tablezoo.envs.core.views import TextViews
 from tablezoo.envs.ethnos import actions as act
-from tablezoo.envs.ethnos import ages, bands, hidden, observation, render, saving, scoring
+from tablezoo.envs.ethnos import ages, bands, hidden, history, observation, render, saving, scoring
 from tablezoo.envs.ethnos.components import (
     DRAGON,
     GLORY_SETS,
@@ -89,6 +90,9 @@ class EthnosGame(Game):
             n, markers_high, float(self.merfolk_end), float(len(self.merfolk_spaces)))
         observation.build_layout(self, widths)
         self.state_spec = observation.build_state_spec(self)  # full-information global state
+        # the perfect-recall information state: the observation, then the Age's events
+        self.event_table = history.event_table(self)
+        self.information_state_spec = history.info_spec(self)
         self._build_masks()
 
     # --- precomputation --------------------------------------------------------------------
@@ -169,6 +173,7 @@ class EthnosState(State):
         self.terminal = False
         self.breakdown = [[0] * len(CATEGORIES) for _ in range(n)]
         self._mask: np.ndarray | None = None
+        self.events = EventLog(n, "Age")  # the current Age's events (``history.py``)
         observation.bind_views(self)
 
     @classmethod
@@ -244,6 +249,8 @@ class EthnosState(State):
             c = deck.pop()
             if len(deck) < self.lower_left:
                 self.lower_left = len(deck)
+            history.log(self, "dragon" if c == DRAGON else "draw", p,
+                        *(() if c == DRAGON else (c,)))
             if c == DRAGON:
                 self.dragons += 1
                 self.dragons_view[0] = self.dragons
@@ -355,6 +362,7 @@ class EthnosState(State):
         phase = self.phase
         if phase == act.TURN:
             if a < act.RECRUIT_DECK:
+                history.log(self, "recruit", p, a)
                 self.display[a] -= 1
                 self.hands[p, a] += 1
                 self.known[p, a] += 1
@@ -365,6 +373,7 @@ class EthnosState(State):
                 self._recruit_deck(p)
             elif a == act.PASS:
                 # PASS is legal only with ten Skeletons: everybody now knows the hand.
+                history.log(self, "pass", p)
                 self.known[p, SKELETON] = self.hands[p, SKELETON]
                 self.end_turn()
             else:
@@ -374,6 +383,7 @@ class EthnosState(State):
                 bands.finish_band(self, p)
             else:
                 t = a - act.ADD_CARD
+                history.log(self, "add", p, t)
                 self.hands[p, t] -= 1
                 self.hand_len[p] -= 1
                 self.building[t] += 1
@@ -386,21 +396,25 @@ class EthnosState(State):
                     if _TYPE_COLOUR[t] != _TYPE_COLOUR[lead]:
                         self.colour_ok = False
         elif phase == act.WINGFOLK_PICK:
+            history.log(self, "kingdom", p, a - act.KINGDOM)
             bands.place(self, p, a - act.KINGDOM)
             self.cur_placed = True
             bands.ability(self, p)
         elif phase == act.MERFOLK_PICK:
+            history.log(self, "kingdom", p, a - act.KINGDOM)
             bands.place(self, p, a - act.KINGDOM)
             self.merfolk_left -= 1
             self.merfolk_left_view[0] = self.merfolk_left
             bands.next_merfolk(self, p)
         elif phase == act.TROLL_PICK:
             v = a - act.TROLL
+            history.log(self, "troll", p, v + 1)
             self.troll_owner[v] = p
             self.trolls_held[p, v] = 1
             self.troll_supply[v] = 0
             bands.after_ability(self, p)
         elif phase == act.CENTAUR_PICK:
+            history.log(self, "centaur", p, int(a != act.CENTAUR_STOP))
             if a == act.CENTAUR_STOP:
                 bands.discard(self, p)
             else:
@@ -411,6 +425,7 @@ class EthnosState(State):
                 bands.finish_elf(self, p)
             else:
                 t = a - act.ELF_KEEP
+                history.log(self, "elf_keep", p, t)
                 self.hands[p, t] -= 1
                 self.hand_len[p] -= 1
                 self.elf_kept[t] += 1
@@ -419,12 +434,14 @@ class EthnosState(State):
                 if self.elf_n >= self.cur_x or self.hand_len[p] == 0:
                     bands.finish_elf(self, p)
         elif phase == act.WIZARD_PICK:
+            history.log(self, "wizard", p, int(a == act.WIZARD_DRAW))
             if a == act.WIZARD_DRAW:
                 for _ in range(self.cur_x):
                     if self._draw(p):
                         return
             self.end_turn()
         elif phase == act.ORC_PICK:
+            history.log(self, "orc", p, int(a == act.ORC_EMPTY))
             self.orc_queue.pop(0)
             if a == act.ORC_EMPTY:
                 ages.empty_horde(self, p)
@@ -471,13 +488,31 @@ class EthnosState(State):
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         return observation.observe(self, player, out)
 
+    def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation, then the Age's events this seat saw (``history.py``)."""
+        return history.information_state(self, player, out)
+
+    def log(self, kind: str, seat: int, *fields: int) -> None:
+        """Record an event of the Age (``history.py``; the helpers call this)."""
+        history.log(self, kind, seat, *fields)
+
+    def log_cards(self, kind: str, seat: int, counts: np.ndarray) -> None:
+        history.log_cards(self, kind, seat, counts)
+
+    def log_age(self) -> None:
+        """A new Age: its history starts afresh with the dealt cards."""
+        history.dealt(self)
+
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         """Full-information state for centralised critics (``observation.global_state``)."""
         return observation.global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
-        """A state consistent with all ``player`` has seen (see ``tablezoo.envs.ethnos.hidden``)."""
-        return hidden.determinize(self, player, rng)
+        """A state consistent with all ``player`` has seen (see ``tablezoo.envs.ethnos.hidden``);
+        the other seats' private history is marked unknown (``history.redact``)."""
+        world = hidden.determinize(self, player, rng)
+        history.redact(world, player)
+        return world
 
     # ----------------------------------------------------------------------------------------
     # protocol: copying and saving
@@ -502,6 +537,7 @@ class EthnosState(State):
         s.rng = np.random.Generator(np.random.PCG64())
         s.rng.bit_generator.state = self.rng.bit_generator.state
         s._mask = None
+        s.events = self.events.copy()
         observation.bind_views(s)
         return s
 
@@ -511,6 +547,7 @@ class EthnosState(State):
     def check(self) -> None:
         """Ethnos' invariants (``saving.check_state``), then the shared ones."""
         saving.check_state(self)
+        history.check(self)
         super().check()
 
     def __str__(self) -> str:

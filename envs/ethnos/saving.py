@@ -18,6 +18,7 @@ from tablezoo.envs.core.errors import StateFormatError
 from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
 from tablezoo.envs.core.saved_options import check_saved_options, options_record
 from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos import history
 from tablezoo.envs.ethnos.components import (
     CENTAURS,
     DRAGON,
@@ -87,6 +88,8 @@ def to_dict(s: EthnosState) -> dict[str, Any]:
                  "merfolk_left": s.merfolk_left, "elf_kept": _ints(s.elf_kept)},
         "orc_queue": list(s.orc_queue),
         "rng": rng_to_dict(s.rng),
+        # the Age's events (history.py), for the information state; absent when unknown
+        **({"history": rows} if (rows := history.to_list(s)) is not None else {}),
     }
 
 
@@ -149,7 +152,7 @@ KEYS = ("game", "version", "options", "num_players", "tribes", "glory_tokens", "
         "first_player", "actor", "phase", "decisions", "deck", "lower_left", "dragons",
         "third_drawer", "display", "discard", "hands", "known", "bands", "glory",
         "breakdown", "markers", "merfolk", "horde", "troll_owner", "giant_seat",
-        "giant_size", "giant_plays", "building", "band", "orc_queue", "rng")
+        "giant_size", "giant_plays", "building", "band", "orc_queue", "rng", "history")
 BUILDING_KEYS = ("leader", "cards", "tribe_ok", "colour_ok")
 BAND_KEYS = ("leader", "x", "placed", "merfolk_left", "elf_kept")
 
@@ -298,6 +301,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
             "ethnos state: orc_queue must be non-empty exactly in the 'orc' phase, actor first")
     _rebuild_derived(s)
     s._mask = None
+    history.from_list(s, d.get("history", history.NOT_SAVED))
     s.check()
     return s
 

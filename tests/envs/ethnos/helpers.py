@@ -87,6 +87,7 @@ def build(
     revealed and the third is the top deck card, so the next deck draw ends the Age.
     """
     d = game.new_state(seed).to_dict()
+    del d["history"]  # a built position has no recorded history (its information state is refused)
     _return_all(d)
     n = game.num_players
     for p, cards in (hands or {}).items():
@@ -159,6 +160,7 @@ def legal_kingdoms(s: Any) -> list[str]:
 def give_hand(s: Any, p: int, cards: list[str], actor: int | None = None) -> Any:
     """The same position with ``p``'s hand replaced by ``cards`` (old hand back on the deck)."""
     d = s.to_dict()
+    d.pop("history", None)  # an edited position has no recorded history
     for ct, cnt in enumerate(d["hands"][p]):
         d["deck"].extend([ct] * cnt)
     d["hands"][p] = [0] * len(d["hands"][p])
@@ -174,6 +176,7 @@ def give_hand(s: Any, p: int, cards: list[str], actor: int | None = None) -> Any
 def end_age_now(s: Any) -> Any:
     """Same position, but the acting player's next RECRUIT_DECK draws the third Dragon."""
     d = s.to_dict()
+    d.pop("history", None)  # an edited position has no recorded history
     deck = [c for c in d["deck"] if c != DRAGON]
     d["deck"] = deck + [DRAGON]
     d["dragons"] = 2
