@@ -88,6 +88,7 @@ def run_task(st: BauerDraftState, task: int, card: int, p: int) -> bool:
             c = st.central.pop()
             if st.daga_available(p):
                 st.hands[p] = [c]
+                st.log("given", p, 1, c)
                 st._decide(MARTIN, p, card)
                 return True
             st._play(p, c, None, BY_MARTIN)
@@ -99,6 +100,7 @@ def run_task(st: BauerDraftState, task: int, card: int, p: int) -> bool:
                 st.hands[p] = []
                 st._play(p, take[0], None, BY_OLLE)  # a single option is not asked
             else:
+                st.log("given", p, len(take), *take)
                 st._decide(OLLE, p, card)
                 return True
     elif effect == "daga":
@@ -160,6 +162,7 @@ def start_yule(st: BauerDraftState) -> bool:
         st.hands[p] = []
         st._play(p, cards[0], None, BY_YULE)
         return False
+    st.log("given", p, len(cards), *cards)
     st._decide(YULE, p, YULE_CARD)
     return True
 
@@ -187,6 +190,7 @@ def resolve_extra(st: BauerDraftState, p: int, picks: list[tuple[int, bool]], vi
                    by: int) -> None:
     """Brother Martin / Olle / Yule Goat: discard the unpicked card, play the picks."""
     chosen = [c for c, _ in picks]
+    start = len(st.events)
     for c in st.hands[p]:
         if c not in chosen:
             st._discard(c)
@@ -199,6 +203,7 @@ def resolve_extra(st: BauerDraftState, p: int, picks: list[tuple[int, bool]], vi
             daga_swap(st, p, c, None)
         else:
             st._play(p, c, None, by)
+    st.canonical_events(start)  # the order of the two picks is the decider's own
     st._resume()
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bauer_draft import render, saving
+from tablezoo.envs.bauer_draft import history, render, saving
 from tablezoo.envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,
@@ -87,6 +87,7 @@ from tablezoo.envs.bauer_draft.scoring import (
 )
 from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.core.game import Game, State, rng_from, rng_from_dict
+from tablezoo.envs.core.obs_spec import EventLog
 from tablezoo.envs.core.options import Option
 from tablezoo.envs.core.views import TextViews
 
@@ -116,6 +117,9 @@ class BauerDraftGame(Game):
         # effect (Daga's re-copy included), one offer per copier and card, the Yule Goat.
         self.max_decisions = self.num_rounds * (n + 1) + 4 * 11 + 3 * NUM_CARDS + 4
         self.encoder = Encoder(self)
+        # the perfect-recall information state: the observation, then the game's events
+        self.event_table = history.event_table(self)
+        self.information_state_spec = history.info_spec(self)
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> BauerDraftState:
         state = BauerDraftState(self, rng_from(seed))
@@ -178,6 +182,7 @@ class BauerDraftState(State):
         self.acting: tuple[int, ...] = tuple(range(n))
         self._masks: list[np.ndarray | None] = [None] * n
         self._final: list[dict[str, int]] | None = None
+        self.events = EventLog(n)  # every event of the game (``history.py``)
 
     @property
     def rng(self) -> np.random.Generator:  # type: ignore[override]
@@ -281,10 +286,13 @@ class BauerDraftState(State):
         kind = self.kind
         self._masks = [None] * self.n
         if kind == SELECT:
+            for p in sorted(checked):
+                history.decided(self, kind, p, checked[p], self.source, self.offer)
             self._apply_select(checked)
             return
         p = self.decider
         a = checked[p]
+        history.decided(self, kind, p, a, self.source, self.offer)
         if kind == SELECT_VILLE:
             if a != NO_VILLE:
                 self.sel[p].append((a % NUM_CARDS, a >= DAGA_PLAY))
@@ -352,6 +360,7 @@ class BauerDraftState(State):
             self.hands[s] = drawn
             for c in drawn:
                 memory[s].pop(c, None)
+        history.drawn(self)
         self.kind = SELECT
         self.decider = self.source = -1
         self.acting = tuple(range(self.n))
@@ -366,6 +375,7 @@ class BauerDraftState(State):
             chosen = [c for c, _ in sel[p]]
             passed = [c for c in hands[p] if c not in chosen]
             if len(chosen) == 2:
+                history.log(self, "ville_back", p)
                 self._leave_tableau(VILLE)
                 passed.append(VILLE)
                 ville_user = p
@@ -400,11 +410,13 @@ class BauerDraftState(State):
         self.hands = [[] for _ in range(n)]
         revealed: list[int] = []
         for p in range(n):
+            start = len(self.events)
             for c, via_daga in sel[p]:
                 if via_daga:
                     daga_swap(self, p, c, revealed)
                 else:
                     self._play(p, c, revealed, BY_SELECT)
+            self.canonical_events(start)  # which of two cards came first is not shown
         self.sel = [[] for _ in range(n)]
         revealed.sort()  # on-play effects of the reveal resolve in ascending card-id order
         self.queue.extend((TASK_EFFECT, c, self.owner[c]) for c in revealed)
@@ -451,6 +463,7 @@ class BauerDraftState(State):
     def _play(self, p: int, c: int, collect: list[int] | None, by: int) -> None:
         """Card ``c`` enters p's tableau (played ``by`` the select or an effect, a public fact);
         a Day character's on-play effect is queued."""
+        history.played(self, p, c, by)
         self.tableau[p].append(c)
         self.owner[c] = p
         self.seq[c] = self.next_seq
@@ -479,6 +492,7 @@ class BauerDraftState(State):
             self._play(p, self.central.pop(), collect, by)
 
     def _discard(self, c: int) -> None:
+        history.log(self, "discard", -1, c)
         self.discards.append(c)
         self.disc_m[c] = 1.0
         for mem in self.memory:
@@ -511,6 +525,7 @@ class BauerDraftState(State):
     def check(self) -> None:
         """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
         saving.check_state(self)
+        history.check(self)
         super().check()
 
     # --- outcome -----------------------------------------------------------------------------
@@ -548,11 +563,26 @@ class BauerDraftState(State):
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         return observe(self, player, out)
 
+    def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation, then every event of the game this seat saw (``history.py``)."""
+        return history.information_state(self, player, out)
+
+    def log(self, kind: str, seat: int, *fields: int) -> None:
+        """Record an event of the game (``history.py``; the effects call this)."""
+        history.log(self, kind, seat, *fields)
+
+    def canonical_events(self, start: int) -> None:
+        """The events since ``start`` happened at once for the seats who did not decide them:
+        recorded in a canonical order (``history.canonical``)."""
+        history.canonical(self, start)
+
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         return global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerDraftState:
-        return determinize(self, player, rng)
+        world = determinize(self, player, rng)
+        history.redact(world, player)  # the other seats' private history: unknown
+        return world
 
     # --- copying and saving ------------------------------------------------------------------
     def clone(self) -> BauerDraftState:
@@ -590,6 +620,7 @@ class BauerDraftState(State):
         new.acting = self.acting
         new._masks = list(self._masks)  # masks are never mutated in place
         new._final = self._final
+        new.events = self.events.copy()
         return new
 
     def to_dict(self) -> dict[str, Any]:

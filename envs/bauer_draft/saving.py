@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tablezoo.envs.bauer_draft import history
 from tablezoo.envs.bauer_draft.actions import (
     COPY_CHOICE,
     COPY_OFFER,
@@ -126,12 +127,14 @@ def to_dict(s: BauerDraftState) -> dict[str, Any]:
         "tracked": [{code[c]: TRACK_NAMES[t] for c, t in sorted(row.items())}
                     for row in s.tracked],
         "rng": copy.deepcopy(s.rng_state()),
+        # every event of the game (history.py), for the information state; absent when unknown
+        **({"history": rows} if (rows := history.to_list(s)) is not None else {}),
     }
 
 
 KEYS = ("game", "options", "round", "kind", "decider", "source", "offer", "first", "selected",
         "hands", "piles", "pile_ids", "central", "discards", "tableau", "next_seq", "copies",
-        "daga_used", "daga_ready", "queue", "plays", "memory", "tracked", "rng")
+        "daga_used", "daga_ready", "queue", "plays", "memory", "tracked", "rng", "history")
 ENTRY_KEYS = ("card", "seq", "round", "by")
 COPY_KEYS = ("copier", "mode", "target", "since")
 MAX_COUNT = 10**6  # bound of play counters (far above any game's ~100 plays)
@@ -218,10 +221,12 @@ def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any],
     if unknown:
         _bad(f"unknown keys {_shown(unknown)}; allowed: {', '.join(KEYS)}")
     complete = "game" in data or "rng" in data
-    missing = [k for k in KEYS if k not in data and k != "options"]
+    missing = [k for k in KEYS if k not in data and k not in ("options", "history")]
     if complete and missing:  # options may be left out to load a save into other options
         _bad(f"a complete save has every key; missing {missing}")
     state = _load(game, data, state_class, complete)
+    # the game's events (information_state); a save without them: rebuilt or unknown
+    history.from_list(state, data.get("history", history.NOT_SAVED))
     state.check()
     return state
 
