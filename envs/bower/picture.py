@@ -235,6 +235,8 @@ def _tile(c: Canvas, x: float, y: float, t: int, *, action: int | None = None,
             _items(c, x + 32 * end + 2, y + 2, e, 8, 28)
         c.text(x + 31, y + 42, TILE_IDS[t] + (f" {note}" if note else ""), size=9, fill=INK,
                anchor="middle")
+        if action is not None or group is not None:  # one target for the pointer, gap included
+            c.rect(x, y, 62, 30, fill="#ffffff", fill_opacity=0)
     if action is not None or group is not None:
         c.rect(x - 2, y - 2, 66, 34, stroke=CHOICE, width=2, rx=4, stroke_dasharray="4 2")
 

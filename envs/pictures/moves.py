@@ -3,13 +3,14 @@
 A ``State`` keeps no history, so whoever applies a decision (the env with
 ``render_mode="rgb_array"``, the web app, a replay) records it first with ``record_move(before,
 actions)``: each acting seat's action, what the other seats learn of it (the game's
-``public_move``), its own name for the mover (``action_name``) and the public facts the game's
-picture wants to show after the move (``Picture.remember``: a trick that was just completed).
+``public_move``), the mover's own name for it (the menu line it chose, ``menu_label``) and the
+public facts the game's picture shows after the move (``Picture.remember``: a trick that was
+just completed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class LastMove:
     """One decision: ``actions[p]`` for each seat that acted; ``public[p]`` what the others
-    learn of it, ``own[p]`` the mover's own name for it; ``facts`` the game's public extras."""
+    learn of it, ``own[p]`` the mover's own name for it (its menu line); ``facts`` the game's
+    public extras."""
 
     actions: dict[int, int]
     public: dict[int, str]
@@ -31,14 +33,10 @@ class LastMove:
         """``player``'s move as ``seat`` may read it (``None``: the all-seeing view)."""
         return self.own[player] if seat is None or seat == player else self.public[player]
 
-    def lines(self, game_player_name: Any, seat: int | None) -> list[str]:
-        """``player_1: J♥`` per mover, in seat order, as ``seat`` may read them."""
-        return [f"{game_player_name(p)}: {self.text(p, seat)}" for p in sorted(self.actions)]
-
-    def seen(self, player: int, seat: int | None) -> bool:
-        """Whether ``seat`` knows ``player``'s action id itself (its own, the all-seeing view,
-        or a move whose public text is its full name)."""
-        return seat is None or seat == player or self.public[player] == self.own[player]
+    def lines(self, player_name: Callable[[int], str], seat: int | None) -> list[str]:
+        """``player_1: play J♥`` per mover, in seat order, as ``seat`` may read them
+        (``player_name``: the game's ``player_name``)."""
+        return [f"{player_name(p)}: {self.text(p, seat)}" for p in sorted(self.actions)]
 
     def to_dict(self) -> dict[str, Any]:
         return {"actions": {str(p): a for p, a in self.actions.items()},
@@ -62,6 +60,6 @@ def record_move(before: State, actions: Mapping[int, int]) -> LastMove:
     return LastMove(
         actions=acts,
         public={p: views.public_move(before, p, a) for p, a in acts.items()},
-        own={p: game.action_name(a) for p, a in acts.items()},
+        own={p: views.menu_label(before, a) for p, a in acts.items()},
         facts=picture_of(game).remember(before, acts),
     )
