@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ladder": ("tablezoo.training.evaluation.ladder",
                "head-to-head win-rate matrix, ratings and time per move"),
     "play": ("tablezoo.training.cli.play", "play one seat in the terminal against agents"),
+    "serve": ("tablezoo.training.web.server",
+              "watch and play the games in a browser (a local web app)"),
     "plot": ("tablezoo.training.figures.learning_curve", "draw a run's learning curve"),
     "export": ("tablezoo.training.shipping.export",
                "turn a MaskablePPO zip into a numpy model (.npz + card)"),

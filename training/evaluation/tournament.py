@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,26 @@ def check_games(games: int, agents: int) -> None:
                          f"{agents}, e.g. {low}" + ("" if low == high else f" or {high}"))
 
 
+def schedule(game: Game, agents: int, games: int, seed: int = 0
+             ) -> Iterator[tuple[list[int], list[int], int]]:
+    """Game by game: the agent index of every seat, of every unit, and the game's seed (one
+    deal per block of ``agents`` games). ``run_tournament`` plays these games, and a replay of
+    game ``k`` of a ``tournament.json`` takes the ``k``-th."""
+    units = teams_of(game)
+    rng = np.random.default_rng(seed)
+    lineup: list[int] = []
+    for k in range(games):
+        rotation = k % agents
+        if rotation == 0:
+            lineup = block_lineup(rng, agents, len(units))
+        by_unit = [(i + rotation) % agents for i in lineup]
+        seats = [0] * game.num_players
+        for unit, agent_index in zip(units, by_unit):
+            for p in unit:
+                seats[p] = agent_index
+        yield seats, by_unit, seed + k // agents
+
+
 def run_tournament(
     game: Game,
     names: Sequence[str],
@@ -85,20 +105,10 @@ def run_tournament(
     units = teams_of(game)
     a = len(names)
     check_games(games, a)
-    rng = np.random.default_rng(seed)
     rewards: dict[str, list[float]] = {name: [] for name in names}
     ratings = Ratings(names)
-    lineup: list[int] = []
-    for k in range(games):
-        rotation = k % a
-        if rotation == 0:
-            lineup = block_lineup(rng, a, len(units))
-        by_unit = [(i + rotation) % a for i in lineup]
-        seats = [0] * game.num_players
-        for unit, agent_index in zip(units, by_unit):
-            for p in unit:
-                seats[p] = agent_index
-        result = play_game(game, [factories[i](None) for i in seats], seed + k // a)
+    for seats, by_unit, deal_seed in schedule(game, a, games, seed):
+        result = play_game(game, [factories[i](None) for i in seats], deal_seed)
         unit_returns = [result.returns[unit[0]] for unit in units]
         for agent_index in sorted(set(by_unit)):
             held = [r for i, r in zip(by_unit, unit_returns) if i == agent_index]

@@ -19,8 +19,8 @@ from tablezoo.training.cli.main import COMMANDS
 
 TOOLS = ["play", "bench", "train", "evaluate", "tournament", "bench-training", "rllib",
          "quickstart", "soak", "imitate", "evolve", "ladder"]
-# the tools without an --env flag (a run, a model file, or docs' ENV argument)
-FILE_TOOLS = ["docs", "ship", "export", "plot", "average"]
+# the tools without an --env flag (a run, a model file, docs' ENV argument, the web app)
+FILE_TOOLS = ["docs", "ship", "export", "plot", "average", "serve"]
 SHARED = {"--env", "--env-option", "--opponent", "--seed", "--games", "--out"}
 OLD_SPELLINGS = {"--option", "--opponents"}
 

@@ -1,0 +1,372 @@
+// tablezoo serve: the page. It keeps only what the server sends for its seat (game id, seat,
+// token, the last view) and asks the server for everything else.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let catalog = null;
+let current = { game: null, seat: null, token: null, tokens: {}, view: null, busy: false };
+let autoplay = null;
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function showError(err) {
+  const box = $("error");
+  if (!err) { box.hidden = true; box.textContent = ""; return; }
+  box.textContent = String(err.message || err);
+  box.hidden = false;
+}
+
+function envInfo(name) { return catalog.envs.find((e) => e.name === name); }
+
+// --- setup ------------------------------------------------------------------------------------
+function buildOptions() {
+  const env = envInfo($("env").value);
+  const box = $("options");
+  box.querySelectorAll("label").forEach((n) => n.remove());
+  for (const opt of env.options) {
+    const label = document.createElement("label");
+    label.className = "option";
+    label.append(opt.name + " ");
+    const value = opt.name in env.quick ? env.quick[opt.name] : opt.default;
+    let input;
+    if (opt.allowed) {
+      input = document.createElement("select");
+      opt.allowed.forEach((v, i) => {
+        const o = document.createElement("option");
+        o.value = String(i);
+        o.textContent = JSON.stringify(v);
+        if (JSON.stringify(v) === JSON.stringify(value)) o.selected = true;
+        input.append(o);
+      });
+    } else {
+      input = document.createElement("input");
+      input.type = "text";
+      input.value = value === null ? "none" : (typeof value === "object" ? JSON.stringify(value) : String(value));
+    }
+    input.dataset.option = opt.name;
+    input.addEventListener(opt.allowed ? "change" : "input", buildSeats);
+    label.append(input);
+    const doc = document.createElement("small");
+    doc.textContent = opt.doc;
+    label.append(doc);
+    box.append(label);
+  }
+  $("seats").querySelectorAll("label").forEach((n) => n.remove());  // another env's seats
+  buildSeats();
+}
+
+function chosenOptions() {
+  const env = envInfo($("env").value);
+  const out = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const opt = env.options.find((o) => o.name === input.dataset.option);
+    const value = opt.allowed ? opt.allowed[Number(input.value)] : input.value;
+    if (JSON.stringify(value) !== JSON.stringify(opt.default)) out[opt.name] = value;
+  }
+  return out;
+}
+
+function playerCount() {
+  const env = envInfo($("env").value);
+  const chosen = chosenOptions();
+  if ("num_players" in chosen) return Number(chosen.num_players);
+  return env.players;
+}
+
+function buildSeats() {
+  const box = $("seats");
+  const count = playerCount();
+  const inputs = box.querySelectorAll("input");
+  if (inputs.length === count || !(count >= 1 && count <= 8)) return;  // nothing to change
+  const before = [...inputs].map((i) => i.value);
+  box.querySelectorAll("label").forEach((n) => n.remove());
+  const list = $("agent-list") || document.createElement("datalist");
+  list.id = "agent-list";
+  list.replaceChildren(...catalog.agents.map((a) => Object.assign(document.createElement("option"), { value: a })));
+  box.append(list);
+  for (let p = 0; p < count; p++) {
+    const label = document.createElement("label");
+    label.append(`player_${p} `);
+    const input = document.createElement("input");
+    input.type = "text";
+    input.setAttribute("list", "agent-list");
+    input.dataset.seat = String(p);
+    input.value = before[p] || (p === 0 ? "human" : "heuristic");
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function seats() { return [...$("seats").querySelectorAll("input")].map((i) => i.value.trim()); }
+
+function seed() {
+  const text = $("seed").value.trim();
+  return text === "" ? null : Number(text);
+}
+
+async function start(extra) {
+  showError(null);
+  const body = { env: $("env").value, options: chosenOptions(), seats: seats(), seed: seed(), ...extra };
+  const data = await api("POST", "/api/games", body);
+  enter(data);
+}
+
+function enter(data) {
+  current.game = data.game;
+  current.tokens = data.tokens || {};
+  const humans = Object.keys(current.tokens).map(Number).sort((a, b) => a - b);
+  current.seat = humans.length ? humans[0] : null;
+  current.token = humans.length ? current.tokens[String(current.seat)] : null;
+  const hash = new URLSearchParams({ game: current.game });
+  if (current.seat !== null) { hash.set("seat", current.seat); hash.set("token", current.token); }
+  history.replaceState(null, "", "#" + hash.toString());
+  show(data.view);
+}
+
+// --- the game ---------------------------------------------------------------------------------
+function show(view) {
+  current.view = view;
+  document.body.dataset.views = String(Number(document.body.dataset.views || 0) + 1);
+  $("setup").hidden = true;
+  $("table").hidden = false;
+  $("new").hidden = false;
+  const env = envInfo(view.env);
+  $("legend").textContent = env ? env.legend : "";
+  $("board").innerHTML = view.svg;
+  for (const el of $("board").querySelectorAll("[data-action]")) {
+    el.addEventListener("click", () => move(Number(el.dataset.action)));
+  }
+  for (const el of $("board").querySelectorAll("[data-group]")) {
+    el.addEventListener("click", () => showMenu(el.dataset.group));
+  }
+  $("text").textContent = view.text;
+  const log = $("log");
+  log.replaceChildren(...view.log.map((entry) => {
+    const li = document.createElement("li");
+    li.value = entry.n;
+    li.textContent = entry.lines.join("; ");
+    return li;
+  }));
+  log.lastElementChild?.scrollIntoView({ block: "nearest" });
+  status(view);
+  $("controls").hidden = view.mode !== "watch";
+  if (view.mode === "watch") {
+    $("frame").textContent = `position ${view.frame} of ${view.frames - 1}` +
+      (view.can_grow && !view.over ? " (the agents play on)" : "");
+    if (view.over && autoplay) toggleAutoplay();
+  }
+  showMenu(null);
+  showResult(view);
+}
+
+function status(view) {
+  const box = $("status");
+  box.replaceChildren();
+  const title = document.createElement("div");
+  title.textContent = view.title;
+  box.append(title);
+  const line = document.createElement("div");
+  if (view.over) {
+    line.textContent = "game over";
+  } else if (view.menu) {
+    line.className = "turn";
+    line.textContent = `your move (player_${view.viewer})`;
+  } else if (view.answered) {
+    line.textContent = `you chose: ${view.answered}; waiting for ${view.to_act.join(", ")}`;
+  } else {
+    line.textContent = `to act: ${view.to_act.join(", ")}`;
+  }
+  if (view.think_ms) line.textContent += ` · agents thought ${view.think_ms} ms`;
+  box.append(line);
+}
+
+function showMenu(groupKey) {
+  const box = $("menu");
+  box.replaceChildren();
+  const menu = current.view && current.view.menu;
+  if (!menu) return;
+  const labels = new Map(menu.labels);
+  const grouped = new Set(menu.groups.flatMap((g) => g[2]));
+  const title = document.createElement("div");
+  title.className = "title";
+  box.append(title);
+  if (groupKey !== null) {
+    const group = menu.groups.find((g) => g[0] === groupKey);
+    title.textContent = group[1];
+    for (const a of group[2]) box.append(moveButton(a, labels.get(a)));
+    const back = document.createElement("button");
+    back.className = "back";
+    back.textContent = "← back";
+    back.addEventListener("click", () => showMenu(null));
+    box.append(back);
+    return;
+  }
+  title.textContent = "your legal moves";
+  for (const [a, label] of menu.labels) if (!grouped.has(a)) box.append(moveButton(a, label));
+  for (const [key, text] of menu.groups) {
+    const b = document.createElement("button");
+    b.className = "group";
+    b.dataset.group = key;
+    b.textContent = `${key}: ${text} →`;
+    b.addEventListener("click", () => showMenu(key));
+    box.append(b);
+  }
+}
+
+function moveButton(action, label) {
+  const b = document.createElement("button");
+  b.className = "move";
+  b.dataset.action = String(action);
+  b.textContent = label;
+  b.addEventListener("click", () => move(action));
+  return b;
+}
+
+function showResult(view) {
+  const box = $("result");
+  box.replaceChildren();
+  if (!view.result) return;
+  const r = view.result;
+  const head = document.createElement("div");
+  head.className = "headline";
+  head.textContent = r.truncated ? "game cut at its decision bound" : "final score";
+  box.append(head);
+  const table = document.createElement("table");
+  table.className = "final";
+  const names = view.seats.map((s) => s.name + (s.you ? " (you)" : ""));
+  const rows = [["", ...names], ["score", ...r.scores], ["return", ...r.returns]];
+  for (const cat of r.categories) rows.push([cat, ...r.breakdown.map((b) => b[cat] ?? 0)]);
+  rows.forEach((row, i) => {
+    const tr = document.createElement("tr");
+    row.forEach((cell) => {
+      const td = document.createElement(i === 0 ? "th" : "td");
+      td.textContent = typeof cell === "number" ? String(+cell.toFixed(3)) : cell;
+      tr.append(td);
+    });
+    table.append(tr);
+  });
+  box.append(table);
+}
+
+async function move(action) {
+  if (current.busy || !current.view || current.view.mode !== "play") return;
+  current.busy = true;
+  try {
+    showError(null);
+    const view = await api("POST", `/api/games/${current.game}/move`, {
+      seat: current.seat, token: current.token, action, counter: current.view.counter });
+    show(view);
+  } catch (err) {
+    showError(err);
+  } finally {
+    current.busy = false;
+  }
+}
+
+async function go(where) {
+  if (current.busy || !current.view) return;
+  current.busy = true;
+  try {
+    showError(null);
+    show(await api("POST", `/api/games/${current.game}/step`, { go: where, counter: current.view.frame }));
+  } catch (err) {
+    showError(err);
+    if (autoplay) toggleAutoplay();
+  } finally {
+    current.busy = false;
+  }
+}
+
+function toggleAutoplay() {
+  if (autoplay) {
+    clearInterval(autoplay);
+    autoplay = null;
+    $("autoplay").textContent = "⏵ play";
+  } else {
+    autoplay = setInterval(() => go("next"), 700);
+    $("autoplay").textContent = "⏸ pause";
+  }
+}
+
+async function reopen() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.get("game")) return false;
+  current.game = params.get("game");
+  current.seat = params.has("seat") ? Number(params.get("seat")) : null;
+  current.token = params.get("token");
+  if (current.seat !== null) current.tokens = { [current.seat]: current.token };
+  const query = current.seat === null ? "" :
+    `?seat=${current.seat}&token=${encodeURIComponent(current.token)}`;
+  try {
+    show(await api("GET", `/api/games/${current.game}${query}`));
+    return true;
+  } catch (err) {
+    showError(err);
+    history.replaceState(null, "", "#");
+    return false;
+  }
+}
+
+function newGame() {
+  if (autoplay) toggleAutoplay();
+  history.replaceState(null, "", "#");
+  current = { game: null, seat: null, token: null, tokens: {}, view: null, busy: false };
+  $("table").hidden = true;
+  $("setup").hidden = false;
+  $("new").hidden = true;
+  showError(null);
+}
+
+async function readFile(input) {
+  const file = input.files && input.files[0];
+  return file ? await file.text() : "";
+}
+
+async function init() {
+  catalog = await api("GET", "/api/envs");
+  const select = $("env");
+  for (const env of catalog.envs) {
+    const o = document.createElement("option");
+    o.value = env.name;
+    o.textContent = `${env.name} (${env.game})`;
+    select.append(o);
+  }
+  select.addEventListener("change", buildOptions);
+  buildOptions();
+  $("new-game").addEventListener("submit", (e) => { e.preventDefault(); start({}).catch(showError); });
+  $("open-state").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const text = (await readFile($("state-file"))) || $("state-text").value;
+      const state = JSON.parse(text);
+      showError(null);
+      enter(await api("POST", "/api/games", { state, seats: seats(), seed: seed() }));
+    } catch (err) { showError(err); }
+  });
+  $("replay-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const record = await readFile($("record-file"));
+      showError(null);
+      enter(await api("POST", "/api/replays", { record, game: Number($("record-game").value) }));
+    } catch (err) { showError(err); }
+  });
+  for (const b of $("controls").querySelectorAll("[data-go]")) {
+    b.addEventListener("click", () => go(b.dataset.go));
+  }
+  $("autoplay").addEventListener("click", toggleAutoplay);
+  $("new").addEventListener("click", newGame);
+  await reopen();
+}
+
+init().catch(showError);
