@@ -16,8 +16,8 @@ from tablezoo.envs.pictures.moves import record_move
 from tests.envcases import cases
 
 pytest.importorskip("cairosvg")
-from tablezoo.envs.pictures.animation import write_animation  # noqa: E402
-from tablezoo.envs.pictures.raster import PicturesUnavailableError, svg_to_array  # noqa: E402
+from tablezoo.envs.pictures.animation import write_animation
+from tablezoo.envs.pictures.raster import PicturesUnavailableError, svg_to_array
 
 
 def size_of(svg: str) -> tuple[int, int]:
