@@ -17,7 +17,7 @@ Earlier deals (``episode="game"``) are left out on purpose: a deal is dealt afre
 of an earlier deal is public, so what carries over is the points, the deal count and the dealer
 (in the default observation), which decide the rest of the game; the information state is
 perfect recall *within* the current deal plus that public score. Its size does not depend on any
-option (1,482 values).
+option (1,462 values).
 
 The engine keeps one absolute buffer (``hbuf``: first four per seat, leaders and cards per trick
 by absolute seat), written as cards fall; each seat's rows are one ``np.take`` through a
