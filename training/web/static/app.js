@@ -157,7 +157,8 @@ function show(view) {
     li.textContent = entry.lines.join("; ");
     return li;
   }));
-  log.lastElementChild?.scrollIntoView({ block: "nearest" });
+  const aside = log.closest("aside");
+  aside.scrollTop = aside.scrollHeight;  // the latest moves in sight, the page itself unmoved
   status(view);
   $("controls").hidden = view.mode !== "watch";
   if (view.mode === "watch") {
