@@ -223,3 +223,60 @@ def test_a_move_answers_in_well_under_100_ms_besides_the_agents_thinking(client)
         view = answer.json()
         times.append((time.perf_counter() - t0) * 1000 - view["think_ms"])
     assert sorted(times)[len(times) // 2] < 100, times
+
+
+def test_several_human_seats_each_play_with_their_own_token(client):
+    """bauer_draft's selection is simultaneous: the first answer waits for the other human."""
+    data = start(client, "bauer_draft_v0", seats=["human", "human"])
+    game, tokens = data["game"], data["tokens"]
+    assert sorted(tokens) == ["0", "1"] and tokens["0"] != tokens["1"]
+    url = f"/api/games/{game}/move"
+    views = {p: client.get(f"/api/games/{game}?seat={p}&token={tokens[str(p)]}").json()
+             for p in (0, 1)}
+    assert views[0]["svg"] != views[1]["svg"]  # each sees its own hand
+    first = views[0]["menu"]["labels"][0][0]
+    refused(client.post(url, json={"seat": 1, "token": tokens["0"], "action": first,
+                                   "counter": 0}), 403, "wrong or missing token for seat 1")
+    waiting = client.post(url, json={"seat": 0, "token": tokens["0"], "action": first,
+                                     "counter": 0}).json()
+    assert waiting["counter"] == 0 and waiting["answered"] and waiting["menu"] is None
+    refused(client.post(url, json={"seat": 0, "token": tokens["0"], "action": first,
+                                   "counter": 0}), 409, "has already answered")
+    second = views[1]["menu"]["labels"][0][0]
+    moved = client.post(url, json={"seat": 1, "token": tokens["1"], "action": second,
+                                   "counter": 0}).json()
+    assert moved["counter"] == 1 and moved["viewer"] == 1
+
+
+def test_tablezoo_serve_answers_on_127_0_0_1(tmp_path):
+    """The command itself: it listens on 127.0.0.1 and serves the page, its assets and the API."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "tablezoo.training.web.server", "--port",
+                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/envs", timeout=5) as r:
+                    catalog = json.loads(r.read())
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read().decode()
+                assert time.monotonic() < deadline, "tablezoo serve did not answer"
+                time.sleep(0.2)
+        assert [e["name"] for e in catalog["envs"]] == list(envs.ENVS)
+        for path in ("/", "/static/app.js", "/static/app.css"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+                page = r.read().decode()
+                assert r.status == 200 and "http://" not in page and "https://" not in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -133,6 +133,41 @@ function enter(data) {
   show(data.view);
 }
 
+// Several human seats in one game: play them here in turn (buttons), or one a tab (links).
+function seatSwitch() {
+  const box = $("seat-switch");
+  const humans = Object.keys(current.tokens).map(Number).sort((a, b) => a - b);
+  box.hidden = humans.length < 2;
+  box.replaceChildren();
+  if (box.hidden) return;
+  box.append("your seats: ");
+  for (const seat of humans) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "seat";
+    b.dataset.seat = String(seat);
+    b.textContent = `play player_${seat}` + (seat === current.seat ? " (shown)" : "");
+    b.disabled = seat === current.seat;
+    b.addEventListener("click", () => switchSeat(seat));
+    const link = document.createElement("a");
+    const hash = new URLSearchParams({ game: current.game, seat, token: current.tokens[String(seat)] });
+    link.href = "#" + hash.toString();
+    link.target = "_blank";
+    link.textContent = "(own tab)";
+    box.append(b, " ", link, " ");
+  }
+}
+
+async function switchSeat(seat) {
+  current.seat = seat;
+  current.token = current.tokens[String(seat)];
+  const hash = new URLSearchParams({ game: current.game, seat, token: current.token });
+  history.replaceState(null, "", "#" + hash.toString());
+  try {
+    show(await api("GET", `/api/games/${current.game}?seat=${seat}&token=${encodeURIComponent(current.token)}`));
+  } catch (err) { showError(err); }
+}
+
 // --- the game ---------------------------------------------------------------------------------
 function show(view) {
   current.view = view;
@@ -160,6 +195,7 @@ function show(view) {
   const aside = log.closest("aside");
   aside.scrollTop = aside.scrollHeight;  // the latest moves in sight, the page itself unmoved
   status(view);
+  seatSwitch();
   $("controls").hidden = view.mode !== "watch";
   if (view.mode === "watch") {
     $("frame").textContent = `position ${view.frame} of ${view.frames - 1}` +
