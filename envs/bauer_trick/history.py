@@ -99,8 +99,9 @@ def information_state(state: BauerTrickState, player: int,
             "deal, or in a game saved by this version")
     if out is None:
         out = np.empty(INFO_SPEC.size, np.float32)
-    np.take(state.buf, OBSERVER_PERM[player], out=out[:_OBS_SIZE])
-    np.take(state.hbuf, HISTORY_PERM[player], out=out[_OBS_SIZE:])
+    # mode="clip": the permutations are in range, and numpy buffers ``out`` under "raise"
+    np.take(state.buf, OBSERVER_PERM[player], out=out[:_OBS_SIZE], mode="clip")
+    np.take(state.hbuf, HISTORY_PERM[player], out=out[_OBS_SIZE:], mode="clip")
     return out
 
 

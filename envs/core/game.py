@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from tablezoo.envs.core.errors import IllegalActionError, StateFormatError
-from tablezoo.envs.core.obs_spec import ObsPiece, ObsSpec
+from tablezoo.envs.core.obs_spec import EventTable, ObsPiece, ObsSpec
 from tablezoo.envs.core.options import Option, resolve_options
 from tablezoo.envs.core.symmetry import Symmetries
 
@@ -46,6 +46,9 @@ class Game(ABC):
     max_decisions: int
     # Seats that share one result (partnership games); ``None``: every seat plays for itself.
     teams: tuple[tuple[int, ...], ...] | None = None
+    # The kinds of event whose rows a game's information state ends with (its README's table);
+    # ``None`` for a game whose information state is laid out otherwise (or has none).
+    event_table: EventTable | None = None
     # True only for a game in which every decision is a joint move of *all* seats (every
     # non-terminal state has ``acting_players() == (0, ..., n-1)``): the one turn structure under
     # which PettingZoo's ``aec_to_parallel`` works (it needs every agent to step once per cycle,

@@ -81,9 +81,11 @@ class ObsSpec:
     def zeros(self) -> np.ndarray:
         return np.zeros(self.size, OBS_DTYPE)
 
-    def markdown_table(self) -> str:
+    def markdown_table(self, first: int = 0) -> str:
+        """The documentation table of the pieces from the ``first``-th on (the total is the
+        whole vector's size)."""
         rows = ["| piece | shape | offset | range | meaning |", "|---|---|---|---|---|"]
-        for p in self.pieces:
+        for p in self.pieces[first:]:
             shape = "×".join(str(s) for s in p.shape)
             rng = f"{p.low:g}..{p.high:g}"
             rows.append(f"| `{p.name}` | {shape} | {self.offsets[p.name]} | {rng} | {p.doc} |")
@@ -174,6 +176,7 @@ class EventTable:
         self.field_high = field_high
         self.window = window
         self.public_kind = np.array([not k.secret for k in self.kinds], bool)
+        self._public = [not k.secret for k in self.kinds]
         self.private_field = np.zeros((len(self.kinds), width), bool)
         for i, k in enumerate(self.kinds):
             for name in k.private:
@@ -237,6 +240,22 @@ class EventTable:
             dropped[...] = cache.dropped
 
     def _append(self, events: list[tuple[int, ...]], p: int, cache: _Cache) -> None:
+        if len(events) <= 8:  # the usual case (a decision's few events): plain Python
+            n, hidden, public = self.num_players, self._hidden_fields, self._public
+            rows = []
+            for e in events:
+                kind, seat = e[0], e[1]
+                own = seat == p
+                if not (own or public[kind]):
+                    continue
+                row = [kind + 1, (seat - p) % n + 1 if seat >= 0 else 0, *e[2:]]
+                if not own:
+                    for i in hidden[kind]:
+                        row[2 + i] = HIDDEN
+                rows.append(row)
+            if rows:
+                self._store(np.array(rows, OBS_DTYPE), cache)
+            return
         arr = np.asarray(events, np.int64)
         kinds, seats = arr[:, 0], arr[:, 1]
         own = seats == p
@@ -251,6 +270,12 @@ class EventTable:
         rows[:, 1] = np.where(seats >= 0, (seats - p) % self.num_players + 1, 0)
         hide = self.private_field[kinds] & ~own[:, None]
         rows[:, 2:] = np.where(hide, HIDDEN, arr[:, 2:])
+        self._store(rows, cache)
+
+    def _store(self, rows: np.ndarray, cache: _Cache) -> None:
+        """Append ``rows`` to ``cache``'s matrix (the oldest give way past ``self.rows`` for a
+        windowed table)."""
+        m = len(rows)
         matrix, used, limit = cache.matrix, cache.used, self.rows
         if used + m > limit:
             if not self.window:

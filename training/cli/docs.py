@@ -1,8 +1,11 @@
-"""Print the generated documentation tables of an env (options and observation pieces, and with
-``--state`` the pieces of the global state ``env.state()``).
+"""Print the generated documentation tables of an env (options and observation pieces; with
+``--state`` the pieces of the global state ``env.state()``; with ``--information-state`` the
+pieces the information state adds to the observation, ``observation="information_state"``, and
+the kinds of its history rows).
 
     tablezoo docs bauer_trick_v0
     tablezoo docs bauer_trick_v0 --state
+    tablezoo docs ethnos_v0 --information-state
 
 Each env's own README (``envs/<game>/README.md``, ``readme_path(name)``) embeds these tables
 verbatim; ``tests/test_docs.py`` fails when they drift from the code, so regenerate and paste
@@ -44,14 +47,34 @@ def state_table(name: str, **options) -> str:
             f"{game.state_spec.markdown_table()}")
 
 
+def information_state_table(name: str, **options) -> str:
+    """The pieces ``game.information_state_spec`` adds after the observation's, and the event
+    kinds of its ``history`` rows where the game records events."""
+    game = envs.make_game(name, **options)
+    spec = game.information_state_spec
+    text = (f"Information state of `{name}` (`observation=\"information_state\"`, {spec.size} "
+            f"float32 values{', with the default options' if not options else ''}): the "
+            f"observation's pieces at the same offsets (0 to {game.obs_spec.size - 1}), then:"
+            f"\n\n{spec.markdown_table(len(game.obs_spec.pieces))}")
+    if game.event_table is not None:
+        text += f"\n\nEvent kinds of the `history` rows:\n\n{game.event_table.markdown()}"
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser("docs", __doc__)
     parser.add_argument("env", choices=envs.ENVS, metavar="ENV",
                         help=f"the env to document ({', '.join(envs.ENVS)})")
-    parser.add_argument("--state", action="store_true",
-                        help="print the global state table instead")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--state", action="store_true",
+                       help="print the global state table instead")
+    which.add_argument("--information-state", action="store_true",
+                       help="print what the information state adds to the observation instead")
     args = parser.parse_args(argv)
-    print(state_table(args.env) if args.state else tables(args.env))
+    if args.information_state:
+        print(information_state_table(args.env))
+    else:
+        print(state_table(args.env) if args.state else tables(args.env))
     return 0
 
 

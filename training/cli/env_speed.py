@@ -1,7 +1,10 @@
 """Speed of every tablezoo env: random legal play through the AEC API, with the observation and
 the action mask of the acting agent fetched every step (what a training loop pays). Two columns:
 the default fresh arrays, and ``reuse_buffers=True`` (in-place buffers, the opt-in), measured
-alternately in rounds so machine noise hits both alike.
+alternately in rounds so machine noise hits both alike. ``--observation information_state`` adds
+a third env to the same rounds, handing out the information state (``observation=
+"information_state"``, fresh arrays) instead of the default observation, and the cost per step
+it adds.
 
 ``--vector`` measures the vector API instead (``tablezoo.envs.make_vector``): decisions/s at each
 batch size for each backend the env has (``python``: its engines in a loop; ``compiled`` where
@@ -12,6 +15,7 @@ independent processes running side by side (their total), with the machine's loa
     tablezoo bench                      # every env, default options, 3 s each
     tablezoo bench --env bower_v0 --seconds 10
     tablezoo bench --variants --json    # every player count / mode, machine-readable
+    tablezoo bench --observation information_state --variants
     tablezoo bench --vector --env bauer_trick_v0 --sizes 1,64,1024 --processes 1
 """
 
@@ -45,11 +49,13 @@ class Result:
     games: int
     seconds: float
     reuse_buffers: bool = False
+    observation: str = "default"
 
 
-def measure(name: str, options: dict, seconds: float, reuse_buffers: bool = False) -> Result:
+def measure(name: str, options: dict, seconds: float, reuse_buffers: bool = False,
+            observation: str = "default") -> Result:
     """Play random legal games for ``seconds`` of wall time; count decisions and finished games."""
-    env = envs.make(name, reuse_buffers=reuse_buffers, **options)
+    env = envs.make(name, reuse_buffers=reuse_buffers, observation=observation, **options)
     pick = random.Random(0)
     steps = games = 0
     seed = 0
@@ -68,17 +74,21 @@ def measure(name: str, options: dict, seconds: float, reuse_buffers: bool = Fals
         games += 1
     elapsed = time.perf_counter() - start
     return Result(name, options, steps / elapsed, games / elapsed, steps, games, elapsed,
-                  reuse_buffers)
+                  reuse_buffers, observation)
 
 
-def measure_both(name: str, options: dict, seconds: float, rounds: int = 2) -> list[Result]:
-    """``[fresh, reused]``: alternating rounds of ``seconds / rounds``, summed per mode."""
+def measure_both(name: str, options: dict, seconds: float, rounds: int = 2,
+                 information_state: bool = False) -> list[Result]:
+    """``[fresh, reused]`` (and ``information_state``: a third, fresh arrays of the information
+    state): alternating rounds of ``seconds / rounds``, summed per mode."""
     totals = []
     for reuse in (False, True):
         totals.append(Result(name, options, 0.0, 0.0, 0, 0, 0.0, reuse))
+    if information_state:
+        totals.append(Result(name, options, 0.0, 0.0, 0, 0, 0.0, False, "information_state"))
     for _ in range(rounds):
         for total in totals:
-            r = measure(name, options, seconds / rounds, total.reuse_buffers)
+            r = measure(name, options, seconds / rounds, total.reuse_buffers, total.observation)
             total.steps += r.steps
             total.games += r.games
             total.seconds += r.seconds
@@ -278,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", action="store_true",
                         help="measure every option set of envs.VARIANTS, not just the defaults")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--observation", choices=("default", "information_state"),
+                        default="default",
+                        help="information_state: also measure the env handing out the "
+                             "information state, in the same rounds, and its cost per step")
     parser.add_argument("--vector", action="store_true",
                         help="measure the vector API (tablezoo.envs.make_vector): decisions/s "
                              "per batch size and backend, beside the AEC env's")
@@ -293,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--seconds {args.seconds}: allowed: a finite number more than 0")
     if not args.vector and (args.sizes or args.processes):
         parser.error("--sizes and --processes go with --vector")
+    info = args.observation == "information_state"
+    if args.vector and info:
+        parser.error("--observation information_state goes with the AEC env, not --vector")
     try:
         given = parse_env_options(args.env_option)
     except ValueError as exc:
@@ -312,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.env or envs.ENVS:
         for options in option_sets(name, args.variants, given):
             try:
-                results.append(measure_both(name, options, args.seconds))
+                results.append(measure_both(name, options, args.seconds,
+                                            information_state=info))
             except ImportError as exc:  # a game module not installed/built
                 print(f"{name}: skipped ({exc})", file=sys.stderr)
     if args.json:
@@ -320,14 +338,20 @@ def main(argv: list[str] | None = None) -> int:
                           "results": [asdict(r) for pair in results for r in pair]},
                          indent=2))
         return 0
-    labels = [",".join(f"{k}={v}" for k, v in fresh.options.items()) or "(defaults)"
-              for fresh, _ in results]
+    labels = [",".join(f"{k}={v}" for k, v in row[0].options.items()) or "(defaults)"
+              for row in results]
     width = max([len("options"), *map(len, labels)])
+    extra = f" {'steps/s info':>13} {'+us/step':>9}" if info else ""
     print(f"{'env':<16} {'options':<{width}} {'steps/s fresh':>14} {'steps/s reuse':>14} "
-          f"{'games/s fresh':>14}")
-    for (fresh, reused), label in zip(results, labels):
-        print(f"{fresh.env:<16} {label:<{width}} {fresh.steps_per_s:>14,.0f} "
-              f"{reused.steps_per_s:>14,.0f} {fresh.games_per_s:>14,.1f}")
+          f"{'games/s fresh':>14}{extra}")
+    for row, label in zip(results, labels):
+        fresh, reused = row[0], row[1]
+        line = (f"{fresh.env:<16} {label:<{width}} {fresh.steps_per_s:>14,.0f} "
+                f"{reused.steps_per_s:>14,.0f} {fresh.games_per_s:>14,.1f}")
+        if info:
+            cost = 1e6 * (1 / row[2].steps_per_s - 1 / fresh.steps_per_s)
+            line += f" {row[2].steps_per_s:>13,.0f} {cost:>9.1f}"
+        print(line)
     return 0
 
 

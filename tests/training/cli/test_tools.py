@@ -44,3 +44,24 @@ def test_benchmark_vector_prints_a_row_per_size(capsys):
         ("1", "python", "1"), ("1", "python", "4"), ("2", "python", "1"), ("2", "python", "4")]
     assert all(float(r[5].replace(",", "")) > 0 and r[-1].endswith("x") for r in rows)
     assert lines[0].startswith("before: load average") and lines[-1].startswith("after:")
+
+
+def test_benchmark_information_state_in_the_same_rounds(capsys):
+    """``--observation information_state``: a third env in the same rounds, handing out the
+    information state, and the cost per step it adds (no timing asserted)."""
+    assert benchmark.main(["--env", "bower_v0", "--seconds", "0.2",
+                           "--observation", "information_state", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert [(r["reuse_buffers"], r["observation"]) for r in results] == [
+        (False, "default"), (True, "default"), (False, "information_state")]
+    assert all(r["steps"] > 0 for r in results)
+    assert benchmark.main(["--env", "bower_v0", "--seconds", "0.1",
+                           "--observation", "information_state"]) == 0
+    assert "steps/s info" in capsys.readouterr().out
+
+
+def test_docs_prints_the_information_state_table(capsys):
+    assert docs.main(["ethnos_v0", "--information-state"]) == 0
+    out = capsys.readouterr().out
+    assert "Information state of `ethnos_v0`" in out and "| `history` | 640×4 |" in out
+    assert "Event kinds of the `history` rows" in out and "`recruit`" in out
