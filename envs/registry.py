@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tablezoo.envs.core.aec import TablezooAECEnv
 from tablezoo.envs.core.env_options import ENV_OPTION_NAMES
 from tablezoo.envs.core.errors import InvalidOptionError
-from tablezoo.envs.core.game import Game, short
+from tablezoo.envs.core.game import OBSERVATION_KINDS, Game, short
 from tablezoo.envs.core.parallel import TablezooParallelEnv
 
 if TYPE_CHECKING:
@@ -92,9 +92,14 @@ def vector_backends(name: str) -> tuple[str, ...]:
 
 
 def make_vector(name: str, num_envs: int, seed: int | None = None, *, backend: str = "auto",
-                num_workers: int = 0, **options: Any) -> VectorEnv:
+                num_workers: int = 0, observation: str = "default",
+                **options: Any) -> VectorEnv:
     """``num_envs`` games of env ``name`` stepped together (``tablezoo.envs.vector.base``);
     ``options`` are the game's options. Call ``reset()`` first.
+
+    ``observation``: ``"default"`` (the game's observation) or ``"information_state"`` (each
+    asked seat's information state, ``State.information_state``; the Python engines only, so
+    ``"auto"`` then runs the loop).
 
     ``backend``: ``"auto"`` runs the game's compiled engine where it has one (numba installed)
     and ``num_workers`` is 0, else the Python engines in a loop; ``"python"`` always the loop;
@@ -113,6 +118,19 @@ def make_vector(name: str, num_envs: int, seed: int | None = None, *, backend: s
         raise InvalidOptionError(f"{name}: make_vector takes the game's options; "
                                  f"{', '.join(adapter)} are options of the AEC and parallel envs")
     game = make_game(name, **options)
+    if observation not in OBSERVATION_KINDS:
+        raise InvalidOptionError(f"{name}: observation={short(observation)} is not allowed; "
+                                 f"allowed values: {', '.join(map(repr, OBSERVATION_KINDS))}")
+    if observation != "default":
+        try:
+            game.observation_spec(observation)
+        except NotImplementedError as exc:
+            raise InvalidOptionError(f"{name}: observation={observation!r}: {exc}") from None
+        if backend == "compiled":
+            raise InvalidOptionError(f"{name}: observation={observation!r} is not available "
+                                     "with backend='compiled' (its engine encodes the default "
+                                     "observation); allowed backends: 'python', 'auto'")
+        backend = "python"
     if backend != "python" and not (backend == "auto" and num_workers):
         module, why = _compiled(name)
         if module is not None:
@@ -126,4 +144,5 @@ def make_vector(name: str, num_envs: int, seed: int | None = None, *, backend: s
                                      "available backends: 'python' (or 'auto')")
     from tablezoo.envs.vector.loop import LoopVectorEnv
 
-    return LoopVectorEnv(name, game, num_envs, seed, num_workers=num_workers)
+    return LoopVectorEnv(name, game, num_envs, seed, num_workers=num_workers,
+                         observation=observation)

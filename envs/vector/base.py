@@ -4,7 +4,8 @@ The contract every vector env keeps (``make_vector`` builds one; games with a co
 it, the others loop over their Python engines behind the same API):
 
 - One decision per game per step. ``seat[i]`` is the seat that decides now in game ``i``; its
-  observation (``obs[i]``, the env's default encoding, float32) and legal mask (``mask[i]``, bool
+  observation (``obs[i]``, float32: the env's default encoding, or the seat's information state
+  with ``observation="information_state"``, ``observation_kind``) and legal mask (``mask[i]``, bool
   over the game's ``num_actions``; no NOOP) come with it. In a simultaneous phase (bauer_draft's
   selection) the acting seats are asked one after the other, lowest seat first, and their choices
   are applied together once the last has chosen: no seat sees another's choice of the same phase.
@@ -43,6 +44,7 @@ class VectorEnv(ABC):
     num_envs: int
     options: dict[str, Any]
     game: Game  # the engine Game of every slot (its num_players, num_actions, obs_spec, ...)
+    observation_kind: str = "default"  # or "information_state" (State.information_state)
 
     @property
     def num_players(self) -> int:
@@ -54,7 +56,7 @@ class VectorEnv(ABC):
 
     @property
     def observation_size(self) -> int:
-        return self.game.obs_spec.size
+        return self.game.observation_spec(self.observation_kind).size
 
     @property
     def state_size(self) -> int:

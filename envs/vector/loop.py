@@ -49,7 +49,7 @@ class LoopVectorEnv(VectorEnv):
     process (``num_workers=0``) or in ``num_workers`` worker processes."""
 
     def __init__(self, env_name: str, game: Game, num_envs: int, seed: int | None = None, *,
-                 num_workers: int = 0):
+                 num_workers: int = 0, observation: str = "default"):
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidOptionError(f"{env_name}: num_envs={short(num_envs)} is not allowed; "
                                      "allowed values: an int >= 1")
@@ -59,6 +59,7 @@ class LoopVectorEnv(VectorEnv):
                 f"0 (step in this process) to num_envs={num_envs} (worker processes)")
         self.env_name = env_name
         self.game = game
+        self.observation_kind = observation
         self.options = dict(game.options)
         self.num_envs = num_envs
         self.num_workers = num_workers
@@ -67,12 +68,12 @@ class LoopVectorEnv(VectorEnv):
         self._started = False
         self._pool: WorkerPool | None = None
         if num_workers:
-            self._pool = WorkerPool(game, num_envs, num_workers, str(self))
+            self._pool = WorkerPool(game, num_envs, num_workers, str(self), observation)
             arrays = self._pool.arrays
             self._slots = None
         else:
-            arrays = local_arrays(game, num_envs)
-            self._slots = Slots(game, 0, num_envs, tuple(arrays[:6]))
+            arrays = local_arrays(game, num_envs, observation)
+            self._slots = Slots(game, 0, num_envs, tuple(arrays[:6]), observation)
         self._obs, self._mask, self._seat, self._rewards, self._term, self._trunc = arrays[:6]
         self._actions = arrays[6]
         self._rows = np.arange(num_envs)

@@ -33,8 +33,10 @@ class Slots:
     """Games ``lo..hi-1``; ``buffers`` are ``(obs, mask, seat, rewards, terminated,
     truncated)``, each with ``hi - lo`` rows (this run's rows of the env's arrays)."""
 
-    def __init__(self, game: Game, lo: int, hi: int, buffers: tuple[np.ndarray, ...]):
+    def __init__(self, game: Game, lo: int, hi: int, buffers: tuple[np.ndarray, ...],
+                 observation: str = "default"):
         self.game = game
+        self.info_state = observation == "information_state"  # else the default observation
         self.lo = lo
         self.n = hi - lo
         self.obs, self.mask, self.seat, self.rewards, self.terminated, self.truncated = buffers
@@ -134,5 +136,8 @@ class Slots:
         pending = self.pending[k]
         p = min(q for q in state.acting_players() if q not in pending)
         self.seat[k] = p
-        state.observe(p, out=self.obs[k])
+        if self.info_state:
+            state.information_state(p, out=self.obs[k])
+        else:
+            state.observe(p, out=self.obs[k])
         self.mask[k] = state.legal_mask(p)

@@ -30,8 +30,8 @@ from tablezoo.envs.vector.slots import Slots
 Layout = list[tuple[str, tuple[int, ...], Any]]
 
 
-def layout(game: Game) -> Layout:
-    return [("obs", (game.obs_spec.size,), np.float32),
+def layout(game: Game, observation: str = "default") -> Layout:
+    return [("obs", (game.observation_spec(observation).size,), np.float32),
             ("mask", (game.num_actions,), np.bool_),
             ("seat", (), np.int64),
             ("rewards", (game.num_players,), np.float32),
@@ -40,9 +40,10 @@ def layout(game: Game) -> Layout:
             ("actions", (), np.int64)]
 
 
-def local_arrays(game: Game, num_envs: int) -> list[np.ndarray]:
+def local_arrays(game: Game, num_envs: int, observation: str = "default") -> list[np.ndarray]:
     """The same arrays, private to this process (a loop vector env without workers)."""
-    return [np.zeros((num_envs, *shape), dtype) for _, shape, dtype in layout(game)]
+    return [np.zeros((num_envs, *shape), dtype)
+            for _, shape, dtype in layout(game, observation)]
 
 
 def _nbytes(num_envs: int, shape: tuple[int, ...], dtype: Any) -> int:
@@ -54,7 +55,8 @@ def _view(raw: Any, num_envs: int, shape: tuple[int, ...], dtype: Any) -> np.nda
     return np.frombuffer(raw, dtype=dtype, count=count).reshape(num_envs, *shape)
 
 
-def _serve(conn: Any, game: Game, num_envs: int, lo: int, hi: int, raws: list[Any]) -> None:
+def _serve(conn: Any, game: Game, num_envs: int, lo: int, hi: int, raws: list[Any],
+           observation: str = "default") -> None:
     """A worker's life: map the arrays, build slots ``lo..hi-1``, answer commands until told to
     stop or the parent's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -63,8 +65,8 @@ def _serve(conn: Any, game: Game, num_envs: int, lo: int, hi: int, raws: list[An
 
         threadpool_limits(limits=1, user_api="blas")
         arrays = [_view(raw, num_envs, shape, dtype)
-                  for raw, (_, shape, dtype) in zip(raws, layout(game))]
-        slots = Slots(game, lo, hi, tuple(a[lo:hi] for a in arrays[:6]))
+                  for raw, (_, shape, dtype) in zip(raws, layout(game, observation))]
+        slots = Slots(game, lo, hi, tuple(a[lo:hi] for a in arrays[:6]), observation)
         actions = arrays[6][lo:hi]
     except BaseException:
         conn.send(("error", traceback.format_exc()))
@@ -113,10 +115,11 @@ class WorkerPool:
     """``num_workers`` processes holding shards of ``num_envs`` slots; ``arrays`` are the
     shared arrays in ``layout`` order."""
 
-    def __init__(self, game: Game, num_envs: int, num_workers: int, name: str):
+    def __init__(self, game: Game, num_envs: int, num_workers: int, name: str,
+                 observation: str = "default"):
         self.name = name
         ctx = mp.get_context("spawn")
-        spec = layout(game)
+        spec = layout(game, observation)
         raws = [ctx.RawArray(ctypes.c_byte, _nbytes(num_envs, shape, dtype))
                 for _, shape, dtype in spec]
         self.arrays = [_view(raw, num_envs, shape, dtype)
@@ -128,7 +131,8 @@ class WorkerPool:
         self._closer = weakref.finalize(self, _shutdown, self.processes, self.conns)
         for lo, hi in self.shards:
             parent, child = ctx.Pipe()
-            process = ctx.Process(target=_serve, args=(child, game, num_envs, lo, hi, raws),
+            process = ctx.Process(target=_serve,
+                                  args=(child, game, num_envs, lo, hi, raws, observation),
                                   name=f"{name} slots {lo}..{hi - 1}", daemon=True)
             process.start()
             child.close()

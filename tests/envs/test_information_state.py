@@ -197,3 +197,25 @@ def test_perfect_recall(name, options):
             state.apply({p: _legal(state.legal_mask(p), rng) for p in state.acting_players()})
         if not state.is_over():
             check_perfect_recall(game, state, seed % game.num_players, rng, 60, 8)
+
+
+@pytest.mark.parametrize("name", envs.ENVS)
+def test_the_vector_api_hands_out_information_states(name):
+    """``make_vector(..., observation="information_state")``: each asked seat's information
+    state (the Python engines; the compiled backend is refused by name)."""
+    vec = envs.make_vector(name, 3, seed=4, observation="information_state")
+    assert vec.observation_kind == "information_state"
+    assert vec.observation_size == vec.game.information_state_size
+    obs, mask, seat = vec.reset()
+    rng = np.random.default_rng(4)
+    for _ in range(25):
+        obs, mask, seat, *_ = vec.step(np.array([_legal(m, rng) for m in mask]))
+        for i in range(3):
+            state = vec.get_state(i)
+            if len(state.acting_players()) == 1:  # no simultaneous choice held back
+                assert np.array_equal(obs[i], state.information_state(int(seat[i])))
+    with pytest.raises(InvalidOptionError, match="allowed values"):
+        envs.make_vector(name, 2, observation="summary")
+    if "compiled" in envs.registry.vector_backends(name):
+        with pytest.raises(InvalidOptionError, match="backend='compiled'"):
+            envs.make_vector(name, 2, observation="information_state", backend="compiled")
