@@ -219,3 +219,24 @@ def test_the_vector_api_hands_out_information_states(name):
     if "compiled" in envs.registry.vector_backends(name):
         with pytest.raises(InvalidOptionError, match="backend='compiled'"):
             envs.make_vector(name, 2, observation="information_state", backend="compiled")
+
+
+@pytest.mark.parametrize("name", envs.ENVS)
+def test_the_gym_seat_view_hands_out_information_states(name):
+    """``SeatEnv(..., observation="information_state")`` (or the env option in
+    ``env_options``): the learner's information state, in its Box."""
+    from tablezoo.training.selfplay.seat_env import SeatEnv
+
+    for seat_env in (SeatEnv(name, observation="information_state", seat=0),
+                     SeatEnv(name, env_options={"observation": "information_state"}, seat=0)):
+        assert seat_env.observation_space.shape == (seat_env.game.information_state_size,)
+        obs, _ = seat_env.reset(seed=1)
+        rng = np.random.default_rng(1)
+        for _ in range(30):
+            assert seat_env.observation_space.contains(obs)
+            assert np.array_equal(obs, seat_env.state.information_state(0))
+            obs, _, term, trunc, _ = seat_env.step(_legal(seat_env.action_masks(), rng))
+            if term or trunc:
+                obs, _ = seat_env.reset()
+    default = SeatEnv(name, seat=0)
+    assert default.observation_space.shape == (default.game.obs_spec.size,)

@@ -7,7 +7,9 @@ decision), then lets the opponents play until the learner must decide again or t
 The reward is the change of the learner's return since its previous decision, so the episode's
 rewards sum to the learner's final return.
 
-Spaces: ``Box`` observation (the game's flat observation vector) and ``Discrete(num_actions)``
+Spaces: ``Box`` observation (the game's flat observation vector; ``observation=
+"information_state"``: the learner's information state, ``State.information_state``, while the
+opponents keep reading the default observation) and ``Discrete(num_actions)``
 (no NOOP: the learner is only ever asked when it has a decision); ``action_masks()`` gives the
 legal actions for MaskablePPO. It drives the engine ``State`` directly, like the AEC env does,
 and truncates at ``game.max_decisions`` joint decisions like the envs.
@@ -24,7 +26,7 @@ import numpy as np
 from tablezoo import envs
 from tablezoo.agents.base import Agent
 from tablezoo.envs.core.errors import ResetNeededError
-from tablezoo.envs.core.game import Game, State
+from tablezoo.envs.core.game import OBSERVATION_KINDS, Game, State
 from tablezoo.envs.core.stepping import as_action_id, check_seed
 from tablezoo.training.selfplay.pool import OpponentPool
 
@@ -52,13 +54,20 @@ class SeatEnv(gym.Env):
         seat: int | None = None,
         on_illegal: str = "raise",
         render_mode: str | None = None,
+        observation: str = "default",
     ):
         if isinstance(env_name, Game):  # an engine not (yet) in the registry, e.g. in tests
             if env_options:
                 raise ValueError("env_options are only for a registered env name, not a Game")
             self.game, env_name = env_name, env_name.name
         else:
-            self.game = envs.make_game(env_name, **(env_options or {}))
+            env_options = dict(env_options or {})
+            given = env_options.pop("observation", observation)  # the env option, if given
+            if given != observation and observation != "default":
+                raise ValueError(f"{env_name}: observation={observation!r} and env option "
+                                 f"observation={given!r} disagree")
+            observation = given
+            self.game = envs.make_game(env_name, **env_options)
         self.env_name = env_name
         if seat is not None and seat not in range(self.game.num_players):
             raise ValueError(
@@ -77,7 +86,11 @@ class SeatEnv(gym.Env):
         self.fixed_seat = seat
         self.on_illegal = on_illegal
         self.render_mode = render_mode
-        spec = self.game.obs_spec
+        if observation not in OBSERVATION_KINDS:
+            raise ValueError(f"observation={observation!r}; allowed values: "
+                             f"{', '.join(map(repr, OBSERVATION_KINDS))}")
+        self.observation_kind = observation
+        spec = self.game.observation_spec(observation)  # NotImplementedError: none offered
         self.observation_space = gym.spaces.Box(spec.low, spec.high, (spec.size,), np.float32)
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self.state: State | None = None
@@ -169,7 +182,7 @@ class SeatEnv(gym.Env):
             self._decisions += 1
 
     def _observation(self) -> np.ndarray:
-        return self.state.observe(self.seat)
+        return self.state.observation(self.seat, self.observation_kind)
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "opponents": list(self.opponent_names)}
