@@ -237,3 +237,13 @@ def test_nothing_points_outside_the_repository():
     hits += [name for name in ("README.md", "pyproject.toml", "setup.py")
              if outside in (ROOT / name).read_text(encoding="utf-8")]
     assert not hits, f"files that point into {outside}: {hits}"
+
+
+def test_the_top_level_is_the_users_layout():
+    """The user fixed the top level: these folders and files, and the build and CI files."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    top_level = {name.split("/")[0] for name in tracked}
+    allowed = {*FOLDERS, "tests", "notebooks", "pyproject.toml", "README.md", "setup.py", ".ci",
+               ".gitignore"}
+    assert top_level <= allowed, f"not in the user's layout: {sorted(top_level - allowed)}"
