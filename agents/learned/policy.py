@@ -2,10 +2,12 @@
 
 ``trained`` agents are plain weights: a ``.npz`` of float32 arrays plus a JSON *card* next to it
 (same stem, ``.json``) that names the env, its options, the player count, the observation size,
-the action count, the architecture and how the weights were made (training command, budget, wall
-time, seed, measured strength). Nothing is unpickled and only numpy runs, so a shipped model
-plays without torch. A model is refused, with both names in the message, when it is used for
-another env or an observation of another size.
+the action count, the architecture, the kind of observation it reads (``observation``:
+``"default"``, or ``"information_state"`` for ``State.information_state``; a card without the
+key reads the default) and how the weights were made (training command, budget, wall time, seed,
+measured strength). Nothing is unpickled and only numpy runs, so a shipped model plays without
+torch. A model is refused, with both names in the message, when it is used for another env, an
+observation of another size, or an env handing out another kind of observation.
 
 ``policy`` agents load a sb3-contrib ``MaskablePPO`` zip (torch needed; the input scaling of its
 run's ``config.json`` is applied); torch and sb3 are imported only then, so ``import agents``
@@ -49,7 +51,7 @@ from tablezoo.agents.learned.model_files import (
     read_arrays,
     read_card,
 )
-from tablezoo.envs.core.game import State
+from tablezoo.envs.core.game import OBSERVATION_KINDS, State
 
 PRETRAINED_DIR = Path(__file__).resolve().parents[1] / "pretrained"
 ACTIVATIONS = ("relu", "tanh")
@@ -117,6 +119,12 @@ class NumpyMLP:
         return self.card.get("advice")
 
     @property
+    def observation(self) -> str:
+        """The kind of observation the model reads (its card's ``observation``; a card without
+        it: ``"default"``)."""
+        return self.card.get("observation", "default")
+
+    @property
     def env_obs_size(self) -> int:
         """The size of the env observation the model reads (its input less any advice)."""
         return self.obs_size - (self.num_actions if self.advice else 0)
@@ -171,6 +179,7 @@ class NumpyMLP:
         np.savez_compressed(path, **arrays)
         full = {**self.card, **(card or {}), "format": FORMAT, "obs_size": self.obs_size,
                 "num_actions": self.num_actions,
+                "observation": {**self.card, **(card or {})}.get("observation", "default"),
                 "architecture": {"hidden": self.hidden, "activation": self.activation,
                                  "obs_scale": self.obs_scale is not None}}
         self.card = full
@@ -210,10 +219,11 @@ def choose(probs: np.ndarray, uniforms: np.ndarray | None) -> np.ndarray:
 
 
 def load_mlp(path: str | Path, env_name: str | None = None, obs_size: int | None = None,
-             num_actions: int | None = None) -> NumpyMLP:
+             num_actions: int | None = None, observation: str | None = None) -> NumpyMLP:
     """Read a ``.npz`` + card; refuse it for another ``env_name``, ``num_actions`` (its output
-    layer) or ``obs_size``, and refuse a card whose network does not fit its own env (the
-    card's env, options and player count)."""
+    layer), ``obs_size`` or ``observation`` kind (the env's: ``"default"`` or
+    ``"information_state"``; ``None``: not checked), and refuse a card whose network does not fit
+    its own env (the card's env, options, player count and observation kind)."""
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_suffix(".npz")
@@ -228,6 +238,7 @@ def load_mlp(path: str | Path, env_name: str | None = None, obs_size: int | None
         raise ModelFileError(f"{card_path}: format {card['format']!r}; allowed: {FORMAT}, "
                              f"{WEIGHTS_FORMAT}")
     check_model_fits(card.get("env"), None, env_name, None, str(path))  # the env first
+    check_observation_kind(card, observation, env_name, str(path))
     game = card_game(path, card)
     data = read_arrays(path, network_layout(card, card_path),
                        f"{FORMAT} file with the layers its card gives")
@@ -245,13 +256,31 @@ def load_mlp(path: str | Path, env_name: str | None = None, obs_size: int | None
             f"{path} chooses among {mlp.num_actions} actions (its output layer), but "
             f"{env_name or 'this env'} has {num_actions} actions")
     check_model_fits(mlp.card.get("env"), mlp.env_obs_size, env_name, obs_size, str(path))
-    if (mlp.num_actions, mlp.env_obs_size) != (game.num_actions, game.obs_spec.size):
+    card_obs = game.observation_spec(mlp.observation).size  # the kind its card names
+    if (mlp.num_actions, mlp.env_obs_size) != (game.num_actions, card_obs):
         raise ModelMismatchError(
             f"{path} chooses among {mlp.num_actions} actions from observations of size "
             f"{mlp.env_obs_size}, but the game its card names ({card['env']}, "
             f"{game.num_players} players, options {card.get('env_options') or {}}) has "
-            f"{game.num_actions} actions and observations of size {game.obs_spec.size}")
+            f"{game.num_actions} actions and observations of size {card_obs} (its card's "
+            f"observation: {mlp.observation})")
     return mlp
+
+
+def check_observation_kind(card: dict[str, Any], observation: str | None,
+                           env_name: str | None, where: str) -> None:
+    """Refuse a model for an env handing out another kind of observation than its card's
+    (``ModelMismatchError``), or a card naming an unknown kind (``ModelFileError``)."""
+    kind = card.get("observation", "default")
+    if kind not in OBSERVATION_KINDS:
+        raise ModelFileError(f"{where}: its card's observation is {kind!r}; allowed: "
+                             f"{', '.join(map(repr, OBSERVATION_KINDS))}")
+    if observation is not None and observation != kind:
+        raise ModelMismatchError(
+            f"{where} reads {kind!r} observations (its card's observation), but "
+            f"{env_name or 'this env'} hands out {observation!r} observations (the env option "
+            f"observation); make the env with observation={kind!r}, or use a model trained on "
+            f"{observation!r}")
 
 
 def network_layout(card: dict[str, Any], card_path: Path) -> dict[str, ArraySpec]:
@@ -396,9 +425,10 @@ class TrainedAgent(MLPAgent):
 
     def __init__(self, env_name: str | None = None, path: str | Path | None = None,
                  num_players: int | None = None, seed: int | None = None,
-                 deterministic: bool = True, models: Sequence[NumpyMLP] | None = None):
+                 deterministic: bool = True, models: Sequence[NumpyMLP] | None = None,
+                 observation: str | None = None):
         if models is None:
-            models = load_trained(env_name, path, num_players)
+            models = load_trained(env_name, path, num_players, observation)
         if any(isinstance(m, HeuristicWeights) for m in models):
             raise ValueError("TrainedAgent plays numpy networks; this model is heuristic "
                              "weights: play it with make_agent('trained', ...) or model_agent()")
@@ -420,15 +450,19 @@ class TrainedAgent(MLPAgent):
         if size != self.mlp.env_obs_size:
             fitting = [m for m in self.models if m.env_obs_size == size]
             if not fitting:
-                sizes = ", ".join(f"{m.describe()}: {m.env_obs_size}" for m in self.models)
+                sizes = ", ".join(f"{m.describe()} ({m.observation}): {m.env_obs_size}"
+                                  for m in self.models)
                 raise ModelMismatchError(
-                    f"trained agent: no model for observations of size {size} (models: {sizes})")
+                    f"trained agent: no model for observations of size {size} (models: {sizes}; "
+                    "a model reads the kind of observation its card names: an env made with "
+                    "another observation option is refused)")
             self.mlp = fitting[0]
 
 
 def load_model_file(path: str | Path, env_name: str | None = None,
                     obs_size: int | None = None, num_actions: int | None = None,
-                    num_players: int | None = None) -> NumpyMLP | HeuristicWeights:
+                    num_players: int | None = None,
+                    observation: str | None = None) -> NumpyMLP | HeuristicWeights:
     """A trained-model ``.npz`` of either kind, by the ``format`` its card names: a numpy
     network (``FORMAT``) or evolved heuristic weights
     (``tablezoo.agents.learned.heuristic_weights``). Refused
@@ -445,8 +479,14 @@ def load_model_file(path: str | Path, env_name: str | None = None,
             f"{path} was trained for {card_players} players (its card), but this "
             f"{env_name or 'game'} has {num_players}")
     if card.get("format") == WEIGHTS_FORMAT:
+        if observation not in (None, "default"):
+            raise ModelMismatchError(
+                f"{path} is evolved heuristic weights: it plays the heuristic, which reads the "
+                f"default observation, but {env_name or 'this env'} hands out {observation!r} "
+                "observations; make the env with observation='default'")
         return load_weights(path, env_name)
-    return load_mlp(path, env_name, obs_size, num_actions)  # it refuses a model without card
+    # load_mlp refuses a model without its card, or for another observation kind
+    return load_mlp(path, env_name, obs_size, num_actions, observation)
 
 
 def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,
@@ -458,14 +498,16 @@ def model_agent(model: NumpyMLP | HeuristicWeights, seed: int | None = None,
 
 
 def load_trained(env_name: str | None, path: str | Path | None,
-                 num_players: int | None) -> list[NumpyMLP | HeuristicWeights]:
-    """The model(s) a ``trained`` agent plays, checked against ``env_name``/``num_players``:
-    numpy networks, or a single heuristic-weights model."""
-    fit: dict[str, Any] = {}
+                 num_players: int | None,
+                 observation: str | None = None) -> list[NumpyMLP | HeuristicWeights]:
+    """The model(s) a ``trained`` agent plays, checked against ``env_name``/``num_players`` and
+    the env's ``observation`` kind (``None``: not checked): numpy networks, or a single
+    heuristic-weights model."""
+    fit: dict[str, Any] = {"observation": observation}
     if env_name is not None and num_players is not None:
         game = game_for(env_name, num_players)
-        fit = {"obs_size": game.obs_spec.size, "num_actions": game.num_actions,
-               "num_players": game.num_players}
+        fit.update(obs_size=game.observation_spec(observation or "default").size,
+                   num_actions=game.num_actions, num_players=game.num_players)
     if path is not None:
         return [load_model_file(path, env_name, **fit)]
     if env_name is None:
