@@ -15,7 +15,7 @@ of its snapshots; never a random player.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,15 @@ class Entry:
     def score(self) -> float:
         """The learner's mean score against this entry (win 1, draw 0.5); 0.5 if unplayed."""
         return self.half_points / 2 / len(self.results) if self.results else 0.5
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """An agent seat whose agent is not built: the batched collector answers ``spec`` itself
+    (``League.plans``); ``seed`` is the seat's seed."""
+
+    spec: str
+    seed: int
 
 
 @dataclass
@@ -154,6 +163,45 @@ class League:
                 controllers.append(entry.net)
         nets = {c: self.bank[c] for c in controllers if isinstance(c, str) and c != SELF}
         return Plan(controllers, seeds, entry.name, nets)
+
+    def plans(self, learner_seats: Sequence[int], rng: np.random.Generator,
+              deferred: Collection[str] = ()) -> list[Plan]:
+        """One plan per learner seat, drawn as ``plan`` draws them (PFSP over the entries, the
+        partner, a seed per seat) but together: the weights are computed once and every draw is
+        one array. The seats of an entry in ``deferred`` get ``Deferred(spec, seed)`` instead
+        of a built agent (the batched collector answers them itself)."""
+        entries = self.usable()
+        if not entries:
+            raise RuntimeError("league: no usable entry (self-play needs set_self first)")
+        n, players = len(learner_seats), self.game.num_players
+        w = self.weights(entries)
+        picks = rng.choice(len(entries), size=n, p=w / w.sum())
+        seeds = rng.integers(0, 2**63 - 1, size=(n, players))
+        snap = rng.random((n, players)) < self.partner_snapshot_prob if self.snapshots \
+            else np.zeros((n, players), bool)
+        which = rng.integers(max(1, len(self.snapshots)), size=(n, players))
+        if self.has_teams and SELF not in self.bank:
+            raise RuntimeError("league: a team game needs the learner's weights (set_self)")
+        out = []
+        for k, seat in enumerate(learner_seats):
+            entry = entries[int(picks[k])]
+            partners = partners_of(self.game, int(seat)) if self.has_teams else ()
+            row = [int(s) for s in seeds[k]]
+            controllers: list[Any] = []
+            for p in range(players):
+                if p == seat:
+                    controllers.append(None)
+                elif p in partners:
+                    controllers.append(self.snapshots[int(which[k, p])] if snap[k, p] else SELF)
+                elif entry.make is None:
+                    controllers.append(entry.net)
+                elif entry.name in deferred:
+                    controllers.append(Deferred(entry.name, row[p]))
+                else:
+                    controllers.append(entry.make(row[p]))
+            nets = {c: self.bank[c] for c in controllers if isinstance(c, str) and c != SELF}
+            out.append(Plan(controllers, row, entry.name, nets))
+        return out
 
     def network(self, key: str, plan: Plan) -> NumpyMLP:
         """The network ``key`` of an episode planned as ``plan``."""

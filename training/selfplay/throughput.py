@@ -12,16 +12,21 @@ measured interleaved (round-robin, so machine load hits each alike), with ratios
   processes (and two torch threads for the PPO update, while the workers wait);
 - ``self-play --learner-forward torch``: ``self-play`` with sb3's own rollout loop (one torch
   forward pass of the learner per step in the main process) instead of the collector answering
-  the learner's seats too (``training/selfplay/ppo.py``, the default of every other set-up).
+  the learner's seats too (``training/selfplay/ppo.py``, the default of every other set-up);
+- ``self-play, batched``: the league of ``self-play`` on the batched trainer (``--engine
+  compiled``, envs with a compiled engine only: ``training/batched/``, its default rollout
+  shape), and ``random, batched`` beside it. Every other set-up is ``--engine python``.
 
 Each measurement is a whole ``learn`` (collection, the learner's forward passes, the PPO update
 and the league callback), on a fresh model; the table gives the median of the rounds, and the
-per-round ratios follow it (on a shared machine they spread by +-0.1 or more).
+per-round ratios follow it (on a shared machine they spread by +-0.1 or more). The machine's
+load average is printed before and after the rounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from typing import Any
@@ -36,17 +41,25 @@ from tablezoo.training.cli.options import (
 
 SETUPS = ("random", "self-play", "snapshots", "self-play --processes 2",
           "self-play --learner-forward torch")
+BATCHED = ("self-play, batched", "random, batched")
 PAIRED = (("self-play / random", "self-play", "random"),
           ("snapshots / random", "snapshots", "random"),
           ("--processes 2 / one process", "self-play --processes 2", "self-play"),
-          ("sb3's loop / the collector's", "self-play --learner-forward torch", "self-play"))
+          ("sb3's loop / the collector's", "self-play --learner-forward torch", "self-play"),
+          ("batched / today's trainer (self-play)", "self-play, batched", "self-play"))
 
 
 def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespace:
     from tablezoo.training.selfplay import train
 
+    if setup in BATCHED:  # the batched trainer's own rollout shape (train.ENGINE_DEFAULTS)
+        argv = ["--env", env, "--timesteps", "1", "--out", "unused", "--seed", str(seed),
+                "--engine", "compiled",
+                "--opponent", "random" if setup.startswith("random") else "heuristic"]
+        return train.parse_args(train.build_parser(), argv)
     argv = ["--env", env, "--timesteps", "1", "--out", "unused", "--n-envs", str(n_envs),
-            "--seed", str(seed), "--n-steps", "128", "--batch-size", "1024", "--n-epochs", "4"]
+            "--seed", str(seed), "--n-steps", "128", "--batch-size", "1024", "--n-epochs", "4",
+            "--engine", "python"]
     if setup == "random":
         argv += ["--opponent", "random"]
     elif setup == "snapshots":
@@ -79,7 +92,7 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
         model.collector_forward = args.learner_forward == "collector"
         scale = None if args.no_obs_scale else vec_scale(env, options)
         vec.set_self(export_policy(model.policy, scale))
-        if setup != "random":
+        if not setup.startswith("random"):
             for k in range(3):
                 vec.add_snapshot(f"snapshot{k}", export_policy(model.policy, scale))
         callback = [LeagueCallback(vec, scale, 0)]
@@ -90,6 +103,12 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
         return model.num_timesteps / (time.perf_counter() - t0)
     finally:
         vec.close()
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages and the core count, in words."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
 def vec_scale(env: str, options: dict[str, Any]) -> Any:
@@ -107,19 +126,30 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=positive_int, default=3,
                    help="interleaved rounds; the table shows the median")
     p.add_argument("--n-envs", type=positive_int, default=32, help="games played in lockstep")
+    p.add_argument("--batched-steps", type=positive_int, default=131072,
+                   help="learner steps per measurement of the batched set-ups (a rollout of "
+                        "the batched trainer is 32768 steps)")
     add_seed(p, help="seed of the measured games (round r uses seed + r)")
     args = p.parse_args(argv)
     if args.n_envs < 2:
         p.error(f"--n-envs {args.n_envs}: the '--processes 2' set-up needs at least 2 "
                 "games (one per process); allowed: >= 2")
-    results: dict[str, list[float]] = {s: [] for s in SETUPS}
-    for setup in SETUPS:  # warm-up: imports, worker start-up, first allocations
+    from tablezoo import envs
+    from tablezoo.training.batched.stepping import FAST_PATHS
+
+    batched = args.env in FAST_PATHS and "compiled" in envs.vector_backends(args.env)
+    setups = SETUPS + (BATCHED if batched else ())
+    results: dict[str, list[float]] = {s: [] for s in setups}
+    print(f"load average before: {load_average()}", flush=True)
+    for setup in setups:  # warm-up: imports, worker start-up, first allocations, compiling
         measure(args.env, setup, 1024, args.n_envs, args.seed)
     for r in range(args.rounds):
-        for setup in SETUPS:
-            rate = measure(args.env, setup, args.steps, args.n_envs, args.seed + r)
+        for setup in setups:
+            steps = args.batched_steps if setup in BATCHED else args.steps
+            rate = measure(args.env, setup, steps, args.n_envs, args.seed + r)
             results[setup].append(rate)
             print(f"round {r + 1}: {setup}: {rate:.0f} steps/s", flush=True)
+    print(f"load average after: {load_average()}", flush=True)
     med = {s: statistics.median(v) for s, v in results.items()}
     print(f"\n{args.env}, {args.steps} learner steps x {args.rounds} rounds, "
           f"{args.n_envs} games in lockstep (median steps/s)\n")
@@ -136,9 +166,21 @@ def main(argv: list[str] | None = None) -> int:
     sb3_loop = med["self-play --learner-forward torch"]
     print(f"| self-play, sb3's own rollout loop (torch forward per step) | {sb3_loop:.0f} | "
           f"{sb3_loop / med['self-play']:.2f} x the collector's loop |")
+    if batched:
+        from tablezoo.training.selfplay.train import ENGINE_DEFAULTS
+
+        shape = ENGINE_DEFAULTS["compiled"]
+        for setup, league in (("random, batched", "random opponents"),
+                              ("self-play, batched", "self-play (3 snapshots + heuristic)")):
+            print(f"| batched trainer, {league} ({shape['n_envs']} games, {shape['n_steps']} "
+                  f"steps, minibatch {shape['batch_size']}, {shape['n_epochs']} epochs; "
+                  f"{args.batched_steps} steps) | {med[setup]:.0f} | "
+                  f"{med[setup] / med['self-play']:.2f} x today's self-play |")
     print("\nPer round (each ratio from set-ups measured back to back: the spread shows the "
           "machine's noise):")
     for label, top, bottom in PAIRED:
+        if top not in results:
+            continue
         ratios = [a / b for a, b in zip(results[top], results[bottom])]
         print(f"- {label}: " + ", ".join(f"{r:.2f}" for r in ratios)
               + f" (median {statistics.median(ratios):.2f})")

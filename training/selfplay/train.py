@@ -70,6 +70,12 @@ from tablezoo.training.shipping.commands import RUN, portable_command
 from tablezoo.training.shipping.machine import machine_record
 
 ACTIVATIONS = ("tanh", "relu")
+ENGINES = ("auto", "compiled", "python")
+# the rollout shape of each engine where the run does not set it: the compiled engine plays many
+# games at once and feeds larger, fewer updates (training/README.md, "Training throughput")
+ENGINE_DEFAULTS = {"python": {"n_envs": 16, "n_steps": 256, "batch_size": 1024, "n_epochs": 8},
+                   "compiled": {"n_envs": 512, "n_steps": 64, "batch_size": 8192,
+                                "n_epochs": 2}}
 REQUIRED = ("env", "timesteps", "out")
 ROLLOUT_VALUES = "rollout_values.npz"
 # --rollout-games plays its games from seed + this: apart from cloning's (seed..), DAgger's
@@ -182,10 +188,13 @@ def build_parser(prog: str = "train", usage: str | None = None
     p.add_argument("--no-obs-scale", action="store_true",
                    help="feed raw observations (else: divided by the spec's upper bounds)")
     add_seed(p, help="seed of the games, the league and the network initialisation")
-    p.add_argument("--n-envs", type=int, default=16, help="games played in lockstep")
-    p.add_argument("--n-steps", type=int, default=256, help="steps per env per rollout")
-    p.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch size")
-    p.add_argument("--n-epochs", type=int, default=8, help="PPO epochs per rollout")
+    for flag, name, what in (("--n-envs", "n_envs", "games played in lockstep"),
+                             ("--n-steps", "n_steps", "steps per env per rollout"),
+                             ("--batch-size", "batch_size", "PPO minibatch size"),
+                             ("--n-epochs", "n_epochs", "PPO epochs per rollout")):
+        p.add_argument(flag, type=int, default=None,
+                       help=f"{what} (default: {ENGINE_DEFAULTS['python'][name]}; "
+                            f"{ENGINE_DEFAULTS['compiled'][name]} on the compiled engine)")
     p.add_argument("--lr", type=float, default=1e-3, help="learning rate")
     p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus coefficient")
     p.add_argument("--clip-range", type=float, default=0.2, help="PPO clip range")
@@ -198,6 +207,12 @@ def build_parser(prog: str = "train", usage: str | None = None
     p.add_argument("--net-arch", default="128,128", help="hidden layer sizes, comma-separated")
     p.add_argument("--activation", default="relu", choices=ACTIVATIONS,
                    help="hidden layer activation")
+    p.add_argument("--engine", default="auto", choices=ENGINES,
+                   help="who plays the training games: compiled: the env's compiled batched "
+                        "engine (training/batched/, bauer_trick_v0; no --advice); python: the "
+                        "Python engines in the one-game collector (training/selfplay/"
+                        "collector.py); auto: compiled where the env has it and the run "
+                        "allows it, else python")
     p.add_argument("--learner-forward", default="collector", choices=("collector", "torch"),
                    help="collector: the collector answers the learner's seats with a numpy copy "
                         "of the rollout's weights (in the workers with --processes; "
@@ -219,6 +234,13 @@ def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argpa
         args.env_option = []
     if isinstance(args.env_option, dict):
         args.env_option = [option_item(k, v) for k, v in args.env_option.items()]
+    try:
+        args.engine = resolve_engine(args)
+    except ValueError as exc:
+        parser.error(str(exc))
+    for name, value in ENGINE_DEFAULTS[args.engine].items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
     return args
 
 
@@ -262,7 +284,35 @@ def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, An
                            reward_scale, advice, env_name)
 
 
+def engine_problem(args: argparse.Namespace) -> str | None:
+    """Why the run cannot train on the compiled batched engine (``None``: it can)."""
+    from tablezoo.training.batched.stepping import FAST_PATHS
+
+    if args.env not in FAST_PATHS or "compiled" not in envs.vector_backends(args.env):
+        return f"{args.env} has no compiled batched engine here (numba installed?)"
+    if args.advice is not None:
+        return "--advice is played by the one-game collector only"
+    return None
+
+
+def resolve_engine(args: argparse.Namespace) -> str:
+    """``args.engine`` made concrete: ``compiled`` or ``python`` (``auto``: compiled where
+    ``engine_problem`` finds nothing against it); raises ``ValueError`` for a compiled run
+    that cannot be."""
+    if args.engine == "python":
+        return "python"
+    problem = engine_problem(args)
+    if problem is None:
+        return "compiled"
+    if args.engine == "compiled":
+        raise ValueError(f"--engine compiled: {problem}; allowed here: --engine python")
+    return "python"
+
+
 def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
+    if getattr(args, "engine", "python") == "compiled":
+        return build_batched(args.env, env_options, league_kwargs(args), not args.no_obs_scale,
+                             args.reward_scale, args.n_envs, args.seed)
     make = functools.partial(build_shard, args.env, env_options, league_kwargs(args),
                              not args.no_obs_scale, args.reward_scale, advice=args.advice)
     if args.processes <= 1:
@@ -274,14 +324,39 @@ def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
                          probe.observation_space, probe.action_space)
 
 
+def build_batched(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
+                  obs_scale: bool, reward_scale: float, num_envs: int, seed: int) -> Any:
+    """The batched trainer's env: ``training/batched/adapter.py``'s ``VectorLeagueEnv`` over
+    the compiled engine's ``num_envs`` games."""
+    from tablezoo.training.batched.adapter import VectorLeagueEnv
+    from tablezoo.training.batched.stepping import make_stepper
+    from tablezoo.training.selfplay.collector import obs_scale_for
+    from tablezoo.training.selfplay.league import League
+
+    game = envs.make_game(env_name, **env_options)
+    stepper = make_stepper(env_name, num_envs, seed, backend="compiled", **env_options)
+    return VectorLeagueEnv(stepper, League(game, env_name, **league), seed,
+                           obs_scale_for(game) if obs_scale else None, reward_scale, env_name)
+
+
+def model_class(args: argparse.Namespace) -> Any:
+    """The PPO of the run's engine: ``BatchedPPO`` (training/batched/ppo.py) on the compiled
+    engine, ``CollectorPPO`` (selfplay/ppo.py) on the one-game collector."""
+    if getattr(args, "engine", "python") == "compiled":
+        from tablezoo.training.batched.ppo import BatchedPPO
+
+        return BatchedPPO
+    from tablezoo.training.selfplay.ppo import CollectorPPO
+
+    return CollectorPPO
+
+
 def new_model(args: argparse.Namespace, vec_env: Any, tb_dir: Path | None) -> Any:
     import torch
 
-    from tablezoo.training.selfplay.ppo import CollectorPPO
-
     layers = hidden_layers(args.net_arch)
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[args.activation]
-    return CollectorPPO(
+    return model_class(args)(
         "MlpPolicy", vec_env, learning_rate=args.lr, n_steps=args.n_steps,
         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
         gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, clip_range=args.clip_range,
@@ -513,8 +588,6 @@ def main(argv: list[str] | None = None, prog: str = "train",
         export_policy,
         make_checkpoint_callback,
     )
-    from tablezoo.training.selfplay.ppo import CollectorPPO
-
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)  # the same command, the same bytes
     t_start = time.perf_counter()
@@ -527,15 +600,15 @@ def main(argv: list[str] | None = None, prog: str = "train",
     bc_info: dict[str, Any] | None = None
     if args.resume:
         path = resume_path(args.out)
-        model = CollectorPPO.load(str(path), env=vec_env, device="cpu",
-                                  tensorboard_log=str(tb_dir))
+        model = model_class(args).load(str(path), env=vec_env, device="cpu",
+                                       tensorboard_log=str(tb_dir))
         print(f"resuming from {path} at {model.num_timesteps} steps", file=sys.stderr)
     elif args.init is not None:
-        model = CollectorPPO.load(str(args.init), env=vec_env, device="cpu",
-                                  tensorboard_log=str(tb_dir), learning_rate=args.lr,
-                                  ent_coef=args.ent_coef, n_steps=args.n_steps,
-                                  batch_size=args.batch_size, n_epochs=args.n_epochs,
-                                  clip_range=args.clip_range, target_kl=args.target_kl)
+        model = model_class(args).load(str(args.init), env=vec_env, device="cpu",
+                                       tensorboard_log=str(tb_dir), learning_rate=args.lr,
+                                       ent_coef=args.ent_coef, n_steps=args.n_steps,
+                                       batch_size=args.batch_size, n_epochs=args.n_epochs,
+                                       clip_range=args.clip_range, target_kl=args.target_kl)
     else:
         model = new_model(args, vec_env, tb_dir)
     model.collector_forward = args.learner_forward == "collector"
