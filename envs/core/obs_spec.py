@@ -240,19 +240,23 @@ class EventTable:
             dropped[...] = cache.dropped
 
     def _append(self, events: list[tuple[int, ...]], p: int, cache: _Cache) -> None:
-        if len(events) <= 8:  # the usual case (a decision's few events): plain Python
+        if len(events) <= 64:  # the usual case (a decision or a round): plain Python
             n, hidden, public = self.num_players, self._hidden_fields, self._public
             rows = []
             for e in events:
                 kind, seat = e[0], e[1]
-                own = seat == p
-                if not (own or public[kind]):
-                    continue
-                row = [kind + 1, (seat - p) % n + 1 if seat >= 0 else 0, *e[2:]]
-                if not own:
-                    for i in hidden[kind]:
-                        row[2 + i] = HIDDEN
-                rows.append(row)
+                if seat == p:
+                    rows.append((kind + 1, 1, *e[2:]))
+                elif public[kind]:
+                    rel = (seat - p) % n + 1 if seat >= 0 else 0
+                    drop = hidden[kind]
+                    if drop:
+                        fields = list(e[2:])
+                        for i in drop:
+                            fields[i] = HIDDEN
+                        rows.append((kind + 1, rel, *fields))
+                    else:
+                        rows.append((kind + 1, rel, *e[2:]))
             if rows:
                 self._store(np.array(rows, OBS_DTYPE), cache)
             return
