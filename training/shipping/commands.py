@@ -83,9 +83,11 @@ def portable_command(command: str, folders: dict[str, str]) -> str:
 
 def model_folder(command: str) -> str:
     """The card's name of the folder holding a card's ``model.npz``: the ``--out`` of the last
-    command of its ``training_command`` (``tablezoo train``'s, ``tablezoo average``'s);
-    ``DIR`` when there is none."""
+    command of its ``training_command`` (``tablezoo train``'s, ``tablezoo average``'s), the
+    folder of ``tablezoo export``'s file; ``DIR`` when there is none."""
     last = shlex.split(command.split(" && ")[-1]) if command else []
+    if last[:2] == ["tablezoo", "export"] and len(last) >= 4:
+        return Path(last[3]).parent.as_posix()
     folder = RUN
     for i, token in enumerate(last):
         if token == "--out" and i + 1 < len(last):

@@ -7,6 +7,10 @@ be sb3's ``MlpPolicy`` on a flat ``Box`` observation (the features extractor is 
 flatten), with ``ReLU`` or ``Tanh`` hidden layers.
 
     tablezoo export RUN/model.zip OUT.npz   # card from RUN/config.json
+
+The card's ``training_command`` is the run's, followed by this export, with the run folder
+written ``DIR`` (``training/shipping/commands.py``): ``tablezoo export DIR/model.zip
+DIR/export/model.npz && tablezoo ship DIR/export`` extends it to a whole recipe.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import numpy as np
 
 from tablezoo.agents.learned.policy import NumpyMLP, run_config
 from tablezoo.training.cli.options import make_parser
+from tablezoo.training.shipping.commands import OTHER, RUN, join, placeholder, portable_command
 
 TORCH_ACTIVATIONS = {"ReLU": "relu", "Tanh": "tanh"}
 
@@ -62,6 +67,20 @@ def _mlp_of(body: Any, head: Any, obs_scale: np.ndarray | None,
     return NumpyMLP(weights, biases, activation or "relu", obs_scale, card=dict(card or {}))
 
 
+def export_command(model_path: str | Path, out: str | Path,
+                   config: dict[str, Any]) -> str:
+    """The card's ``training_command``: the run's own commands (``config.json``), then this
+    export, every folder of the run written ``DIR`` and any other as ``OUT``."""
+    path = Path(model_path)
+    run = next((c.parent for c in (path.parent / "config.json", path.parent.parent / "config.json")
+                if c.is_file()), path.parent)
+    folders = {str(run): RUN}
+    args = [placeholder(a, folders) or f"{OTHER}/{Path(a).name}" for a in (model_path, out)]
+    recorded = [config["command"], *(r["command"] for r in config.get("resumed", []))] \
+        if config.get("command") else []
+    return " && ".join([*(portable_command(c, folders) for c in recorded), join("export", args)])
+
+
 def export_model(model_path: str | Path, out: str | Path,
                  card: dict[str, Any] | None = None) -> Path:
     """``model.zip`` -> ``out.npz`` + card; env, options and input scaling from ``config.json``."""
@@ -72,7 +91,8 @@ def export_model(model_path: str | Path, out: str | Path,
     scale = config.get("obs_scale")
     mlp = mlp_from_policy(model.policy, None if scale is None else np.asarray(scale, np.float32))
     base = {"env": config.get("env"), "env_options": config.get("env_options", {}),
-            "num_players": config.get("num_players"), "source": str(model_path),
+            "num_players": config.get("num_players"),
+            "training_command": export_command(model_path, Path(out).with_suffix(".npz"), config),
             "timesteps": int(model.num_timesteps),
             **({"advice": config["advice"]} if config.get("advice") else {})}
     return mlp.save(out, {**base, **(card or {})})

@@ -116,3 +116,19 @@ def test_evolution_reruns_game_for_game(tmp_path, monkeypatch):
         "--seed 0", "--seed 0 --out DIR")
     assert card["budget"]["stopped_by"] == "generations"
     assert card["budget"]["max_minutes"] is None
+
+
+def test_export_then_ship_extends_the_cards_command(tmp_path, monkeypatch):
+    from tablezoo.training.shipping import export
+
+    monkeypatch.chdir(tmp_path)
+    config = {**TINY, "timesteps": 512, "bc_games": 0, "eval_games": 0, "self_play": False}
+    (tmp_path / "c.json").write_text(json.dumps(config))
+    assert train.main(["--config", "c.json", "--out", "run", "--seed", "0", "--no-progress"]) == 0
+    assert export.main([str(tmp_path / "run" / "model.zip"), "run/export/model.npz"]) == 0
+    assert digest(tmp_path / "run/export/model.npz") == digest(tmp_path / "run/model.npz")
+    assert ship.main(["run/export", "--games", "2"]) == 0
+    card = json.loads((tmp_path / "run/export/bauer_trick_4p.json").read_text())
+    assert card["training_command"] == (
+        "tablezoo train --config c.json --out DIR --seed 0 --no-progress && "
+        "tablezoo export DIR/model.zip DIR/export/model.npz && tablezoo ship DIR/export --games 2")
