@@ -6,7 +6,8 @@ fresh clone, in a folder the user names (``DIR``), on a budget that does not dep
   ship`` on the folder holding the model; every folder it names is ``DIR`` or inside it;
 - no card names a place on the machine it was made on (``/work/``, an absolute path, ``~``);
 - the config stops on steps or generations: no ``max_minutes`` in it or on the command line,
-  and its step budget is the step count the card reached, in whole rollouts;
+  and its step budget is the step count the card reached, in whole rollouts; a training config
+  names its engine (``auto`` would depend on whether numba is installed);
 - the card says whether the command was rerun under these rules (``reproduction``).
 """
 
@@ -105,6 +106,9 @@ def test_card_config_stops_on_steps_not_on_the_clock(card):
     if tool == "evolve":
         assert config["generations"] == data["generations"]
         return
+    # "auto" picks the compiled engine where numba is installed: the same command would train
+    # another model on another machine
+    assert (_value(args, "--engine") or config.get("engine")) == "python"
     budget = int(_value(args, "--timesteps") or config["timesteps"])
     if budget == 0:  # cloning or rollout improvement only
         assert data["timesteps"] == 0
