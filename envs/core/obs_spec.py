@@ -257,7 +257,15 @@ class EventTable:
                         rows.append((kind + 1, rel, *fields))
                     else:
                         rows.append((kind + 1, rel, *e[2:]))
-            if rows:
+            if not rows:
+                return
+            if cache.used + len(rows) <= self.rows:  # room: straight into the matrix
+                matrix, used = cache.matrix, cache.used
+                for row in rows:
+                    matrix[used] = row
+                    used += 1
+                cache.used = used
+            else:
                 self._store(np.array(rows, OBS_DTYPE), cache)
             return
         arr = np.asarray(events, np.int64)
