@@ -31,7 +31,7 @@ from unittest import mock
 import pytest
 
 from tablezoo import envs
-from tablezoo.training.cli.docs import readme_path, state_table, tables
+from tablezoo.training.cli.docs import information_state_table, readme_path, state_table, tables
 from tablezoo.training.cli.main import COMMANDS
 from tests.envcases import available
 
@@ -263,6 +263,17 @@ def test_state_table_lists_every_state_piece(name):
     heading = state_table(name).split(" (")[0]
     if heading in text:
         assert state_table(name) in text, f"README state table of {name} is stale"
+
+
+@pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
+def test_env_readme_has_current_information_state_table(name):
+    """Each env's README shows what its information state adds to the observation and the
+    kinds of its history rows exactly as the code declares them (``tablezoo docs <env>
+    --information-state``)."""
+    text = readme_path(name).read_text(encoding="utf-8")
+    assert information_state_table(name) in text, (
+        f"README information state table of {name} is stale: tablezoo docs {name} "
+        "--information-state")
 
 
 def _model_row(stem: str) -> str | None:
