@@ -6,6 +6,12 @@ every decision, the cheap invariants (acting players, non-empty masks, one illeg
 scores equal to their breakdown) and, at a few random decisions, the expensive ones (every legal
 action accepted, every illegal one rejected with the state unchanged, clone and JSON round-trips,
 observations unchanged by ``determinize``).
+
+For a game's information state (``State.information_state``): ``check_information_state``
+(fresh, in bounds, kept by copies and saves, unchanged by ``determinize`` for its seat),
+``replay_information_state`` (a function of the seat's action-observation history: the same in
+a re-sampled world that shows the seat the same things) and ``check_perfect_recall`` (equal
+histories <=> equal information states over sampled continuations).
 """
 
 from __future__ import annotations
