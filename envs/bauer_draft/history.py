@@ -150,8 +150,9 @@ def decided(s: BauerDraftState, kind: int, p: int, a: int, source: int, offer: i
 
 # --- determinize -------------------------------------------------------------------------------
 def redact(world: BauerDraftState, player: int) -> None:
-    """The other seats' private fields unknown (-1)."""
-    world.events.replace(world.game.event_table.redact(world.events.events, player))
+    """The other seats' private fields unknown (-1, done when first needed:
+    ``EventLog.defer_redaction``)."""
+    world.events.defer_redaction(world.game.event_table, player)
 
 
 # --- saving ------------------------------------------------------------------------------------

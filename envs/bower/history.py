@@ -100,15 +100,18 @@ def refill(s: BowerState, tile: int) -> int:
 
 # --- determinize -------------------------------------------------------------------------------
 def redact(world: BowerState, player: int) -> None:
-    """The opponent's private fields unknown (-1); its pending draw gets the world's tiles."""
+    """The opponent's private fields unknown (-1, done when first needed:
+    ``EventLog.defer_redaction``); its pending draw, the last event, gets the world's tiles."""
     table = world.game.event_table
-    events = table.redact(world.events.events, player)
-    draws = [i for i, e in enumerate(events) if e[0] == table.index["draw"]]
-    if world.phase == PH_KEEP and world.turn_player != player and world.drawn and draws:
-        kind, seat, count, *_ = events[draws[-1]]
+    log = world.events
+    events = log.events
+    pending = (world.phase == PH_KEEP and world.turn_player != player and world.drawn
+               and events and events[-1][0] == table.index["draw"])
+    if pending:
+        kind, seat, count, *_ = events[-1]
         drawn = [*world.drawn, *(HIDDEN,) * (3 - len(world.drawn))]
-        events[draws[-1]] = (kind, seat, count, *drawn)
-    world.events.replace(events)
+        log.replace([*events[:-1], (kind, seat, count, *drawn)])
+    log.defer_redaction(table, player, len(log.events) - 1 if pending else None)
 
 
 # --- saving ------------------------------------------------------------------------------------

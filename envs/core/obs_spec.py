@@ -229,6 +229,8 @@ class EventTable:
                 f"current {log.scope} cannot be rebuilt from the position: information_state "
                 "is not available for it (observe() is); it is again from the next "
                 f"{log.scope}, or in a game saved by this version")
+        if log.redact_for >= 0:
+            log.materialize(self)
         cache = log.caches[player]
         if cache is None:
             cache = log.caches[player] = _Cache(np.zeros((self.rows, 2 + self.width), OBS_DTYPE))
@@ -321,6 +323,7 @@ class EventTable:
 
     # --- saving ------------------------------------------------------------------------------
     def to_list(self, log: EventLog) -> list[list[int]]:
+        log.materialize(self)
         return [list(e) for e in log.events]
 
     def from_list(self, data: Any, what: str, most: int) -> list[tuple[int, ...]]:
@@ -358,9 +361,14 @@ class _Cache:
 
 
 class EventLog:
-    """The events of the current scope (tuples from ``EventTable.event``), append-only."""
+    """The events of the current scope (tuples from ``EventTable.event``), append-only.
 
-    __slots__ = ("caches", "events", "known", "scope")
+    A re-sampled world (``determinize``) hides the other seats' private fields of its events
+    so far (``defer_redaction``); that is done when the world first needs its rows (an
+    information state or a save), so a search that only observes pays nothing for it.
+    """
+
+    __slots__ = ("caches", "events", "known", "redact_before", "redact_for", "scope")
 
     def __init__(self, num_players: int, scope: str = "game",
                  events: list[tuple[int, ...]] | None = None, known: bool = True):
@@ -368,6 +376,8 @@ class EventLog:
         self.caches: list[_Cache | None] = [None] * num_players
         self.known = known
         self.scope = scope
+        self.redact_for = -1  # a pending redaction: the seat whose records stay
+        self.redact_before = 0  # ... of the events before this index
 
     def add(self, event: tuple[int, ...]) -> None:
         self.events.append(event)
@@ -377,14 +387,34 @@ class EventLog:
         self.events = []
         self.caches = [None] * len(self.caches)
         self.known = True
+        self.redact_for = -1
 
     def replace(self, events: list[tuple[int, ...]]) -> None:
         """New contents (a re-sampled world): the caches are dropped."""
         self.events = events
         self.caches = [None] * len(self.caches)
+        self.redact_for = -1
+
+    def defer_redaction(self, table: EventTable, player: int, before: int | None = None) -> None:
+        """In a world re-sampled for ``player``: the other seats' private fields of the events
+        before ``before`` (default: all so far) become unknown, when first needed."""
+        self.materialize(table)  # an earlier world's pending redaction first
+        self.redact_for = player
+        self.redact_before = len(self.events) if before is None else before
+        self.caches = [None] * len(self.caches)
+
+    def materialize(self, table: EventTable) -> None:
+        """Carry out a pending redaction (``defer_redaction``)."""
+        if self.redact_for >= 0:
+            b = self.redact_before
+            self.events = table.redact(self.events[:b], self.redact_for) + self.events[b:]
+            self.redact_for = -1
+            self.caches = [None] * len(self.caches)
 
     def copy(self) -> EventLog:
-        return EventLog(len(self.caches), self.scope, self.events[:], self.known)
+        new = EventLog(len(self.caches), self.scope, self.events[:], self.known)
+        new.redact_for, new.redact_before = self.redact_for, self.redact_before
+        return new
 
     def __len__(self) -> int:
         return len(self.events)

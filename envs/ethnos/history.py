@@ -102,16 +102,21 @@ def dealt(s: EthnosState) -> None:
 
 # --- determinize -------------------------------------------------------------------------------
 def redact(world: EthnosState, player: int) -> None:
-    """The other seats' private fields unknown; a band another seat builds recorded as the
-    leader ``determinize`` gave it."""
-    events = world.game.event_table.redact(world.events.events, player)
+    """The other seats' private fields unknown (done when first needed:
+    ``EventLog.defer_redaction``); a band another seat builds recorded as the leader
+    ``determinize`` gave it."""
+    log = world.events
     other = world.actor
     if not world.terminal and other != player and world.phase == act.BUILD:
+        events = log.events[:]
         secret = (KIND["leader"], KIND["add"])
         while events and events[-1][1] == other and events[-1][0] in secret:
             events.pop()
-        events.append((KIND["leader"], other, world.building_leader, HIDDEN))
-    world.events.replace(events)
+        log.replace(events)
+        log.defer_redaction(world.game.event_table, player)
+        log.add((KIND["leader"], other, world.building_leader, HIDDEN))
+        return
+    log.defer_redaction(world.game.event_table, player)
 
 
 # --- saving ------------------------------------------------------------------------------------

@@ -240,3 +240,29 @@ def test_the_gym_seat_view_hands_out_information_states(name):
                 obs, _ = seat_env.reset()
     default = SeatEnv(name, seat=0)
     assert default.observation_space.shape == (default.game.obs_spec.size,)
+
+
+@pytest.mark.parametrize(("name", "options"), cases())
+def test_re_sampled_worlds_keep_the_contract_and_hide_the_others_records(name, options):
+    """A world re-sampled for one seat is a position like any other (its information states
+    pass the same checks, a world re-sampled from it too), and no other seat's information
+    state there shows a private record of the true game it did not see in the world."""
+    game = envs.make_game(name, **options)
+    rng = np.random.default_rng(6)
+    for seed in range(2):
+        state = game.new_state(seed)
+        for _ in range(int(rng.integers(5, 40))):
+            if state.is_over():
+                break
+            state.apply({p: _legal(state.legal_mask(p), rng) for p in state.acting_players()})
+        for p in range(game.num_players):
+            world = state.determinize(p, rng)
+            check_information_state(game, seed, -1, world, rng)
+            if game.event_table is None:
+                continue
+            world.events.materialize(game.event_table)
+            private = game.event_table.private_field
+            for e in world.events.events[:len(state.events.events)]:
+                if e[1] not in (p, -1) and private[e[0]].any():
+                    assert all(v == -1 for v, hide in zip(e[2:], private[e[0]]) if hide) or \
+                        e[1] == world.acting_players()[0]

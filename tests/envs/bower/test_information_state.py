@@ -200,6 +200,8 @@ def test_determinize_marks_the_opponents_private_rows_unknown():
     rng = np.random.default_rng(2)
     for me in (0, 1):
         world = state.determinize(me, rng)
+        assert world.events.redact_for == me  # done when first needed
+        world.events.materialize(game.event_table)
         for e in world.events.events:
             pending = world.phase == PH_KEEP and e is world.events.events[-1]
             if game.event_table.kinds[e[0]].name == "draw" and e[1] != me and not pending:
