@@ -41,7 +41,7 @@ from tablezoo.training.batched.opponents import (
     batched_agents,
     uniforms,
 )
-from tablezoo.training.batched.sparse import Sparse, sparse_rows, worth_it
+from tablezoo.training.batched.sparse import Sparse, pair_logits, sparse_rows, worth_it
 from tablezoo.training.batched.sparse import logits as sparse_logits
 from tablezoo.training.batched.stepping import Stepper
 from tablezoo.training.selfplay.collector import Ended, LockstepVecEnv
@@ -160,12 +160,17 @@ class VectorLeagueEnv(LockstepVecEnv):
             raise RuntimeError("learner_step needs set_learner(...) and reset() first")
         actor, critic = self.learner
         obs, masks = self._last_obs, self._current_masks()
-        rows = sparse_rows(obs) if self.sparse else None
-        self.learner_rows = obs if rows is None else rows  # what the learner acted on
-        probs = masked_softmax(self._logits(actor, obs, rows), masks)
+        if self.sparse and actor.obs_scale is None and critic.obs_scale is None:
+            rows = sparse_rows(obs)
+            self.learner_rows = rows  # what the learner acted on (``BatchedPPO`` keeps it)
+            logits, values = pair_logits(actor, critic, rows)
+        else:
+            self.learner_rows = obs
+            logits, values = actor.logits(obs), critic.logits(obs)
+        probs = masked_softmax(logits, masks)
         actions = choose(probs, self.learner_rng.random(self.num_envs))
         log_probs = np.log(probs[np.arange(self.num_envs), actions])
-        values = self._logits(critic, obs, rows)[:, 0]
+        values = values[:, 0]
         self.step_async(actions)
         return (*self.step_wait(), masks, actions, values, log_probs)
 

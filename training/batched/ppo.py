@@ -86,6 +86,8 @@ class BatchedPPO(CollectorPPO):
             self.n_steps = n_steps
         self.minibatch_rng = np.random.default_rng(self.seed)
         self.rollout: Rollout | None = None
+        for group in self.policy.optimizer.param_groups:  # one multi-tensor step, not per tensor
+            group["foreach"] = True
 
     def _excluded_save_params(self) -> list[str]:
         return [*super()._excluded_save_params(), "rollout", "minibatch_rng"]
@@ -132,10 +134,13 @@ class BatchedPPO(CollectorPPO):
         """The actor's logits and the critic's values of a minibatch (``Sparse`` rows: the
         first layers from the lists)."""
         extractor = self.policy.mlp_extractor
-        if isinstance(obs, Sparse):
+        if isinstance(obs, Sparse):  # both first layers in one pass over the lists
             pi_net, vf_net = extractor.policy_net, extractor.value_net
-            latent_pi = pi_net[1:](sparse_linear(obs, pi_net[0]))
-            latent_vf = vf_net[1:](sparse_linear(obs, vf_net[0]))
+            first = sparse_linear(obs, torch.cat([pi_net[0].weight, vf_net[0].weight]),
+                                  torch.cat([pi_net[0].bias, vf_net[0].bias]))
+            width = pi_net[0].out_features
+            latent_pi = pi_net[1:](first[:, :width])
+            latent_vf = vf_net[1:](first[:, width:])
         else:
             features = self.policy.extract_features(obs)
             latent_pi, latent_vf = extractor(features)
@@ -163,24 +168,28 @@ class BatchedPPO(CollectorPPO):
         for _ in range(self.n_epochs):
             approx_kls = []
             order = self.minibatch_rng.permutation(n)
+            # the epoch's order gathered once; each minibatch is then a slice
+            idx = torch.from_numpy(order)
+            e_obs = obs.take(order) if isinstance(obs, Sparse) else obs[idx]
+            e_masks, e_actions, e_old = masks[idx], actions[idx], old_log_probs[idx]
+            e_advantages, e_returns = advantages_all[idx], returns[idx]
             for start in range(0, n, batch):
-                rows = order[start:start + batch]
-                idx = torch.from_numpy(rows)
-                mb_obs = obs.take(rows) if isinstance(obs, Sparse) else obs[idx]
-                logits, values = self._heads(mb_obs)
-                mb_masks = masks[idx]
+                mb = slice(start, start + batch)
+                logits, values = self._heads(e_obs.slice(mb) if isinstance(e_obs, Sparse)
+                                             else e_obs[mb])
+                mb_masks = e_masks[mb]
                 logits = torch.where(mb_masks, logits, torch.tensor(HUGE_NEG))
                 log_all = torch.log_softmax(logits, dim=-1)
-                log_prob = log_all.gather(1, actions[idx, None])[:, 0]
-                entropy = -torch.where(mb_masks, log_all.exp() * log_all,
-                                       torch.zeros(())).sum(-1)
-                advantages = advantages_all[idx]
-                if self.normalize_advantage and len(rows) > 1:
+                log_prob = log_all.gather(1, e_actions[mb, None])[:, 0]
+                legal_log = torch.where(mb_masks, log_all, torch.zeros(()))  # no exp(-1e8)
+                entropy = -(legal_log.exp() * legal_log).sum(-1)
+                advantages = e_advantages[mb]
+                if self.normalize_advantage and len(advantages) > 1:
                     advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
-                ratio = torch.exp(log_prob - old_log_probs[idx])
+                ratio = torch.exp(log_prob - e_old[mb])
                 policy_loss = -torch.min(advantages * ratio, advantages * torch.clamp(
                     ratio, 1 - clip_range, 1 + clip_range)).mean()
-                value_loss = torch.nn.functional.mse_loss(returns[idx], values)
+                value_loss = torch.nn.functional.mse_loss(e_returns[mb], values)
                 entropy_loss = -entropy.mean()
                 loss = policy_loss + self.ent_coef * entropy_loss + self.vf_coef * value_loss
                 pg_losses.append(policy_loss.item())
@@ -188,7 +197,7 @@ class BatchedPPO(CollectorPPO):
                 entropy_losses.append(entropy_loss.item())
                 clip_fractions.append(((ratio - 1).abs() > clip_range).float().mean().item())
                 with torch.no_grad():
-                    log_ratio = log_prob - old_log_probs[idx]
+                    log_ratio = log_prob - e_old[mb]
                     approx_kl = ((log_ratio.exp() - 1) - log_ratio).mean().item()
                 approx_kls.append(approx_kl)
                 if self.target_kl is not None and approx_kl > 1.5 * self.target_kl:

@@ -42,6 +42,9 @@ class Sparse:
     def take(self, rows: np.ndarray) -> Sparse:
         return Sparse(self.index[rows], self.value[rows], self.count[rows], self.width)
 
+    def slice(self, rows: slice) -> Sparse:
+        return Sparse(self.index[rows], self.value[rows], self.count[rows], self.width)
+
     def scaled(self, scale: np.ndarray | None) -> Sparse:
         """The inputs times ``scale`` (per input), as a network with that input scale reads
         them."""
@@ -95,7 +98,21 @@ def first_layer(rows: Sparse, weight: np.ndarray, bias: np.ndarray) -> np.ndarra
 
 def logits(mlp: Any, rows: Sparse) -> np.ndarray:
     """``mlp.logits(dense(rows))`` of a ``NumpyMLP`` with the first layer from the lists."""
-    x = first_layer(rows.scaled(mlp.obs_scale), mlp.weights[0], mlp.biases[0])
+    return after_first(mlp, first_layer(rows.scaled(mlp.obs_scale), mlp.weights[0],
+                                        mlp.biases[0]))
+
+
+def pair_logits(first: Any, second: Any, rows: Sparse) -> tuple[np.ndarray, np.ndarray]:
+    """``logits(first, rows), logits(second, rows)`` for two networks without input scales
+    (the learner's actor and critic), both first layers in one pass over the lists."""
+    width = first.weights[0].shape[1]
+    both = first_layer(rows, np.hstack([first.weights[0], second.weights[0]]),
+                       np.concatenate([first.biases[0], second.biases[0]]))
+    return after_first(first, both[:, :width]), after_first(second, both[:, width:])
+
+
+def after_first(mlp: Any, x: np.ndarray) -> np.ndarray:
+    """The rest of ``mlp`` (a ``NumpyMLP``) from its first layer's output ``x`` (overwritten)."""
     last = len(mlp.weights) - 1
     for i in range(1, last + 1):
         if mlp.activation == "relu":
@@ -154,10 +171,10 @@ def _weight_grad(index, value, count, grad_out, grad_w):
                 w[c] += v * g[c]
 
 
-def sparse_linear(rows: Sparse, linear: Any) -> Any:
-    """``linear(dense(rows))`` for a ``torch.nn.Linear`` on the lists, with gradients for its
-    weight and bias."""
-    return _function()(linear.weight, linear.bias, rows)
+def sparse_linear(rows: Sparse, weight: Any, bias: Any) -> Any:
+    """``dense(rows) @ weight.T + bias`` (a ``torch.nn.Linear``'s ``weight`` ``(out, width)``
+    and ``bias``) on the lists, with gradients for the weight and the bias."""
+    return _function()(weight, bias, rows)
 
 
 _FUNCTION = None
@@ -174,7 +191,7 @@ def _function() -> Any:
 
             @staticmethod
             def forward(ctx, weight, bias, rows):
-                w = weight.detach().numpy().T  # (width, out), a view
+                w = weight.detach().numpy().T  # (width, out), a view (copied contiguous)
                 ctx.rows = rows
                 return torch.from_numpy(first_layer(rows, w, bias.detach().numpy()))
 

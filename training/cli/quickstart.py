@@ -3,11 +3,12 @@
     tablezoo quickstart --env bauer_trick_v0 --out runs/quick
     tablezoo quickstart --env bower_v0 --out runs/quick-bower --timesteps 40000
 
-Runs ``tablezoo train`` with a small budget (a short behaviour-cloning warm start
-on the
-heuristic, then MaskablePPO against random and heuristic opponents, evaluated along the way),
-then plays the trained numpy policy against ``random`` and against ``heuristic`` on ``--games``
-seeded games each, seats rotated, on seeds training never used. Prints a results table and
+Runs ``tablezoo train`` with a small budget (about a minute), evaluated along the way: on a
+compiled engine (bauer_trick_v0) the batched trainer plays 1,000,000 decisions against random
+and heuristic opponents from scratch; elsewhere a short behaviour-cloning warm start on the
+heuristic, then MaskablePPO on the one-game collector. Then it plays the trained numpy policy
+against ``random`` and against ``heuristic`` on ``--games`` seeded games each, seats rotated, on
+seeds training never used. Prints a results table and
 leaves in ``OUT``: ``eval.json`` (win/draw/loss and mean reward with 95% intervals per
 opponent), ``learning_curve.png`` and ``eval.csv`` (reward during training), ``model.npz`` +
 ``model.json`` (play it with ``tablezoo play --opponent trained:OUT/model.npz``),
@@ -17,6 +18,7 @@ opponent), ``learning_curve.png`` and ``eval.csv`` (reward during training), ``m
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -39,6 +41,10 @@ from tablezoo.training.cli.options import (
 )
 
 OPPONENTS = ("random", "heuristic")
+# (timesteps, cloned games, evaluation games per point of the curve) of each engine: about a
+# minute of training either way. The batched trainer learns from scratch within it and its curve
+# rises; the one-game collector starts from a clone of the heuristic.
+BUDGET = {"compiled": (1_000_000, 0, 200), "python": (100_000, 1000, 100)}
 EVAL_SEED = 5_000_000  # far from the training (seed...) and in-training evaluation (1e6) seeds
 
 
@@ -48,10 +54,17 @@ def build_parser():
     add_out(p, required=False, default=Path("runs/quick"), help="run folder for every result")
     add_env_options(p, help="a game option, repeatable (default: the tool defaults, e.g. "
                             "bauer_trick_v0 trains on single deals)")
-    p.add_argument("--timesteps", type=non_negative_int, default=100_000,
-                   help="learner decisions to train")
-    p.add_argument("--bc-games", type=non_negative_int, default=1000,
-                   help="heuristic games to clone before PPO (0: no warm start)")
+    p.add_argument("--timesteps", type=non_negative_int, default=None,
+                   help=f"learner decisions to train (default: {BUDGET['compiled'][0]:,} on a "
+                        f"compiled engine, else {BUDGET['python'][0]:,})")
+    p.add_argument("--bc-games", type=non_negative_int, default=None,
+                   help=f"heuristic games to clone before PPO (0: no warm start; default: "
+                        f"{BUDGET['compiled'][1]} on a compiled engine, else "
+                        f"{BUDGET['python'][1]})")
+    p.add_argument("--engine", default="auto", choices=("auto", "compiled", "python"),
+                   help="tablezoo train's --engine: compiled: the batched trainer "
+                        "(bauer_trick_v0); python: the one-game collector; auto: compiled "
+                        "where the env has it")
     add_games(p, default=400, help="evaluation games against each opponent, seats rotated")
     add_seed(p, help="seed of training; evaluation uses other seeds")
     p.add_argument("--force", action="store_true",
@@ -60,13 +73,35 @@ def build_parser():
     return p
 
 
+def engine_of(args) -> str:
+    """The engine ``tablezoo train`` will run (``train.resolve_engine`` of these flags)."""
+    from tablezoo.training.selfplay import train
+
+    return train.resolve_engine(argparse.Namespace(env=args.env, engine=args.engine,
+                                                   advice=None))
+
+
+def fill_budget(args) -> None:
+    """``--timesteps``/``--bc-games`` left out: the engine's budget (``BUDGET``)."""
+    timesteps, bc_games, _ = BUDGET[engine_of(args)]
+    if args.timesteps is None:
+        args.timesteps = timesteps
+    if args.bc_games is None:
+        args.bc_games = bc_games
+
+
 def train_command(args, options: dict[str, Any]) -> list[str]:
     """The ``tablezoo train`` arguments of the small run."""
+    engine = engine_of(args)
     every = max(args.timesteps // 4, 1000)
     argv = ["--env", args.env, "--timesteps", str(args.timesteps), "--out", str(args.out),
-            "--seed", str(args.seed), "--bc-games", str(args.bc_games), "--n-envs", "8",
-            "--n-steps", "256", "--eval-every", str(every), "--eval-games", "100",
+            "--seed", str(args.seed), "--bc-games", str(args.bc_games), "--engine", engine,
+            "--eval-every", str(every), "--eval-games", str(BUDGET[engine][2]),
             "--checkpoint-every", "0"]
+    if engine == "python":
+        argv += ["--n-envs", "8", "--n-steps", "256"]
+    else:  # a budget in steps: smaller minibatches and two epochs learn more per step
+        argv += ["--batch-size", "1024", "--n-epochs", "2"]
     for key, value in options.items():
         argv += ["--env-option", option_item(key, value)]
     return (argv + (["--no-progress"] if args.no_progress else [])
@@ -104,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, options = parse_with_env_options(parser, argv)
     refuse_earlier_run(parser, args.out, force=args.force)
+    try:
+        fill_budget(args)
+    except ValueError as exc:  # --engine compiled where there is none
+        parser.error(str(exc))
     from tablezoo.training.selfplay import train
 
     t0 = time.perf_counter()

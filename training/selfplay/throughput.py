@@ -15,7 +15,9 @@ measured interleaved (round-robin, so machine load hits each alike), with ratios
   the learner's seats too (``training/selfplay/ppo.py``, the default of every other set-up);
 - ``self-play, batched``: the league of ``self-play`` on the batched trainer (``--engine
   compiled``, envs with a compiled engine only: ``training/batched/``, its default rollout
-  shape), and ``random, batched`` beside it. Every other set-up is ``--engine python``.
+  shape), ``random, batched`` beside it, and ``self-play, batched, sb3's update``: the same
+  env and rollouts with sb3-contrib's own ``MaskablePPO`` update (dense first layers) instead of
+  ``BatchedPPO``'s. Every other set-up is ``--engine python``.
 
 Each measurement is a whole ``learn`` (collection, the learner's forward passes, the PPO update
 and the league callback), on a fresh model; the table gives the median of the rounds, and the
@@ -41,12 +43,14 @@ from tablezoo.training.cli.options import (
 
 SETUPS = ("random", "self-play", "snapshots", "self-play --processes 2",
           "self-play --learner-forward torch")
-BATCHED = ("self-play, batched", "random, batched")
+BATCHED = ("self-play, batched", "random, batched", "self-play, batched, sb3's update")
 PAIRED = (("self-play / random", "self-play", "random"),
           ("snapshots / random", "snapshots", "random"),
           ("--processes 2 / one process", "self-play --processes 2", "self-play"),
           ("sb3's loop / the collector's", "self-play --learner-forward torch", "self-play"),
-          ("batched / today's trainer (self-play)", "self-play, batched", "self-play"))
+          ("batched / today's trainer (self-play)", "self-play, batched", "self-play"),
+          ("BatchedPPO / sb3's MaskablePPO on the batched env", "self-play, batched",
+           "self-play, batched, sb3's update"))
 
 
 def setup_args(env: str, setup: str, n_envs: int, seed: int) -> argparse.Namespace:
@@ -88,7 +92,12 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
     options = DEFAULT_ENV_OPTIONS.get(env, {})
     vec = train.make_vec_env(args, options)
     try:
-        model = train.new_model(args, vec, None)
+        if setup.endswith("sb3's update"):  # the same env and rollout, sb3's own PPO update
+            args.engine = "python"
+            model = train.new_model(args, vec, None)
+            args.engine = "compiled"
+        else:
+            model = train.new_model(args, vec, None)
         model.collector_forward = args.learner_forward == "collector"
         scale = None if args.no_obs_scale else vec_scale(env, options)
         vec.set_self(export_policy(model.policy, scale))
@@ -171,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
 
         shape = ENGINE_DEFAULTS["compiled"]
         for setup, league in (("random, batched", "random opponents"),
-                              ("self-play, batched", "self-play (3 snapshots + heuristic)")):
+                              ("self-play, batched", "self-play (3 snapshots + heuristic)"),
+                              ("self-play, batched, sb3's update",
+                               "self-play, sb3's MaskablePPO update")):
             print(f"| batched trainer, {league} ({shape['n_envs']} games, {shape['n_steps']} "
                   f"steps, minibatch {shape['batch_size']}, {shape['n_epochs']} epochs; "
                   f"{args.batched_steps} steps) | {med[setup]:.0f} | "

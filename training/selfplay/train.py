@@ -74,8 +74,8 @@ ENGINES = ("auto", "compiled", "python")
 # the rollout shape of each engine where the run does not set it: the compiled engine plays many
 # games at once and feeds larger, fewer updates (training/README.md, "Training throughput")
 ENGINE_DEFAULTS = {"python": {"n_envs": 16, "n_steps": 256, "batch_size": 1024, "n_epochs": 8},
-                   "compiled": {"n_envs": 512, "n_steps": 64, "batch_size": 8192,
-                                "n_epochs": 2}}
+                   "compiled": {"n_envs": 512, "n_steps": 64, "batch_size": 2048,
+                                "n_epochs": 1}}
 REQUIRED = ("env", "timesteps", "out")
 ROLLOUT_VALUES = "rollout_values.npz"
 # --rollout-games plays its games from seed + this: apart from cloning's (seed..), DAgger's

@@ -127,7 +127,7 @@ def test_sparse_rows_and_first_layers_equal_the_dense_ones():
     (dense ** 2).sum().backward()
     want = [p.grad.clone() for p in (linear.weight, linear.bias)]
     linear.zero_grad()
-    got = sparse.sparse_linear(rows, linear)
+    got = sparse.sparse_linear(rows, linear.weight, linear.bias)
     (got ** 2).sum().backward()
     torch.testing.assert_close(got, dense, rtol=1e-5, atol=1e-5)
     for g, w in zip((linear.weight.grad, linear.bias.grad), want):
