@@ -62,7 +62,7 @@ def test_zero_processes_is_refused_with_the_allowed_values():
 
 @pytest.mark.parametrize("value", ["0", "-2"])
 def test_training_refuses_fewer_than_one_process_by_name(tmp_path, capsys, value):
-    from tablezoo.training.imitation import cloning as imitate
+    from tablezoo.training.cli import imitate
 
     with pytest.raises(SystemExit):
         imitate.main(["--env", "bower_v0", "--out", str(tmp_path / "x"), "--games", "1",

@@ -141,7 +141,7 @@ def test_a_start_model_of_another_game_or_not_a_zip_is_refused_before_training(t
 def test_imitate_names_itself_in_its_errors(tmp_path, capsys):
     """``tablezoo imitate`` runs the training flags, but its errors name the command the user
     typed (they said ``tablezoo train:``)."""
-    from tablezoo.training.imitation import cloning as imitate
+    from tablezoo.training.cli import imitate
 
     config = tmp_path / "c.json"
     config.write_text(json.dumps({"env": "bower_v0", "gamma": 2}))

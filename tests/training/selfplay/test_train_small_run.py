@@ -246,7 +246,7 @@ def test_ship_names_the_options_that_differ_from_the_envs_defaults(env, options,
 
 
 def test_imitation_only_then_ppo_from_it(tmp_path):
-    from tablezoo.training.imitation import cloning as imitate
+    from tablezoo.training.cli import imitate
 
     bc = tmp_path / "bc"
     assert imitate.main(["--env", ENV, "--out", str(bc), "--games", "20", "--epochs", "1"]) == 0

@@ -48,7 +48,7 @@ def test_imitate_runs_the_configs_warm_start_unless_a_flag_overrides_it(tmp_path
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"env": "bower_v0", "bc_games": 2, "bc_epochs": 3,
                                   "bc_teacher": "random"}))
-    from tablezoo.training.imitation import cloning as imitate
+    from tablezoo.training.cli import imitate
 
     assert imitate.main(["--config", str(config), "--out", str(tmp_path / "a")]) == 0
     assert imitate.main(["--config", str(config), "--out", str(tmp_path / "b"),
