@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
                               ("self-play, batched, sb3's update",
                                "self-play, sb3's MaskablePPO update")):
             print(f"| batched trainer, {league} ({shape['n_envs']} games, {shape['n_steps']} "
-                  f"steps, minibatch {shape['batch_size']}, {shape['n_epochs']} epochs; "
+                  f"steps, minibatch {shape['batch_size']}, {shape['n_epochs']} epoch(s); "
                   f"{args.batched_steps} steps) | {med[setup]:.0f} | "
                   f"{med[setup] / med['self-play']:.2f} x today's self-play |")
     print("\nPer round (each ratio from set-ups measured back to back: the spread shows the "
