@@ -301,19 +301,16 @@ class VectorLeagueEnv(LockstepVecEnv):
         sel = np.concatenate(sampled)
         probs = masked_softmax(np.concatenate(logits_parts), stepper.mask[sel])
         seats = stepper.seat[sel]
-        draws = None
-        random_rows = self.controller[sel, seats] == RANDOM
-        if self.league.sample_nets or random_rows.any():
-            draws = uniforms(self.keys[sel, seats], self.counters[sel, seats])
-            self.counters[sel, seats] += np.uint64(1)
-            if not self.league.sample_nets:  # greedy networks; random rows still sample
-                draws[~random_rows] = np.nan
-        if draws is None or not np.isnan(draws).any():
-            self._actions[sel] = choose(probs, draws)
-        else:
-            greedy = np.isnan(draws)
-            self._actions[sel[greedy]] = choose(probs[greedy], None)
-            self._actions[sel[~greedy]] = choose(probs[~greedy], draws[~greedy])
+        # one uniform per sampled decision from the seat's stream; greedy networks
+        # (``League(sample_nets=False)``) take the argmax, random seats always sample
+        draw = np.ones(len(sel), bool) if self.league.sample_nets \
+            else self.controller[sel, seats] == RANDOM
+        rows, seats = sel[draw], seats[draw]
+        self._actions[rows] = choose(probs[draw], uniforms(self.keys[rows, seats],
+                                                           self.counters[rows, seats]))
+        self.counters[rows, seats] += np.uint64(1)
+        if not draw.all():
+            self._actions[sel[~draw]] = choose(probs[~draw], None)
 
     @staticmethod
     def _logits(mlp: NumpyMLP, obs: np.ndarray, rows: Sparse | None) -> np.ndarray:
