@@ -1,0 +1,46 @@
+"""``tablezoo train --engine``: which engine a run gets, its rollout defaults, the refusals, and
+the benchmark's batched set-ups."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numba")
+pytest.importorskip("sb3_contrib")
+
+from tablezoo.training.selfplay import throughput, train
+
+
+def parsed(*argv):
+    return train.parse_args(train.build_parser(), ["--timesteps", "1", "--out", "unused",
+                                                   *argv])
+
+
+def test_auto_takes_the_compiled_engine_where_there_is_one_and_its_defaults():
+    args = parsed("--env", "bauer_trick_v0")
+    assert args.engine == "compiled"
+    assert (args.n_envs, args.n_steps, args.batch_size, args.n_epochs) == (512, 64, 2048, 1)
+    args = parsed("--env", "bauer_trick_v0", "--n-envs", "32", "--n-epochs", "3")
+    assert (args.n_envs, args.n_steps, args.n_epochs) == (32, 64, 3)  # flags win
+    for argv in (["--env", "bower_v0"], ["--env", "bauer_trick_v0", "--engine", "python"],
+                 ["--env", "bauer_trick_v0", "--advice", "heuristic"]):
+        args = parsed(*argv)
+        assert args.engine == "python"
+        assert (args.n_envs, args.n_steps, args.batch_size, args.n_epochs) == (16, 256, 1024, 8)
+
+
+@pytest.mark.parametrize("argv,why", [
+    (["--env", "bower_v0"], "bower_v0 has no compiled batched engine"),
+    (["--env", "bauer_trick_v0", "--advice", "heuristic"], "--advice is played by the one-game"),
+])
+def test_engine_compiled_is_refused_where_it_cannot_run(argv, why, capsys):
+    with pytest.raises(SystemExit) as stop:
+        parsed(*argv, "--engine", "compiled")
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert why in err and "allowed here: --engine python" in err
+
+
+@pytest.mark.parametrize("setup", throughput.BATCHED)
+def test_the_benchmark_measures_the_batched_set_ups(setup):
+    assert throughput.measure("bauer_trick_v0", setup, 1024, 4, 0) > 0
