@@ -189,3 +189,25 @@ def test_the_batched_trainer_runs_end_to_end_and_its_model_plays_as_trained(tmp_
     assert sorted(first) == sorted(second)
     for key in first:
         np.testing.assert_array_equal(first[key], second[key])
+
+
+def test_batched_ppo_trains_the_same_weights_on_sparse_and_dense_first_layers():
+    """The update's sparse first layers are the dense ones to float rounding: two short runs,
+    one each way, end with the same weights."""
+    from tablezoo.training.batched.ppo import BatchedPPO
+    from tablezoo.training.shipping.export import mlp_from_policy
+
+    game = envs.make_game("bauer_trick_v0", episode="deal")
+    weights = []
+    for sparse in (False, True):
+        league = League(game, "bauer_trick_v0", ["random", "heuristic"])
+        vec = VectorLeagueEnv(make_stepper("bauer_trick_v0", 16, 0, episode="deal"), league, 0,
+                              obs_scale_for(game), 1.0, "bauer_trick_v0", sparse=sparse)
+        model = BatchedPPO("MlpPolicy", vec, n_steps=16, batch_size=64, n_epochs=2, seed=0,
+                           device="cpu", policy_kwargs={"net_arch": [32]})
+        league.set_self(mlp_from_policy(model.policy, obs_scale_for(game)))
+        model.learn(512)
+        assert vec.sparse is sparse and model.num_timesteps == 512
+        weights.append([p.detach().numpy().copy() for p in model.policy.parameters()])
+    for dense, sparse in zip(*weights):
+        np.testing.assert_allclose(dense, sparse, atol=2e-5)
