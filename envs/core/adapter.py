@@ -118,10 +118,17 @@ class AdapterBase:
         if options is not None and not isinstance(options, Mapping):
             raise InvalidOptionError(f"{self}: reset(options=...) takes a dict such as "
                                      f"{{'state': saved}}, got {type(options).__name__}")
-        if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-        self.game_state = initial_state(self.game, self._np_random, options,
-                                        self.metadata["name"])
+        # a refused saved state leaves the env as it was, its generator included
+        rng = self._np_random
+        if seed is not None or rng is None:
+            rng, _ = seeding.np_random(seed)
+        before = rng.bit_generator.state
+        try:
+            self.game_state = initial_state(self.game, rng, options, self.metadata["name"])
+        except Exception:
+            rng.bit_generator.state = before
+            raise
+        self._np_random = rng
         self._last_move = None
         if self._mode == "random_legal":
             # drawn after the game's seed, so positions are the same as under the other modes

@@ -330,6 +330,23 @@ def test_wrong_kinds_of_argument_are_named_and_leave_the_game_as_it_was(name):
         assert par.game_state.to_dict() == before
 
 
+@pytest.mark.parametrize("name", envs.ENVS)
+def test_a_refused_saved_state_leaves_the_generator_as_it_was(name):
+    """A reset refused for its saved state used to draw from the env's generator (or replace it
+    with the new seed's), so the next plain reset dealt another game than an untouched twin."""
+    env, twin = envs.make(name), envs.make(name)
+    env.reset(seed=5)
+    twin.reset(seed=5)
+    bad = env.game_state.to_dict()
+    bad["version"] = -1
+    for seed in (None, 6):
+        with pytest.raises(StateFormatError):
+            env.reset(seed=seed, options={"state": bad})
+    env.reset()
+    twin.reset()
+    assert env.game_state.to_dict() == twin.game_state.to_dict()
+
+
 def test_a_numpy_integer_seed_deals_as_its_int():
     """gymnasium refused np.int64 seeds ("Seed must be a python integer")."""
     env = envs.make("bower_v0")
