@@ -631,9 +631,25 @@ def load_model(path: str | Path, env_name: str | None = None,
                 f"{path} expects observations of size {model_obs}, but {env_name} gives "
                 + ", ".join(f"{size} ({n} players)" for n, size in sizes.items()))
     # the fixed input scaling the run trained with (``PolicyAgent`` applies it)
-    scale = config.get("obs_scale")
-    model.tablezoo_obs_scale = None if scale is None else np.asarray(scale, np.float32)
+    model.tablezoo_obs_scale = _config_obs_scale(config.get("obs_scale"), model_obs, path)
     return model
+
+
+def _config_obs_scale(scale: Any, model_obs: int, path: Path) -> np.ndarray | None:
+    """The run's ``obs_scale`` from its ``config.json``, checked against the model's input."""
+    if scale is None:
+        return None
+    where = f"{path.parent / 'config.json'} (the run's settings next to {path.name})"
+    try:
+        values = np.asarray(scale, dtype=np.float32)
+    except (TypeError, ValueError):
+        values = None
+    if values is None or values.shape != (model_obs,):
+        raise ModelFileError(f"{where}: obs_scale must be a list of {model_obs} numbers (the "
+                             f"model's observation size), got {str(scale)[:80]}")
+    if not np.isfinite(values).all():
+        raise ModelFileError(f"{where}: obs_scale holds values that are not finite numbers")
+    return values
 
 
 def run_config(model_path: str | Path) -> dict[str, Any]:

@@ -174,12 +174,17 @@ def test_a_zip_without_its_config_or_not_a_zip_is_refused_before_any_game(tmp_pa
         "num_players=2": ("[1]", "config.json .*expected a JSON object, got a list"),
         "num_players=3": ("{", "config.json .*not JSON"),
     }
+    size2 = vec.game.obs_spec.size
+    for n, scale in enumerate(([1.0, 2.0], "x", [float("nan")] * size2, [[1.0]] * size2)):
+        words = "not finite" if n == 2 else f"obs_scale must be a list of {size2} numbers"
+        cases[f"num_players=2 obs_scale {n}"] = (json.dumps({"env": ENV, "obs_scale": scale}),
+                                                  words)
     for option, (config, message) in cases.items():
         (tmp_path / "config.json").unlink(missing_ok=True)
         if config is not None:
             (tmp_path / "config.json").write_text(config)
         with pytest.raises(SystemExit) as exc:
-            evaluate.main(["--env", ENV, "--env-option", option, "--agent",
+            evaluate.main(["--env", ENV, "--env-option", option.split()[0], "--agent",
                            f"policy:{tmp_path / 'm.zip'}", "--games", "2", "--no-progress"])
         assert exc.value.code == 2
         err = capsys.readouterr().err
