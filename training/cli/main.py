@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tablezoo.training.cli.play", "play one seat in the terminal against agents"),
     "serve": ("tablezoo.training.web.server",
               "watch and play the games in a browser (a local web app)"),
+    "animate": ("tablezoo.training.cli.animate",
+                "write a game as an animated GIF or MP4 (seeded or recorded)"),
     "plot": ("tablezoo.training.figures.learning_curve", "draw a run's learning curve"),
     "export": ("tablezoo.training.shipping.export",
                "turn a MaskablePPO zip into a numpy model (.npz + card)"),

@@ -18,7 +18,7 @@ from tablezoo import envs
 from tablezoo.training.cli.main import COMMANDS
 
 TOOLS = ["play", "bench", "train", "evaluate", "tournament", "bench-training", "rllib",
-         "quickstart", "soak", "imitate", "evolve", "ladder"]
+         "quickstart", "soak", "imitate", "evolve", "ladder", "animate"]
 # the tools without an --env flag (a run, a model file, docs' ENV argument, the web app)
 FILE_TOOLS = ["docs", "ship", "export", "plot", "average", "serve"]
 SHARED = {"--env", "--env-option", "--opponent", "--seed", "--games", "--out"}
