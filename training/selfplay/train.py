@@ -683,8 +683,8 @@ def main(argv: list[str] | None = None, prog: str = "train",
             "budget": budget,
             "seed": args.seed, "bc": bc_info, "rollout": rollout_info,
             "league": league_kwargs(args)["specs"],
-            "self_play": args.self_play, "eval_during_training": eval_cb.last_row,
-            **(model_card or {})}
+            "self_play": args.self_play, "engine": getattr(args, "engine", "python"),
+            "eval_during_training": eval_cb.last_row, **(model_card or {})}
     export_policy(model.policy, obs_scale).save(args.out / "model.npz", card)
     vec_env.close()
     summary = {"timesteps": steps, "total_timesteps": model.num_timesteps,

@@ -3,6 +3,7 @@ resume, load as ``policy`` and as ``trained``, evaluate (no strength asserted)."
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 
@@ -54,6 +55,8 @@ def test_training_exports_numpy_weights_with_a_card_and_an_eval_log(run_dir):
     assert card["obs_size"] == game.obs_spec.size and card["num_actions"] == game.num_actions
     assert card["timesteps"] >= 2048 and card["seed"] == 0 and card["bc"]["games"] == 30
     assert card["training_command"].startswith("tablezoo train")
+    numba = importlib.util.find_spec("numba") is not None  # auto: the compiled engine with numba
+    assert card["engine"] == ("compiled" if numba else "python")
     machine = card["budget"]["machine"]  # read off this machine, not a fixed description
     assert machine["cpus"] == os.cpu_count() and machine["processes"] == 1
     assert machine["update_threads"] == 1 and machine["cpu"]
