@@ -63,9 +63,12 @@ class VectorLeagueEnv(LockstepVecEnv):
         self.reward_scale = reward_scale
         spec = game.obs_spec
         low, high = np.asarray(spec.low, np.float32), np.asarray(spec.high, np.float32)
+        extra = stepper.obs.shape[1] - spec.size  # an advised stepper's one-hot (0 or 1)
+        low = np.concatenate([low, np.zeros(extra, np.float32)])
+        high = np.concatenate([high, np.ones(extra, np.float32)])
         if obs_scale is not None:
             low, high = low * obs_scale, high * obs_scale
-        super().__init__(stepper.num_envs, spaces.Box(low, high, (spec.size,), np.float32),
+        super().__init__(stepper.num_envs, spaces.Box(low, high, (low.size,), np.float32),
                          spaces.Discrete(game.num_actions))
         n, players = stepper.num_envs, game.num_players
         self.rng = np.random.default_rng(seed)  # the league's plans

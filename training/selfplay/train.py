@@ -209,7 +209,7 @@ def build_parser(prog: str = "train", usage: str | None = None
                    help="hidden layer activation")
     p.add_argument("--engine", default="auto", choices=ENGINES,
                    help="who plays the training games: compiled: the env's compiled batched "
-                        "engine (training/batched/, bauer_trick_v0; no --advice); python: the "
+                        "engine (training/batched/, bauer_trick_v0, --advice too); python: the "
                         "Python engines in the one-game collector (training/selfplay/"
                         "collector.py); auto: compiled where the env has it and the run "
                         "allows it, else python")
@@ -286,12 +286,13 @@ def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, An
 
 def engine_problem(args: argparse.Namespace) -> str | None:
     """Why the run cannot train on the compiled batched engine (``None``: it can)."""
+    from tablezoo.training.batched.opponents import batched_agents
     from tablezoo.training.batched.stepping import FAST_PATHS
 
     if args.env not in FAST_PATHS or "compiled" not in envs.vector_backends(args.env):
         return f"{args.env} has no compiled batched engine here (numba installed?)"
-    if args.advice is not None:
-        return "--advice is played by the one-game collector only"
+    if args.advice is not None and not batched_agents(args.env):
+        return f"--advice needs a batched heuristic, which {args.env} has not"
     return None
 
 
@@ -312,7 +313,7 @@ def resolve_engine(args: argparse.Namespace) -> str:
 def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
     if getattr(args, "engine", "python") == "compiled":
         return build_batched(args.env, env_options, league_kwargs(args), not args.no_obs_scale,
-                             args.reward_scale, args.n_envs, args.seed)
+                             args.reward_scale, args.n_envs, args.seed, args.advice)
     make = functools.partial(build_shard, args.env, env_options, league_kwargs(args),
                              not args.no_obs_scale, args.reward_scale, advice=args.advice)
     if args.processes <= 1:
@@ -325,18 +326,25 @@ def make_vec_env(args: argparse.Namespace, env_options: dict[str, Any]) -> Any:
 
 
 def build_batched(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
-                  obs_scale: bool, reward_scale: float, num_envs: int, seed: int) -> Any:
+                  obs_scale: bool, reward_scale: float, num_envs: int, seed: int,
+                  advice: str | None = None) -> Any:
     """The batched trainer's env: ``training/batched/adapter.py``'s ``VectorLeagueEnv`` over
-    the compiled engine's ``num_envs`` games."""
+    the compiled engine's ``num_envs`` games (``advice``: observations widened by the batched
+    heuristic's move, ``training/batched/advised.py``)."""
     from tablezoo.training.batched.adapter import VectorLeagueEnv
+    from tablezoo.training.batched.advised import AdvisedStepper
+    from tablezoo.training.batched.opponents import batched_agents
     from tablezoo.training.batched.stepping import make_stepper
     from tablezoo.training.selfplay.collector import obs_scale_for
     from tablezoo.training.selfplay.league import League
 
     game = envs.make_game(env_name, **env_options)
     stepper = make_stepper(env_name, num_envs, seed, backend="compiled", **env_options)
-    return VectorLeagueEnv(stepper, League(game, env_name, **league), seed,
-                           obs_scale_for(game) if obs_scale else None, reward_scale, env_name)
+    if advice is not None:
+        stepper = AdvisedStepper(stepper, batched_agents(env_name)[advice])
+    scale = obs_scale_for(game, advice is not None) if obs_scale else None
+    return VectorLeagueEnv(stepper, League(game, env_name, **league), seed, scale, reward_scale,
+                           env_name)
 
 
 def model_class(args: argparse.Namespace) -> Any:
