@@ -31,6 +31,16 @@ def _legal(mask, rng):
     return int(rng.choice(np.flatnonzero(mask)))
 
 
+def _random_position(game, seed, decisions, rng):
+    """Game ``seed`` after up to ``decisions`` random legal decisions."""
+    state = game.new_state(seed)
+    for _ in range(decisions):
+        if state.is_over():
+            break
+        state.apply({p: _legal(state.legal_mask(p), rng) for p in state.acting_players()})
+    return state
+
+
 def test_the_protocol_default_is_a_clear_not_implemented():
     game = ToyGame()
     state = game.new_state(0)
@@ -190,11 +200,7 @@ def test_perfect_recall(name, options):
     game = envs.make_game(name, **options)
     rng = np.random.default_rng(4)
     for seed in range(2):
-        state = game.new_state(seed)
-        for _ in range(int(rng.integers(0, 20))):
-            if state.is_over():
-                break
-            state.apply({p: _legal(state.legal_mask(p), rng) for p in state.acting_players()})
+        state = _random_position(game, seed, int(rng.integers(0, 20)), rng)
         if not state.is_over():
             check_perfect_recall(game, state, seed % game.num_players, rng, 60, 8)
 
@@ -250,11 +256,7 @@ def test_re_sampled_worlds_keep_the_contract_and_hide_the_others_records(name, o
     game = envs.make_game(name, **options)
     rng = np.random.default_rng(6)
     for seed in range(2):
-        state = game.new_state(seed)
-        for _ in range(int(rng.integers(5, 40))):
-            if state.is_over():
-                break
-            state.apply({p: _legal(state.legal_mask(p), rng) for p in state.acting_players()})
+        state = _random_position(game, seed, int(rng.integers(5, 40)), rng)
         for p in range(game.num_players):
             world = state.determinize(p, rng)
             check_information_state(game, seed, -1, world, rng)
