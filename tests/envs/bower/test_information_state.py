@@ -153,12 +153,17 @@ def test_hidden_hands_forget_which_tiles_the_opponent_took():
     rng = np.random.default_rng(4)
     for _ in range(30):
         _random_move(state, rng)
+    checked = {"mine": 0, "theirs": 0, "refills": 0}
     for seat in (0, 1):
         for kind, rel, slot, tile, *rest in _rows(state, seat):
             if kind in ("draft", "take", "force") and slot >= 0:
                 assert (tile >= 0) == (rel == 1)
+                checked["mine" if rel == 1 else "theirs"] += 1
                 if kind != "draft":
                     assert rest[0] == -1  # no refill recorded
+                    checked["refills"] += 1
+    # 30 moves hold about 8 takes a seat, each seen by both seats: all three checks ran
+    assert checked["mine"] >= 10 and checked["theirs"] >= 10 and checked["refills"] >= 10
 
 
 def _swap_root(game, seed, observer, rng):
@@ -198,16 +203,22 @@ def test_determinize_marks_the_opponents_private_rows_unknown():
     game = BowerGame()
     state = _until(game, lambda s: _draws(s) >= 2, seed=2)
     rng = np.random.default_rng(2)
+    their_draws = 0
     for me in (0, 1):
         world = state.determinize(me, rng)
         assert world.events.redact_for == me  # done when first needed
         world.events.materialize(game.event_table)
+        mine = 0
         for e in world.events.events:
             pending = world.phase == PH_KEEP and e is world.events.events[-1]
             if game.event_table.kinds[e[0]].name == "draw" and e[1] != me and not pending:
                 assert all(v == -1 for v in e[3:])
+                their_draws += 1
             if e[1] == me:
                 assert e in state.events.events
+                mine += 1
+        assert mine >= 10  # the seat's own rows were compared
+    assert their_draws >= 1  # at least one opponent's draw was seen redacted
 
 
 def test_a_save_without_history_and_a_history_that_does_not_fit():
