@@ -1,94 +1,137 @@
-"""Name -> game module registry, and the option sets the cross-game test suites cover."""
+"""The registry: ``make``, ``make_parallel``, ``make_game`` and ``make_vector`` by env id, over
+the games' records (``tablezoo.envs.core.spec``).
+
+The built-in games register their records when this module is imported; a game of your own
+registers its ``GameSpec`` with ``register`` and is then made, vectorised and played like them
+(``envs/ADDING_A_GAME.md``).
+"""
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from collections.abc import Callable
-from types import ModuleType
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tablezoo.envs.core.aec import TablezooAECEnv
-from tablezoo.envs.core.env_options import ENV_OPTION_NAMES
+from tablezoo.envs.core.env_options import ENV_OPTION_NAMES, split_env_options
 from tablezoo.envs.core.errors import InvalidOptionError
 from tablezoo.envs.core.game import OBSERVATION_KINDS, Game, short
 from tablezoo.envs.core.parallel import TablezooParallelEnv
+from tablezoo.envs.core.spec import SPECS, GameSpec, register, spec, spec_of, unregister
 
 if TYPE_CHECKING:
     from tablezoo.envs.vector.base import VectorEnv
 
-_MODULES = {
-    "bauer_trick_v0": "tablezoo.envs.bauer_trick",
-    "bauer_draft_v0": "tablezoo.envs.bauer_draft",
-    "bower_v0": "tablezoo.envs.bower",
-    "ethnos_v0": "tablezoo.envs.ethnos",
-}
-ENVS: tuple[str, ...] = tuple(_MODULES)
+# the records of the games that ship with tablezoo, registered on import
+BUILTIN = ("tablezoo.envs.bauer_trick.spec", "tablezoo.envs.bauer_draft.spec",
+           "tablezoo.envs.bower.spec", "tablezoo.envs.ethnos.spec")
+for _module in BUILTIN:
+    importlib.import_module(_module)
 
-# Every option set here is exercised by the PettingZoo API, determinism, golden and random-
-# simulation suites (one entry per player count and per structurally different mode).
-VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "bauer_trick_v0": [{}, {"episode": "deal"}, {"trump_selection": "forehand_on_four"}],
-    "bauer_draft_v0": [{"num_players": n} for n in (2, 3, 4, 5)],
-    "bower_v0": [{}, {"double_turn_mode": "swap"}, {"hands_public": False},
-                 {"bonus_optional": False, "flag_all_triggers": False}],
-    "ethnos_v0": [{"num_players": n} for n in (2, 3, 4, 5, 6)],
-}
+__all__ = ["SPECS", "VARIANTS", "GameSpec", "constructors", "make", "make_game",
+           "make_parallel", "make_vector", "register", "spec", "spec_of", "unregister",
+           "vector_backends"]
 
 
-def _module(name: str):
-    if name not in _MODULES:
-        raise InvalidOptionError(f"unknown env {name!r}; known envs: {', '.join(ENVS)}")
-    return importlib.import_module(_MODULES[name] + ".env")
+class _Variants(Mapping[str, list[dict[str, Any]]]):
+    """``VARIANTS[env_id]``: the record's option sets, fresh dicts each time."""
+
+    def __getitem__(self, env_id: str) -> list[dict[str, Any]]:
+        if env_id not in SPECS:
+            raise KeyError(env_id)
+        return [dict(options) for options in SPECS[env_id].variants]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SPECS)
+
+    def __len__(self) -> int:
+        return len(SPECS)
+
+
+VARIANTS: Mapping[str, list[dict[str, Any]]] = _Variants()
+
+
+def __getattr__(name: str) -> Any:
+    """``ENVS``: the registered env ids, games registered after import included."""
+    if name == "ENVS":
+        return tuple(SPECS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def env_functions(
+    game_cls: type[Game], env_name: str
+) -> tuple[Callable[..., TablezooAECEnv], Callable[..., TablezooAECEnv],
+           Callable[..., TablezooParallelEnv]]:
+    """``(env, raw_env, parallel_env)``; each takes ``render_mode``, the env options
+    (``reuse_buffers``, ``illegal_action``, ``observation``: see
+    ``tablezoo.envs.core.env_options``) and the game's options.
+
+    ``env`` and ``raw_env`` are the same lean env: it validates actions and options itself, so no
+    PettingZoo wrapper stack is put on the hot path.
+    """
+
+    def game_of(game_options: dict[str, Any]) -> Game:
+        """The game; an unknown option's error also names the env options, which the same
+        keywords take (a misspelled ``reuse_buffers`` was told only the game's options)."""
+        try:
+            return game_cls(**game_options)
+        except InvalidOptionError as exc:
+            if "unknown option" not in str(exc):
+                raise
+            raise InvalidOptionError(f"{exc}; env options: {', '.join(ENV_OPTION_NAMES)}, "
+                                     "render_mode") from None
+
+    def raw_env(render_mode: str | None = None, **options: Any) -> TablezooAECEnv:
+        env_options, game_options = split_env_options(env_name, options)
+        return TablezooAECEnv(game_of(game_options), env_name, render_mode,
+                              reuse_buffers=env_options.reuse_buffers,
+                              illegal_action=env_options.illegal_action,
+                              observation=env_options.observation)
+
+    def parallel_env(render_mode: str | None = None, **options: Any) -> TablezooParallelEnv:
+        env_options, game_options = split_env_options(env_name, options)
+        return TablezooParallelEnv(game_of(game_options), env_name, render_mode,
+                                   reuse_buffers=env_options.reuse_buffers,
+                                   illegal_action=env_options.illegal_action,
+                                   observation=env_options.observation)
+
+    env_opts = ", ".join(ENV_OPTION_NAMES)
+    where = f"(tablezoo.envs.core.env_options); game options: see {game_cls.__module__}."
+    raw_env.__doc__ = f"The {env_name} AEC env. Env options: {env_opts} {where}"
+    parallel_env.__doc__ = f"The {env_name} parallel env. Env options: {env_opts} {where}"
+    return raw_env, raw_env, parallel_env
 
 
 def constructors(name: str) -> tuple[Callable[..., TablezooAECEnv],
                                       Callable[..., TablezooAECEnv],
                                       Callable[..., TablezooParallelEnv]]:
     """``(env, raw_env, parallel_env)`` of env ``name``: what ``envs.<name>`` modules export."""
-    module = _module(name)
-    return module.env, module.raw_env, module.parallel_env
+    return env_functions(spec(name).game, name)
 
 
 def make(name: str, render_mode: str | None = None, **options: Any) -> TablezooAECEnv:
     """The AEC env ``name`` (one of ``ENVS``) with the env options (``reuse_buffers``,
     ``illegal_action``: see ``tablezoo.envs.core.env_options``) and the game's ``options``."""
-    return _module(name).env(render_mode=render_mode, **options)
+    return constructors(name)[0](render_mode=render_mode, **options)
 
 
 def make_parallel(name: str, render_mode: str | None = None, **options: Any) -> TablezooParallelEnv:
     """The parallel env ``name`` (one of ``ENVS``); options as for ``make``."""
-    return _module(name).parallel_env(render_mode=render_mode, **options)
+    return constructors(name)[2](render_mode=render_mode, **options)
 
 
 def make_game(name: str, **options: Any) -> Game:
     """The bare engine ``Game`` of env ``name``, for search agents, tests and notebooks."""
-    return _module(name).raw_env(**options).game
+    return constructors(name)[1](**options).game
 
 
 VECTOR_BACKENDS = ("auto", "python", "compiled")
 
 
-def _compiled(name: str) -> tuple[ModuleType | None, str]:
-    """The game's compiled vector engine (module ``<game package>.batched``), or ``None`` and
-    why not. A module that is there but fails to import is an error, not a fallback."""
-    module_name = _MODULES[name] + ".batched"
-    if importlib.util.find_spec(module_name) is None:
-        return None, f"{name} has no compiled engine (no module {module_name})"
-    if importlib.util.find_spec("numba") is None:
-        return None, f"{module_name} needs numba, which is not installed (pip install numba)"
-    module = importlib.import_module(module_name)
-    if not callable(getattr(module, "make_vector", None)):
-        raise ImportError(f"{module_name} defines no make_vector(num_envs, seed=None, "
-                          "**options)")
-    return module, ""
-
-
 def vector_backends(name: str) -> tuple[str, ...]:
     """The backends ``make_vector`` can run for env ``name`` here: ``"python"`` always, then
     ``"compiled"`` where the game has a compiled engine and numba is installed."""
-    _module(name)
-    return ("python", "compiled") if _compiled(name)[0] is not None else ("python",)
+    return ("python", "compiled") if spec(name).compiled_engine()[0] is not None else ("python",)
 
 
 def make_vector(name: str, num_envs: int, seed: int | None = None, *, backend: str = "auto",
@@ -106,7 +149,7 @@ def make_vector(name: str, num_envs: int, seed: int | None = None, *, backend: s
     ``"compiled"`` the compiled engine or an error. ``num_workers=K`` (loop only) steps the
     slots in K worker processes, each holding a shard.
     """
-    _module(name)
+    record = spec(name)
     if backend not in VECTOR_BACKENDS:
         raise InvalidOptionError(f"{name}: backend={short(backend)} is not allowed; allowed "
                                  f"values: {', '.join(map(repr, VECTOR_BACKENDS))}")
@@ -132,7 +175,7 @@ def make_vector(name: str, num_envs: int, seed: int | None = None, *, backend: s
                                      "observation); allowed backends: 'python', 'auto'")
         backend = "python"
     if backend != "python" and not (backend == "auto" and num_workers):
-        module, why = _compiled(name)
+        module, why = record.compiled_engine()
         if module is not None:
             if num_workers:
                 raise InvalidOptionError(f"{name}: num_workers={short(num_workers)} is not "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 import pytest
@@ -18,12 +17,6 @@ SIM_CHUNK = 250
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
 
 
-def available(name: str) -> bool:
-    module = envs.registry._MODULES[name]
-    return importlib.util.find_spec(module) is not None and importlib.util.find_spec(
-        module + ".env") is not None
-
-
 def case_id(name: str, options: dict) -> str:
     return name + "".join(f"-{k}={v}" for k, v in options.items())
 
@@ -32,8 +25,7 @@ def cases() -> list:
     out = []
     for name in envs.ENVS:
         for options in envs.VARIANTS[name]:
-            marks = [] if available(name) else [pytest.mark.skip(reason=f"{name} not built yet")]
-            out.append(pytest.param(name, options, id=case_id(name, options), marks=marks))
+            out.append(pytest.param(name, options, id=case_id(name, options)))
     return out
 
 
@@ -42,9 +34,8 @@ def sim_chunks() -> list:
     for name in envs.ENVS:
         games = max(1, round(SIM_GAMES[name] * SCALE))
         for options in envs.VARIANTS[name]:
-            marks = [] if available(name) else [pytest.mark.skip(reason=f"{name} not built yet")]
             for start in range(0, games, SIM_CHUNK):
                 stop = min(games, start + SIM_CHUNK)
-                out.append(pytest.param(name, options, start, stop, marks=marks,
+                out.append(pytest.param(name, options, start, stop,
                                         id=f"{case_id(name, options)}-games{start}-{stop}"))
     return out

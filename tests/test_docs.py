@@ -33,7 +33,6 @@ import pytest
 from tablezoo import envs
 from tablezoo.training.cli.docs import information_state_table, readme_path, state_table, tables
 from tablezoo.training.cli.main import COMMANDS
-from tests.envcases import available
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -245,14 +244,14 @@ def test_saved_position_example_plays(tmp_path, monkeypatch):
     assert "(you)" in out.getvalue()
 
 
-@pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
+@pytest.mark.parametrize("name", envs.ENVS)
 def test_env_readme_has_current_tables(name):
     path = readme_path(name)
     text = path.read_text(encoding="utf-8")
     assert tables(name) in text, f"{path} tables of {name} are stale: tablezoo docs {name}"
 
 
-@pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
+@pytest.mark.parametrize("name", envs.ENVS)
 def test_state_table_lists_every_state_piece(name):
     """The generated state table has one row per ``state_spec`` piece, in order, and the
     README, once it embeds it (``tablezoo docs <env> --state``), shows the current one."""
@@ -265,7 +264,7 @@ def test_state_table_lists_every_state_piece(name):
         assert state_table(name) in text, f"README state table of {name} is stale"
 
 
-@pytest.mark.parametrize("name", [n for n in envs.ENVS if available(n)])
+@pytest.mark.parametrize("name", envs.ENVS)
 def test_env_readme_has_current_information_state_table(name):
     """Each env's README shows what its information state adds to the observation and the
     kinds of its history rows exactly as the code declares them (``tablezoo docs <env>

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("envs", "agents", "training")  # lowest floor first
 GAMES = ("bauer_trick", "bauer_draft", "bower", "ethnos")
 PLAN = ("components", "rules", "scoring", "actions", "observation", "hidden", "saving", "render",
-        "picture", "env")
+        "picture", "spec")
 MAX_LINES = 700
 MAX_MODULES = 15
 

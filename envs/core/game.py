@@ -72,8 +72,13 @@ class Game(ABC):
         """A short human-readable name of action id ``action`` (used in errors and menus)."""
 
     def text_views(self) -> TextViews:
-        """What the game shows a person (its ``render`` module): the terminal player's views."""
-        raise NotImplementedError(f"{self.name}: no text views (envs.core.views.TextViews)")
+        """What the game shows a person (its record's ``views``): the terminal player's views."""
+        from tablezoo.envs.core.spec import spec_of
+
+        views = spec_of(self).views
+        if views is None:
+            raise NotImplementedError(f"{self.name}: no text views (envs.core.views.TextViews)")
+        return views
 
     @cached_property
     def state_spec(self) -> ObsSpec:

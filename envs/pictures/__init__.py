@@ -1,7 +1,7 @@
 """Pictures of positions: every game's ``picture`` module draws its ``State`` as SVG text.
 
 ``state.to_svg(seat=None, last=None)`` (and ``_repr_svg_``, so a notebook shows a state inline)
-calls ``to_svg`` here, which finds the game's ``envs/<game>/picture.py`` next to its rules.
+calls ``to_svg`` here, which draws with the picture its record names (``envs/<game>/picture.py``).
 ``seat=None`` draws everything (a debugging view, as ``str(state)``); a seat draws only what that
 seat may see: exactly what its observation holds (hidden cards as backs, unseen eggs as ``?``),
 which the tests check by re-sampling the hidden information with ``state.determinize``. ``last``
@@ -15,9 +15,7 @@ or MP4 (imageio).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Collection
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -42,24 +40,14 @@ class Picture(Protocol):
         ...
 
 
-_CACHE: dict[type, ModuleType] = {}
-
-
 def picture_of(game: Game) -> Picture:
-    """The ``picture`` module of ``game``'s package (``envs/<game>/picture.py``)."""
-    kind = type(game)
-    module = _CACHE.get(kind)
-    if module is None:
-        package = kind.__module__.rpartition(".")[0]
-        try:
-            module = importlib.import_module(package + ".picture")
-        except ModuleNotFoundError as exc:
-            if exc.name != package + ".picture":
-                raise
-            raise NotImplementedError(f"{game.name}: no picture module ({package}.picture)"
-                                      ) from None
-        _CACHE[kind] = module
-    return module  # type: ignore[return-value]
+    """The picture of ``game``: its record's ``picture`` (``envs/<game>/picture.py``)."""
+    from tablezoo.envs.core.spec import spec_of
+
+    picture = spec_of(game).picture
+    if picture is None:
+        raise NotImplementedError(f"{game.name}: its record names no picture")
+    return picture
 
 
 def to_svg(state: State, seat: int | None = None, last: LastMove | None = None,

@@ -153,18 +153,18 @@ def test_auto_runs_the_loop_where_a_game_has_no_compiled_engine():
 
 @pytest.fixture
 def fake_game(tmp_path, monkeypatch):
-    """``bower_v0`` pointed at a package ``fakegame`` whose ``batched`` module the test writes."""
+    """``bower_v0``'s record naming a compiled engine ``fakegame.batched`` the test writes."""
+    import dataclasses
     import sys
 
-    from tablezoo.envs import registry
+    from tablezoo.envs.core import spec
 
     package = tmp_path / "fakegame"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "env.py").write_text("from tablezoo.envs.bower.env import env, parallel_env, "
-                                    "raw_env  # noqa: F401\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(registry._MODULES, "bower_v0", "fakegame")
+    monkeypatch.setitem(spec._SPECS, "bower_v0",
+                        dataclasses.replace(envs.spec("bower_v0"), compiled="fakegame.batched"))
     yield package
     for name in [m for m in sys.modules if m.startswith("fakegame")]:
         del sys.modules[name]
@@ -172,8 +172,6 @@ def fake_game(tmp_path, monkeypatch):
 
 def test_auto_takes_a_compiled_engine_and_falls_back_only_without_numba(fake_game, monkeypatch):
     import importlib.util
-
-    from tablezoo.envs import registry
 
     (fake_game / "batched.py").write_text(
         "def make_vector(num_envs, seed=None, **options):\n"
@@ -186,7 +184,7 @@ def test_auto_takes_a_compiled_engine_and_falls_back_only_without_numba(fake_gam
     with pytest.raises(InvalidOptionError, match="worker processes are the 'python' backend's"):
         envs.make_vector("bower_v0", 3, backend="compiled", num_workers=1)
     real = importlib.util.find_spec
-    monkeypatch.setattr(registry.importlib.util, "find_spec",
+    monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "numba" else real(name, *a))
     assert envs.vector_backends("bower_v0") == ("python",)
     assert isinstance(envs.make_vector("bower_v0", 2), LoopVectorEnv)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -14,14 +12,8 @@ from tablezoo.agents.heuristics import HEURISTICS
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.selfplay.seat_env import SeatEnv
 
-
-def built(name: str) -> bool:
-    return importlib.util.find_spec(envs.registry._MODULES[name] + ".env") is not None
-
-
 CASES = [
-    pytest.param(name, options, id=name + "".join(f"-{k}={v}" for k, v in options.items()),
-                 marks=[] if built(name) else [pytest.mark.skip(reason=f"{name} not built")])
+    pytest.param(name, options, id=name + "".join(f"-{k}={v}" for k, v in options.items()))
     for name in envs.ENVS for options in envs.VARIANTS[name]
 ]
 
