@@ -1,54 +1,15 @@
-"""What each seat of bower_v0 sees (§7: the effect being decided, covered tiles) and what
-``determinize`` keeps or re-deals (the bonus discards and draw, hidden hands)."""
+"""What ``determinize`` of bower_v0 keeps or re-deals (the bonus discards and draw, hidden hands,
+the eggs, the stack and the bonus deck)."""
 
 import numpy as np
 import pytest
 
-from tablezoo.envs.bower.actions import ACCEPT, KEEP, TARGET
 from tablezoo.envs.bower.components import BONUS_INDEX
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
-from tests.envs.bower.helpers import T, keep_position, phase, piece
+from tests.envs.bower.positions import T, keep_position
 
 B = BONUS_INDEX
-
-
-# ------------------------------------------------------------------ §7 observation
-def test_the_effect_being_decided_is_observed_by_both():
-    # A kept TK2 earlier and passed (the white-feather token is still in the supply); now A
-    # keeps TK3. Both tokens are unused, so only the effect piece says which one A places.
-    s = keep_position(
-        ["TK3", "EB1"],
-        nests=[[("T03", 0)], [("T02", 0)]],  # A: straw [fl-blue], straw [fl-yellow]
-        bonus_kept=[["TK2"], []],
-    )
-    assert piece(s, 0, "effect").sum() == 0
-    s.step(KEEP)
-    assert phase(s) == "token"
-    for seat in (0, 1):
-        eff = piece(s, seat, "effect")
-        assert np.flatnonzero(eff).tolist() == [B["TK3"]]
-    s.step(TARGET + 0)
-    assert piece(s, 0, "effect").sum() == 0 and piece(s, 1, "effect").sum() == 0
-
-
-def test_covered_tiles_are_observed():
-    # X7: T01 at p 0 and T07 at p 10; cover (0,1)-(1,1) with T34: T01's (0,1) and T07's
-    # (1,1) disappear under T34, so T01 and T07 are covered tiles (public: both were seen).
-    s = keep_position(
-        ["IA1"],
-        nests=[[("T01", 0), ("T07", 10)], [("T02", 0)]],
-        hands=[["T05"], ["T31"]],
-        stack_top=["T34"],
-    )
-    s.step(KEEP)
-    s.step(ACCEPT)
-    for seat in (0, 1):
-        assert piece(s, seat, "covered_tiles").sum() == 0
-    s.step(608)
-    for seat in (0, 1):
-        covered = np.flatnonzero(piece(s, seat, "covered_tiles")).tolist()
-        assert covered == [T["T01"], T["T07"]]
 
 
 def test_determinize_keeps_own_discards_and_draw_resamples_the_opponents():
@@ -101,3 +62,24 @@ def test_determinize_redeals_hidden_opponent_hands(public):
             assert sorted(d.stack + [d.hands[1][0], d.hands[1][2]]) == unseen
         hands_seen.add(tuple(d.hands[1]))
     assert (len(hands_seen) > 1) == (not public)
+
+
+def test_determinize_resamples_hidden_information():
+    game = BowerGame()
+    s = game.new_state(3)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        s.step(int(rng.choice(s.legal_actions(s.actor))))
+    seen_eggs, seen_stack, seen_deck = set(), set(), set()
+    me = 0
+    for k in range(30):
+        d = s.determinize(me, np.random.default_rng(k))
+        assert np.array_equal(d.observe(me), s.observe(me))
+        for pos in range(8):
+            if s.knows_egg(me, pos):
+                assert d.eggs[pos] == s.eggs[pos]
+        seen_eggs.add(tuple(d.eggs))
+        seen_stack.add(tuple(d.stack))
+        seen_deck.add(tuple(d.bonus_deck))
+        assert sorted(d.stack) == sorted(s.stack)
+    assert len(seen_eggs) > 1 and len(seen_stack) > 1 and len(seen_deck) > 1

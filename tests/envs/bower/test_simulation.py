@@ -175,24 +175,3 @@ def test_random_games_other_options():
         game = BowerGame(**opts)
         for seed in range(60):
             play_checked(game, 10_000 + seed, deep=seed % 5 == 0)
-
-
-def test_determinize_resamples_hidden_information():
-    game = BowerGame()
-    s = game.new_state(3)
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        s.step(int(rng.choice(s.legal_actions(s.actor))))
-    seen_eggs, seen_stack, seen_deck = set(), set(), set()
-    me = 0
-    for k in range(30):
-        d = s.determinize(me, np.random.default_rng(k))
-        assert np.array_equal(d.observe(me), s.observe(me))
-        for pos in range(8):
-            if s.knows_egg(me, pos):
-                assert d.eggs[pos] == s.eggs[pos]
-        seen_eggs.add(tuple(d.eggs))
-        seen_stack.add(tuple(d.stack))
-        seen_deck.add(tuple(d.bonus_deck))
-        assert sorted(d.stack) == sorted(s.stack)
-    assert len(seen_eggs) > 1 and len(seen_stack) > 1 and len(seen_deck) > 1

@@ -1,5 +1,8 @@
 """Shared helpers of the bower tests: the default game, tile ids by code, legal action ids, the
-phase name, one observation piece, a position waiting for a KEEP and playing out a seat's turn."""
+phase name, one observation piece, a position waiting for a KEEP, playing out a seat's turn, and
+the saved dict of a random game's position."""
+
+import json
 
 import numpy as np
 
@@ -8,6 +11,7 @@ from tablezoo.envs.bower.components import TILE_INDEX
 from tablezoo.envs.bower.observation import OBS_SPEC
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
+from tests.saved_states import random_positions
 
 GAME = BowerGame()
 T = TILE_INDEX
@@ -40,3 +44,11 @@ def finish_turns_of(state, seat):
     while not state.is_terminal() and state.turn_player == seat:
         ids = legal(state)
         state.step(PASS if PASS in ids else ids[0])
+
+
+def saved(seed: int = 3, steps: int = 60) -> tuple[BowerGame, dict]:
+    game = BowerGame()
+    for step, s in enumerate(random_positions(game, seed)):
+        if step == steps or s.is_over():
+            return game, json.loads(json.dumps(s.to_dict()))
+    raise AssertionError("unreachable")

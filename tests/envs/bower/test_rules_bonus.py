@@ -23,8 +23,8 @@ from tablezoo.envs.bower.observation import OBS_SPEC
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
 from tablezoo.envs.bower.scoring import gem_conditions, groups, nest_stats
-from tests.envs.bower.helpers import GAME, T, finish_turns_of, keep_position, legal, phase
-from tests.envs.bower.helpers import piece as obs_piece
+from tests.envs.bower.positions import GAME, T, finish_turns_of, keep_position, legal, phase
+from tests.envs.bower.positions import piece as obs_piece
 
 
 # ------------------------------------------------------------------ X9 triggers pay once

@@ -7,7 +7,7 @@ from tablezoo.envs.bower.actions import HAND, PHASES, PLAY, action_name
 from tablezoo.envs.bower.geometry import FOOTPRINTS, PLACEMENT_CELLS, cover_mask, placement_mask
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.core.errors import IllegalActionError
-from tests.envs.bower.helpers import GAME
+from tests.envs.bower.positions import GAME
 
 
 def play_position(hand, nest=(), seat=0, **kw):
