@@ -16,7 +16,8 @@ import pytest
 
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON, TYPE_TRIBE
-from tests.saved_states import check_along_random_games, deeply_nested, random_positions, refused
+from tests.envs.ethnos.positions import saved
+from tests.saved_states import check_along_random_games, random_positions, refused
 
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
 GAMES = max(1, int(6 * SCALE))
@@ -28,15 +29,6 @@ GAMES = max(1, int(6 * SCALE))
 ], ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
 def test_check_never_fires_along_random_games(options):
     check_along_random_games(EthnosGame(**options), GAMES, reload_every=25)
-
-
-def saved(n: int = 4, seed: int = 2, steps: int = 120, phase: str | None = None):
-    game = EthnosGame(num_players=n)
-    for step, s in enumerate(random_positions(game, seed)):
-        d = s.to_dict()
-        if (phase is None and step >= steps) or d["phase"] == phase:
-            return game, json.loads(json.dumps(d))
-    raise AssertionError(f"no position in phase {phase}")
 
 
 def test_decisions_above_max_decisions_refused():
@@ -108,20 +100,6 @@ def test_eleven_card_hand_refused():
     refused(game, d, "conserved|10 cards")
 
 
-@pytest.mark.parametrize("key", ["deck", "orc_queue", "giant_plays"])
-def test_huge_lists_refused_fast(key):
-    game, d = saved()
-    d[key] = [0] * 100_000
-    refused(game, d, "at most|list")
-
-
-def test_deep_nesting_refused_with_a_short_message():
-    game, d = saved()
-    deep = deeply_nested()
-    d["hands"][0][3] = deep
-    refused(game, d, "hands")
-
-
 def test_legal_mask_cannot_be_corrupted_and_survives_other_seats():
     game = EthnosGame(num_players=3)
     checked = 0
@@ -141,31 +119,6 @@ def test_legal_mask_cannot_be_corrupted_and_survives_other_seats():
         assert np.array_equal(s.legal_mask(p), want)
         checked += 1
     assert checked > 300
-
-
-@pytest.mark.parametrize("n", [2, 5])
-def test_global_state_is_full_information_deterministic_and_in_bounds(n):
-    game = EthnosGame(num_players=n)
-    spec = game.state_spec
-    differs = total = 0
-    rng = np.random.default_rng(0)
-    for step, s in enumerate(random_positions(game, 11)):
-        x = s.global_state()
-        assert x.shape == (spec.size,) and x.dtype == np.float32
-        assert (x >= spec.low).all() and (x <= spec.high).all()
-        if step % 10 or s.is_over():
-            continue
-        assert np.array_equal(s.clone().global_state(), x)
-        again = game.state_from_dict(json.loads(json.dumps(s.to_dict())))
-        assert np.array_equal(again.global_state(), x)
-        out = np.full(spec.size, 7.0, np.float32)
-        assert s.global_state(out=out) is out and np.array_equal(out, x)
-        other = s.determinize(0, rng)  # same information for player_0, hidden re-sampled
-        assert np.array_equal(other.observe(0), s.observe(0))
-        total += 1
-        differs += not np.array_equal(other.global_state(), x)
-        assert np.array_equal(spec.split(x)["hands"], s.hands)
-    assert total > 20 and differs > 0.8 * total
 
 
 def test_giant_token_on_a_band_size_nobody_played_refused():

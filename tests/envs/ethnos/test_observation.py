@@ -1,15 +1,14 @@
-"""Observation layout (seat-relative pieces, private pieces, hidden band building), what is
-public, what ``determinize`` re-samples, and the rewards."""
+"""Observation layout (seat-relative pieces, private pieces, hidden band building) and what is
+public."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
-from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
-from tests.envs.ethnos.helpers import (
+from tablezoo.envs.ethnos.components import NUM_TYPES, SKELETON
+from tests.envs.ethnos.positions import (
     BASE,
     ZERO_TOKENS,
     A,
@@ -17,7 +16,6 @@ from tests.envs.ethnos.helpers import (
     C,
     D,
     build,
-    end_age_now,
     k,
     make_game,
     play_band,
@@ -150,85 +148,3 @@ def test_pass_reveals_the_ten_skeletons():
     assert known[3, SKELETON] == 10  # B, C, D, A
     r = s.determinize(B, np.random.default_rng(0))
     assert r.hands[A, SKELETON] == 10
-
-
-# --- determinize: another seat's band under construction / Elf keeps are hidden ---------------
-def _conserved(r) -> bool:
-    total = r.display + r.hands.sum(axis=0) + r.building + r.elf_kept + r.discard
-    total = total + r.band_cards.sum(axis=0)
-    deck = np.bincount(np.asarray(r.deck, np.int64), minlength=DRAGON + 1)[:NUM_TYPES]
-    return bool(np.array_equal(total + deck, r.full))
-
-
-def test_determinize_resamples_a_band_another_seat_is_building():
-    g = make_game(4, BASE)
-    s = build(g, hands={B: ["red Elf", "red Orc", "blue Troll", "Skeleton"]}, actor=B)
-    s.step(enc.LEADER + t("red Elf"))
-    s.step(enc.ADD_CARD + t("red Orc"))
-    obs = s.observe(A)
-    rng = np.random.default_rng(3)
-    leaders = set()
-    for _ in range(30):
-        r = s.determinize(A, rng)
-        assert np.array_equal(r.observe(A), obs)  # nothing A sees changes
-        assert r.phase == enc.BUILD and r.actor == B
-        assert r.hand_len[B] + r.building_len == 4  # B's card count is public
-        assert r.building_leader != SKELETON and r.building[r.building_leader] >= 1
-        assert _conserved(r)
-        leaders.add(r.building_leader)
-        r.step(enc.FINISH_BAND)  # the re-sampled position plays on
-    assert len(leaders) > 1  # the true partial band (red Elf + red Orc) is not kept
-
-
-def test_determinize_resamples_cards_another_seat_keeps_with_an_elf():
-    g = make_game(4, BASE)
-    s = build(g, hands={B: ["red Elf", "red Orc", "red Troll", "blue Orc", "green Troll",
-                            "grey Wizard"]}, actor=B)
-    play_band(s, "red Elf", ["red Orc", "red Troll"])
-    s.step(enc.ELF_KEEP + t("blue Orc"))
-    obs = s.observe(C)
-    rng = np.random.default_rng(4)
-    kept_blue_orc = 0
-    for _ in range(30):
-        r = s.determinize(C, rng)
-        assert np.array_equal(r.observe(C), obs)
-        assert r.phase == enc.ELF_PICK and r.elf_kept.sum() == 1 and r.hand_len[B] == 2
-        assert _conserved(r)
-        kept_blue_orc += int(r.elf_kept[t("blue Orc")])
-        r.step(enc.ELF_DONE)
-        assert r.hand_len[B] == 1 and r.actor == C
-    assert kept_blue_orc < 30
-
-
-# --- rewards -----------------------------------------------------------------------------------
-def _final(reward: str, glory: dict[int, int]):
-    g = make_game(4, TRIBES, reward=reward)
-    s = build(g, age=2, glory=glory, last_dragon_on_top=True)
-    s.step(enc.RECRUIT_DECK)
-    assert s.is_terminal()
-    return s
-
-
-def test_rank_reward_with_ties_broken_by_markers():
-    s = _final("rank", {A: 30, B: 20, C: 20, D: 10})
-    assert s.returns() == pytest.approx([1.0, 0.0, 0.0, -1.0])  # B, C fully tied: shared
-    g = make_game(4, TRIBES)
-    s = build(g, age=2, glory={A: 30, B: 20, C: 20, D: 10}, markers={C: {"Rhea": 1}},
-              tokens={name: [0, 0, 0] for name in ("Rhea",)}, last_dragon_on_top=True)
-    s.step(enc.RECRUIT_DECK)
-    assert s.returns() == pytest.approx([1.0, -1 / 3, 1 / 3, -1.0])
-
-
-def test_score_and_margin_rewards():
-    s = _final("score", {A: 30, B: 20, C: 20, D: 10})
-    assert s.returns() == [30.0, 20.0, 20.0, 10.0]
-    s = _final("margin", {A: 30, B: 20, C: 20, D: 10})
-    assert s.returns() == [10.0, -10.0, -10.0, -20.0]
-
-
-def test_rank_reward_zero_before_end():
-    g = make_game(4, TRIBES)
-    s = build(g, glory={A: 5})
-    assert s.returns() == [0.0] * 4
-    s = end_age_now(s)
-    assert not s.is_terminal() and s.returns() == [0.0] * 4

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tablezoo.envs.ethnos import actions as enc
-from tests.envs.ethnos.helpers import (
+from tests.envs.ethnos.positions import (
     A,
     B,
     C,

@@ -8,7 +8,7 @@ import pytest
 
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON, NUM_TYPES, SKELETON
-from tests.envs.ethnos.helpers import (
+from tests.envs.ethnos.positions import (
     ALL_KINGDOMS,
     BASE,
     A,

@@ -6,7 +6,7 @@ import pytest
 
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON
-from tests.envs.ethnos.helpers import (
+from tests.envs.ethnos.positions import (
     BASE,
     ZERO_TOKENS,
     ZERO_TOKENS_2,

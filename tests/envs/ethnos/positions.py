@@ -2,16 +2,19 @@
 
 Cards are named like ``"blue Elf"`` / ``"Skeleton"``; kingdoms by name. Every builder keeps the
 cards conserved (cards given to a hand are taken out of the deck or the display), so
-``state_from_dict`` validates each built position.
+``state_from_dict`` validates each built position. ``score_age`` draws the third Dragon of a
+built position; ``saved`` gives the saved dict of a random game's position.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
 from tablezoo.envs.ethnos.components import DRAGON, KINGDOMS, TYPE_NAMES
+from tests.saved_states import random_positions
 
 T = {name.lower(): t for t, name in enumerate(TYPE_NAMES)}
 K = {name.lower(): k for k, name in enumerate(KINGDOMS)}
@@ -184,3 +187,20 @@ def end_age_now(s: Any) -> Any:
     s2 = s.game.state_from_dict(d)
     s2.step(enc.RECRUIT_DECK)
     return s2
+
+
+def score_age(g, **kw) -> tuple:
+    """Build a turn-start position whose next RECRUIT_DECK draws the third Dragon; draw it."""
+    s = build(g, last_dragon_on_top=True, **kw)
+    before = s.clone()
+    s.step(enc.RECRUIT_DECK)
+    return before, s
+
+
+def saved(n: int = 4, seed: int = 2, steps: int = 120, phase: str | None = None):
+    game = EthnosGame(num_players=n)
+    for step, s in enumerate(random_positions(game, seed)):
+        d = s.to_dict()
+        if (phase is None and step >= steps) or d["phase"] == phase:
+            return game, json.loads(json.dumps(d))
+    raise AssertionError(f"no position in phase {phase}")

@@ -1,14 +1,16 @@
-"""The end of an Age in ethnos_v0: kingdom scoring with the Troll keys and the 2-player Age II rule,
-the Merfolk track, band glory, the next first player, what carries over; an independent recount."""
+"""Scoring in ethnos_v0: at the end of an Age, kingdom scoring with the Troll keys and the 2-player
+Age II rule, the Merfolk track and band glory (and an independent recount); at the end of the
+game, the final tie-breaks (markers, then bands); the rewards."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as enc
-from tablezoo.envs.ethnos.components import DRAGON, SKELETON
-from tests.envs.ethnos.helpers import (
+from tablezoo.envs.ethnos.components import SKELETON
+from tests.envs.ethnos.positions import (
     BASE,
     BASE5,
     ZERO_TOKENS,
@@ -20,21 +22,11 @@ from tests.envs.ethnos.helpers import (
     E,
     build,
     end_age_now,
-    give_hand,
-    k,
     kingdom_gain,
     legal,
     make_game,
-    play_band,
+    score_age,
 )
-
-
-def score_age(g, **kw) -> tuple:
-    """Build a turn-start position whose next RECRUIT_DECK draws the third Dragon; draw it."""
-    s = build(g, last_dragon_on_top=True, **kw)
-    before = s.clone()
-    s.step(enc.RECRUIT_DECK)
-    return before, s
 
 
 # --- §6.1 algorithm R: Troll keys ----------------------------------------------------------------
@@ -180,45 +172,6 @@ def test_skeletons_removed_before_scoring_and_dwarf_bonus_after_removal():
     assert [s.breakdown[p][5] for p in range(4)] == [0, 1, 15, 0]
 
 
-# --- §3.5 first player ---------------------------------------------------------------------------
-def test_first_player_tie_includes_third_dragon_drawer():
-    g = make_game(4, BASE)
-    # glory A 5, B 9, C 5, D 5 after Age I; C drew the third Dragon: C, D, A tied -> C.
-    before, s = score_age(g, glory={A: 5, B: 9, C: 5, D: 5}, actor=C, first=A, age=0,
-                          tokens=ZERO_TOKENS)
-    assert s.age == 1 and s.first_player == C and s.actor == C
-
-
-def test_first_player_counts_band_glory_of_the_age():
-    g = make_game(4, ["Dwarves", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
-    # A 0 glory, but his band (3 cards) scores 3 at the end of Age I; B 2 -> B has least (2 < 3).
-    before, s = score_age(g, glory={B: 2, C: 7, D: 7}, actor=D, first=A, age=0,
-                          tokens=ZERO_TOKENS, bands={A: [["red Elf", "red Orc", "red Troll"]]})
-    assert [int(x) for x in s.glory] == [3, 2, 7, 7]
-    assert s.first_player == B
-
-
-# --- §7 between Ages -----------------------------------------------------------------------------
-def test_between_ages_kept_and_cleared():
-    tribes = ["Merfolk", "Orcs", "Giants", "Trolls", "Elves", "Skeletons"]
-    g = make_game(4, tribes)
-    s = build(g, hands={A: ["red Giant", "red Orc"]}, markers={B: {"Rhea": 2}},
-              merfolk={C: 5}, horde={D: ["green"]}, trolls={3: B}, tokens=ZERO_TOKENS)
-    play_band(s, "red Giant", ["red Orc"])
-    s = end_age_now(give_hand(s, B, [], actor=B))
-    assert s.phase == enc.ORC_PICK and s.actor == D
-    s.step(enc.ORC_KEEP)
-    assert s.age == 1
-    assert s.markers[B, k("Rhea")] == 2 and s.markers[A, k("Rhea")] == 1
-    assert s.merfolk[C] == 5 and s.horde[D].sum() == 1
-    assert s.troll_owner == [-1] * 6 and s.giant_seat == -1 and s.giant_size == 0
-    assert all(len(b) == 0 for b in s.bands)
-    # every card of the 6 tribes is back in play: deck + display + hands
-    allies = [c for c in s.deck if c != DRAGON]
-    total = len(allies) + int(s.display.sum()) + sum(s.hand_len)
-    assert total == 72
-
-
 # --- differential check: end-of-Age scoring recomputed independently from the position
 def _keys(owner: list[int], n: int) -> list[tuple[int, int, int]]:
     held = [[v + 1 for v in range(6) if owner[v] == p] for p in range(n)]
@@ -296,7 +249,6 @@ def _expected_age_scores(s) -> list[list[int]]:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_end_of_age_scoring_matches_independent_recount(n):
-    from tablezoo.envs.ethnos import EthnosGame
 
     g = EthnosGame(num_players=n)
     checked = 0
@@ -318,3 +270,95 @@ def test_end_of_age_scoring_matches_independent_recount(n):
                 assert got == expected, (seed, before.age)
                 checked += 1
     assert checked >= 12 * (3 if n >= 4 else 2)
+
+
+# --- §8 end of game, rewards ---------------------------------------------------------------------
+def _final(g, glory, markers=None, bands=None):
+    """Terminal state after the last Age with the given glory (bands score 0 extra: 1 card)."""
+    s = build(g, age=g.num_ages - 1, glory=glory, markers=markers or {}, bands=bands or {},
+              tokens=ZERO_TOKENS if g.num_players >= 4 else ZERO_TOKENS_2, actor=0,
+              last_dragon_on_top=True)
+    s.step(enc.RECRUIT_DECK)
+    assert s.is_terminal()
+    return s
+
+
+def test_final_tie_missing_band_counts_zero_and_no_dwarf_bonus():
+    g = make_game(4, ["Dwarves", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    # A [3 (Dwarf-led: 3 for the tie, not 4), 1]; B [3, 1, 1]: third position 1 > 0 -> B.
+    # Band glory: A 6 (Dwarf 3+1=4 -> 6) + 0; B 3 + 0 + 0. Start glory evens it: A 14, B 17.
+    bands = {A: [["red Dwarf", "red Elf", "red Orc"], ["blue Elf"]],
+             B: [["green Elf", "green Orc", "green Troll"], ["grey Elf"], ["purple Elf"]]}
+    s = _final(g, {A: 14, B: 17}, markers={A: {"Rhea": 1}, B: {"Duris": 1}}, bands=bands)
+    assert [int(x) for x in s.glory[:2]] == [20, 20]
+    assert s.winners() == [B]
+
+
+def test_final_tie_markers_before_bands():
+    g = make_game(4, ["Dwarves", "Elves", "Orcs", "Trolls", "Wizards", "Skeletons"])
+    s = _final(g, {A: 10, B: 10}, markers={A: {"Rhea": 2}, B: {"Duris": 3}},
+               bands={A: [["red Elf", "red Orc", "red Troll", "red Wizard", "red Dwarf"]]})
+    # A: 10 + 10 (5-card band) = 20; B 10. Not a tie: A wins on glory.
+    assert s.winners() == [A]
+    s = _final(g, {A: 10, B: 20}, markers={A: {"Rhea": 2}, B: {"Duris": 3}},
+               bands={A: [["red Elf", "red Orc", "red Troll", "red Wizard", "red Dwarf"]]})
+    assert s.winners() == [B]  # 20 = 20, markers 3 > 2 (A's larger band does not matter)
+
+
+def test_rank_rewards_three_plus_players_linear_with_ties():
+    g = make_game(4, BASE)
+    s = _final(g, {A: 20, B: 40, C: 40, D: 10})
+    # B, C share places 1 and 2: (1 + 1/3) / 2 = 2/3; A third: -1/3; D last: -1.
+    assert s.returns() == pytest.approx([-1 / 3, 2 / 3, 2 / 3, -1])
+    assert sum(s.returns()) == pytest.approx(0)
+
+
+def test_rank_rewards_five_players():
+    g = make_game(5, BASE)
+    s = _final(g, {A: 5, B: 4, C: 3, D: 2, E: 1})
+    assert s.returns() == pytest.approx([1, 0.5, 0, -0.5, -1])
+
+
+def test_two_player_rewards_win_loss_and_shared_victory():
+    g = make_game(2, BASE5)
+    s = _final(g, {A: 3, B: 7})
+    assert s.returns() == [-1.0, 1.0]
+    s = _final(g, {A: 7, B: 7})  # same glory, markers (0) and bands (none): shared
+    assert s.returns() == [0.0, 0.0] and s.winners() == [A, B]
+
+
+# --- rewards -----------------------------------------------------------------------------------
+TRIBES = ["Trolls", "Elves", "Orcs", "Merfolk", "Giants", "Skeletons"]
+
+
+def _final_rewarded(reward: str, glory: dict[int, int]):
+    g = make_game(4, TRIBES, reward=reward)
+    s = build(g, age=2, glory=glory, last_dragon_on_top=True)
+    s.step(enc.RECRUIT_DECK)
+    assert s.is_terminal()
+    return s
+
+
+def test_rank_reward_with_ties_broken_by_markers():
+    s = _final_rewarded("rank", {A: 30, B: 20, C: 20, D: 10})
+    assert s.returns() == pytest.approx([1.0, 0.0, 0.0, -1.0])  # B, C fully tied: shared
+    g = make_game(4, TRIBES)
+    s = build(g, age=2, glory={A: 30, B: 20, C: 20, D: 10}, markers={C: {"Rhea": 1}},
+              tokens={name: [0, 0, 0] for name in ("Rhea",)}, last_dragon_on_top=True)
+    s.step(enc.RECRUIT_DECK)
+    assert s.returns() == pytest.approx([1.0, -1 / 3, 1 / 3, -1.0])
+
+
+def test_score_and_margin_rewards():
+    s = _final_rewarded("score", {A: 30, B: 20, C: 20, D: 10})
+    assert s.returns() == [30.0, 20.0, 20.0, 10.0]
+    s = _final_rewarded("margin", {A: 30, B: 20, C: 20, D: 10})
+    assert s.returns() == [10.0, -10.0, -10.0, -20.0]
+
+
+def test_rank_reward_zero_before_end():
+    g = make_game(4, TRIBES)
+    s = build(g, glory={A: 5})
+    assert s.returns() == [0.0] * 4
+    s = end_age_now(s)
+    assert not s.is_terminal() and s.returns() == [0.0] * 4
