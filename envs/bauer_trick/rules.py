@@ -15,7 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bauer_trick import hidden, history, observation, render, saving, scoring
+from tablezoo.envs.bauer_trick import (
+    hidden,
+    information_state,
+    invariants,
+    observation,
+    render,
+    saving,
+    scoring,
+)
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS, action_name
 from tablezoo.envs.bauer_trick.components import (
     EFFECTIVE_SUIT,
@@ -33,6 +41,7 @@ from tablezoo.envs.bauer_trick.components import (
 from tablezoo.envs.bauer_trick.observation import ABS, ABS_SIZE, OBS_SPEC, STATE_SPEC
 from tablezoo.envs.bauer_trick.scoring import CATEGORIES
 from tablezoo.envs.bauer_trick.symmetry import suit_symmetries
+from tablezoo.envs.core.fields import COPY, ITEMS, RESET, RNG, SHARED, Field, Fields
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.options import Option, int_range
 from tablezoo.envs.core.symmetry import Symmetries
@@ -83,7 +92,7 @@ class BauerTrickGame(Game):
         self.num_actions = NUM_ACTIONS
         self.obs_spec = OBS_SPEC
         self.state_spec = STATE_SPEC  # full information (observation.global_state)
-        self.information_state_spec = history.INFO_SPEC  # perfect recall of the deal
+        self.information_state_spec = information_state.INFO_SPEC  # perfect recall of the deal
         self.deal_mode = self.options["episode"] == "deal"
         self.forehand_mode = self.options["trump_selection"] == "forehand_on_four"
         self.max_decisions = 36 if self.deal_mode else 36 * self.options["max_deals"]
@@ -110,7 +119,50 @@ class BauerTrickGame(Game):
 
 
 class BauerTrickState(State):
-    """One position: a deal in its call or play phase, or the finished game."""
+    """One position: a deal in its call or play phase, or the finished game.
+
+    Its fields are declared once in ``FIELDS`` (``envs.core.fields``): the slots, ``clone`` and
+    ``to_dict`` (key order as saved) follow from it; the codec's encoders live in ``saving``.
+    """
+
+    FIELDS = Fields(
+        Field("game", SHARED, None),
+        Field("phase", SHARED, "phase", encode=saving.save_phase),
+        Field("dealer", SHARED, "dealer"),
+        Field("to_act", SHARED, "to_act"),
+        Field("hands", COPY, "hands", encode=saving.save_hands),  # bit masks
+        Field("undealt", COPY, "undealt"),
+        Field("calls", COPY, "calls"),
+        Field("trump", SHARED, "trump"),
+        Field("caller", SHARED, "caller"),
+        Field("leader", SHARED, "leader"),
+        Field("trick_seats", COPY, "trick", encode=saving.save_trick),
+        Field("trick_cards", COPY, "trick"),
+        Field("trick_no", SHARED, "trick_no"),
+        Field("tricks", COPY, "tricks"),
+        Field("played", COPY, "played", encode=saving.save_played),  # bit masks
+        Field("voids", COPY, "voids"),
+        Field("points", COPY, "points"),
+        Field("tally", ITEMS, "tally"),
+        Field("deals_played", SHARED, "deals_played"),
+        Field("truncated", SHARED, "truncated"),
+        Field("total_returns", COPY, "returns"),
+        Field("decisions", SHARED, "decisions"),
+        Field("rng", RNG, "rng", encode=saving.save_rng),
+        # the deal's record for the information state (``information_state.py``)
+        Field("trick_history", ITEMS, "history", encode=saving.save_history, optional=True),
+        Field("first_four", COPY, "history"),
+        Field("history_known", SHARED, "history"),
+        # rebuilt on load (``encode``, the first trick card) or caches
+        Field("led_suit", SHARED, None),
+        Field("buf", COPY, None),
+        Field("hbuf", COPY, None),
+        Field("_mask", RESET, None, reset=_NO_ACTION),
+        Field("_mask_for", RESET, None, reset=-1),
+    )
+    __slots__ = FIELDS.slots
+    clone = FIELDS.clone_method()
+    to_dict = FIELDS.to_dict_method()
 
     def __init__(self, game: BauerTrickGame, rng: np.random.Generator):
         self.game = game
@@ -122,7 +174,7 @@ class BauerTrickState(State):
         self.truncated = False
         self.dealer = 0
         self.buf = np.zeros(ABS_SIZE, np.float32)
-        self.hbuf = np.zeros(history.H_SIZE, np.float32)  # the deal's history (history.py)
+        self.hbuf = np.zeros(information_state.H_SIZE, np.float32)  # the deal's history
         self._mask = _NO_ACTION  # the play-phase mask of the current decision, once asked for
         self._mask_for = -1  # decisions * NUM_SEATS + seat the cached mask belongs to
         self.decisions = 0
@@ -159,7 +211,7 @@ class BauerTrickState(State):
             seat = (first + i) % NUM_SEATS
             self.hands[seat] = bits_of(order[i * per_round : (i + 1) * per_round])
         self.undealt = order[NUM_SEATS * per_round :]
-        history.dealt(self)
+        information_state.dealt(self)
         self.encode()
 
     def _deal_rest(self) -> None:
@@ -250,7 +302,7 @@ class BauerTrickState(State):
         self.phase = PHASE_PLAY
         self.leader = self.to_act = leader
         self.encode()
-        history.led(self, leader)
+        information_state.led(self, leader)
 
     # --- trick play --------------------------------------------------------------------------
     def _play(self, p: int, card: int) -> None:
@@ -258,7 +310,7 @@ class BauerTrickState(State):
         self.hands[p] &= ~(1 << card)
         buf[ABS["hand"] + p * NUM_CARDS + card] = 0.0
         buf[ABS["trick"] + p * NUM_CARDS + card] = 1.0
-        history.played(self, p, card)
+        information_state.played(self, p, card)
         suit = EFFECTIVE_SUIT[self.trump][card]
         if self.led_suit < 0:
             self.led_suit = suit
@@ -295,7 +347,7 @@ class BauerTrickState(State):
         buf[ABS["leader"] + self.leader] = 0.0
         buf[ABS["leader"] + winner] = 1.0
         buf[ABS["trick_number"] + self.trick_no] = 0.0
-        history.trick_done(self)
+        information_state.trick_done(self)
         self.trick_seats = []
         self.trick_cards = []
         self.led_suit = -1
@@ -305,7 +357,7 @@ class BauerTrickState(State):
             self._finish_deal()
         else:
             buf[ABS["trick_number"] + self.trick_no] = 1.0
-            history.led(self, winner)
+            information_state.led(self, winner)
 
     def deal_scorer(self) -> tuple[int, str] | None:
         """The team that subtracts a point for this finished deal and why, or ``None``."""
@@ -331,9 +383,9 @@ class BauerTrickState(State):
 
     # --- invariants --------------------------------------------------------------------------
     def check(self) -> None:
-        """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
-        saving.check_state(self)
-        history.check(self)
+        """The rules' invariants (``invariants.check_state``), then the protocol's (base class)."""
+        invariants.check_state(self)
+        information_state.check(self)
         super().check()
 
     # --- protocol: outcome -------------------------------------------------------------------
@@ -356,43 +408,24 @@ class BauerTrickState(State):
     def encode(self) -> None:
         """Rebuild the absolute observation and history buffers from the compact state."""
         observation.encode(self)
-        history.encode(self)
+        information_state.encode(self)
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         return observation.observe(self, player, out)
 
     def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        """The default observation and this deal's history (``history.py``)."""
-        return history.information_state(self, player, out)
+        """The default observation and this deal's history (``information_state.py``)."""
+        return information_state.information_state(self, player, out)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         return observation.global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerTrickState:
         world = hidden.determinize(self, player, rng)
-        history.resample(world, player)  # the others' first four cards (forehand_on_four)
+        information_state.resample(world, player)  # the others' first four cards (forehand_on_four)
         return world
 
-    # --- copying, saving, text ---------------------------------------------------------------
-    def clone(self) -> BauerTrickState:
-        new = object.__new__(BauerTrickState)
-        new.__dict__.update(self.__dict__)
-        new.rng = np.random.Generator(np.random.PCG64())
-        new.rng.bit_generator.state = self.rng.bit_generator.state
-        for name in ("points", "total_returns", "hands", "undealt", "calls", "trick_seats",
-                     "trick_cards", "tricks", "played", "voids", "trick_history",
-                     "first_four"):
-            setattr(new, name, list(getattr(self, name)))
-        new.tally = [dict(t) for t in self.tally]
-        new.buf = self.buf.copy()
-        new.hbuf = self.hbuf.copy()
-        new._mask = _NO_ACTION
-        new._mask_for = -1
-        return new
-
-    def to_dict(self) -> dict[str, Any]:
-        return saving.to_dict(self)
-
+    # --- text ---------------------------------------------------------------
     def render_text(self, viewer: int | None = None) -> str:
         return render.render_state(self, viewer)
 

@@ -158,8 +158,13 @@ def _default(options: Sequence[Option], name: str) -> Any:
 
 
 class State(ABC):
-    """A mutable game position. Subclasses keep ``self.game`` and ``self.rng``."""
+    """A mutable game position. Subclasses keep ``self.game`` and ``self.rng``.
 
+    A game's State declares its fields once (``envs.core.fields``) and takes its ``__slots__``,
+    ``clone`` and ``to_dict`` from that declaration; the empty slots here keep that possible.
+    """
+
+    __slots__ = ()
     game: Game
     rng: np.random.Generator
 

@@ -1,6 +1,6 @@
-"""The information state of bauer_trick (``State.information_state``, ``envs/bauer_trick/
-history.py``): perfect recall of the current deal, nothing hidden, a function of what the seat
-saw, saved and loaded with the position."""
+"""The information state of bauer_trick (``State.information_state``,
+``envs/bauer_trick/information_state.py``): perfect recall of the current deal, nothing hidden, a
+function of what the seat saw, saved and loaded with the position."""
 
 from __future__ import annotations
 
