@@ -1,5 +1,6 @@
 """Build ``bauer_trick`` test positions from a few named cards via ``state_from_dict``, play
-cards by name and read one named piece of an observation."""
+cards by name, read one named piece of an observation, and take the saved state of a random
+game where a condition holds."""
 
 from __future__ import annotations
 
@@ -83,3 +84,27 @@ def piece(obs: np.ndarray, name: str) -> np.ndarray:
     start = OBS_SPEC.offsets[name]
     size = int(np.prod(next(p.shape for p in OBS_SPEC.pieces if p.name == name)))
     return obs[start : start + size]
+
+
+def last_trick(game, winner_cards, tricks_before, trump="clubs", caller=0, points=None):
+    """Seat 0 leads the 8th trick with the top trump (the right Bauer) and wins it."""
+    return play_position(game, {0: "J♣", 1: "7♥", 2: "8♥", 3: "9♥"}, trump=trump, caller=caller,
+                         leader=0, tricks=tricks_before, points=points)
+
+
+def random_step(state, rng) -> None:
+    state.step(int(rng.choice(state.legal_actions(state.to_act))))
+
+
+def saved(game: BauerTrickGame, seed: int, until) -> dict:
+    """The saved state at the first decision of a random game where ``until(state)`` holds."""
+    rng = np.random.default_rng(seed)
+    state = game.new_state(seed)
+    while not until(state):
+        assert not state.is_over(), "condition never met"
+        random_step(state, rng)
+    return state.to_dict()
+
+
+def mid_play(state) -> bool:
+    return state.phase == 1 and state.trick_no >= 3 and len(state.trick_cards) == 2

@@ -3,12 +3,13 @@ the end of the game, truncation and the rewards."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tablezoo import envs
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bauer_trick.components import parse_card
-from tests.envs.bauer_trick.positions import piece, play, play_position
+from tests.envs.bauer_trick.positions import last_trick, piece, play, play_position
 
 
 # --- §2.6 and §4: the deal result --------------------------------------------------------------
@@ -146,3 +147,43 @@ def test_deal_episode_through_the_aec_env():
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env._cumulative_rewards == {"player_0": -1.0, "player_1": 1.0, "player_2": -1.0,
                                        "player_3": 1.0}
+
+
+def test_reward_points_and_deal_episode():
+    game = BauerTrickGame(reward="points")
+    state = last_trick(game, None, (4, 3), points=(5, 5))
+    play(state, "J♣", "7♥", "8♥", "9♥")
+    assert state.returns() == [1.0, -1.0, 1.0, -1.0]
+    state = last_trick(game, None, (4, 3), points=(1, 5))
+    play(state, "J♣", "7♥", "8♥", "9♥")
+    assert state.returns() == [2.0, -2.0, 2.0, -2.0]  # the point and the win
+    deal = BauerTrickGame(episode="deal")
+    state = last_trick(deal, None, (3, 4), caller=1)
+    play(state, "J♣", "7♥", "8♥", "9♥")
+    assert state.is_terminal() and state.returns() == [0.0] * 4
+    state = last_trick(deal, None, (4, 3))
+    play(state, "J♣", "7♥", "8♥", "9♥")
+    assert state.is_terminal() and state.returns() == [1.0, -1.0, 1.0, -1.0]
+    assert deal.max_decisions == 36 and game.max_decisions == 3600
+
+
+def test_truncation_at_max_deals():
+    game = BauerTrickGame(max_deals=2)
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        state = game.new_state(seed)
+        while not state.is_over():
+            state.step(int(rng.choice(state.legal_actions(state.to_act))))
+        assert state.deals_played <= 2
+        if state.is_truncated():
+            assert state.deals_played == 2 and min(state.points) > 0
+            assert state.returns() == [0.0] * 4
+            return
+    pytest.fail("no truncated game in 20 seeds with max_deals=2")
+
+
+def test_win_on_the_last_allowed_deal_is_a_termination():
+    game = BauerTrickGame(max_deals=1)
+    state = last_trick(game, None, (4, 3), points=(1, 5))
+    play(state, "J♣", "7♥", "8♥", "9♥")
+    assert state.is_terminal() and not state.is_truncated()
