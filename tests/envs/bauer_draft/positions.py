@@ -1,11 +1,11 @@
 """Build ``bauer_draft`` test positions from a few named cards, and act on them by card id (or
-at random)."""
+at random), and take the saved state of a random game where a condition holds."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tablezoo.envs.bauer_draft.actions import COPY, DAGA_PLAY, DISCARD, PLAY
+from tablezoo.envs.bauer_draft.actions import COPY, DAGA_PLAY, DISCARD, PLAY, SELECT
 from tablezoo.envs.bauer_draft.components import CARDS, CHARACTER
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
 
@@ -108,3 +108,19 @@ def tableau_codes(state: BauerDraftState, seat: int) -> list[str]:
 def random_step(st: BauerDraftState, rng: np.random.Generator) -> None:
     """Every acting seat plays a uniformly random legal action."""
     st.apply({p: int(rng.choice(np.flatnonzero(st.legal_mask(p)))) for p in st.acting_players()})
+
+
+def saved(game: BauerDraftGame, seed: int, until) -> dict:
+    """The saved state at the first decision of a random game where ``until(state)`` holds."""
+    rng = np.random.default_rng(seed)
+    for attempt in range(200):
+        st = game.new_state(seed + 1000 * attempt)
+        while not st.is_over():
+            if until(st):
+                return st.to_dict()
+            random_step(st, rng)
+    raise AssertionError("condition never met")
+
+
+def mid_select(st) -> bool:
+    return st.kind == SELECT and st.round == 4

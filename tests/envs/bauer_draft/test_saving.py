@@ -1,35 +1,19 @@
-"""Saved states of bauer_draft: impossible positions are refused by name, odd input only ever
-gives ``StateFormatError`` (quickly), ``check()`` holds at every decision of random games and on
-their re-sampled copies, and legal masks cannot be corrupted by their callers."""
+"""Saved states of bauer_draft: round trips keep everything; malformed positions are refused, odd
+input only ever gives ``StateFormatError``, huge or deeply nested input quickly."""
 
 from __future__ import annotations
 
 import copy
-import os
+import json
 import time
 
 import numpy as np
 import pytest
 
-from tablezoo.envs.bauer_draft.actions import COPY_CHOICE, DAGA, OLLE, SELECT, WITCH, YULE
+from tablezoo.envs.bauer_draft.actions import SELECT, SELECT_VILLE
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame
 from tablezoo.envs.core import StateFormatError
-from tests.envs.bauer_draft.positions import random_step
-
-SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
-GAMES = max(2, round(100 * SCALE))
-
-
-def saved(game: BauerDraftGame, seed: int, until) -> dict:
-    """The saved state at the first decision of a random game where ``until(state)`` holds."""
-    rng = np.random.default_rng(seed)
-    for attempt in range(200):
-        st = game.new_state(seed + 1000 * attempt)
-        while not st.is_over():
-            if until(st):
-                return st.to_dict()
-            random_step(st, rng)
-    raise AssertionError("condition never met")
+from tests.envs.bauer_draft.positions import mid_select, play, position, saved, select
 
 
 def refused(game: BauerDraftGame, data: dict, match: str) -> None:
@@ -40,46 +24,43 @@ def refused(game: BauerDraftGame, data: dict, match: str) -> None:
 GAME = BauerDraftGame(num_players=3)
 
 
-def mid_select(st) -> bool:
-    return st.kind == SELECT and st.round == 4
+def test_round_trip_keeps_everything():
+    st = position(3, round=1, hands={0: ["E09", "E07", "E08"]},
+                  tableau={0: [{"card": "C07", "round": 0}, "C05"]})
+    select(st, {0: play("E09")})
+    assert st.kind == SELECT_VILLE
+    again = st.game.state_from_dict(json.loads(json.dumps(st.to_dict())))
+    assert again.to_dict() == st.to_dict()
+    assert np.array_equal(again.observe(0), st.observe(0))
+    assert np.array_equal(again.legal_mask(0), st.legal_mask(0))
 
 
-def test_plays_junk_and_deleted_round_are_refused():
-    data = saved(GAME, 1, mid_select)
-    GAME.state_from_dict(copy.deepcopy(data))
-    bad = copy.deepcopy(data)
-    bad["plays"] = "junk"
-    refused(GAME, bad, "plays must be a list")
-    bad = copy.deepcopy(data)
-    del bad["round"]
-    refused(GAME, bad, r"a complete save has every key; missing \['round'\]")
-    bad = copy.deepcopy(data)
-    bad["round"] = 6  # the piles do not fit round 6
-    refused(GAME, bad, "in round 6 every pile holds 3 cards during the select")
-    bad = copy.deepcopy(data)
-    bad["plays"][0] += 1
-    refused(GAME, bad, "must add up to the play counter")
-
-
-def test_hands_swapped_with_piles_and_wrong_pile_sizes_are_refused():
-    data = saved(GAME, 2, mid_select)
-    bad = copy.deepcopy(data)
-    bad["hands"][0], bad["piles"][0] = bad["piles"][0], bad["hands"][0]
-    refused(GAME, bad, "a select needs 3 cards in each hand; seat 0 has 5")
-    bad = copy.deepcopy(data)
-    bad["piles"][1].append(bad["central"].pop())
-    refused(GAME, bad, r"every pile holds 5 cards during the select, got \[5, 6, 5\]")
-
-
-def test_yule_goat_cannot_take_more_than_two_cards():
-    """Piles that do not fit the last round would give the Yule Goat 4 cards."""
-    data = saved(GAME, 3, lambda st: st.kind == YULE)
-    bad = copy.deepcopy(data)
-    seat = bad["decider"]
-    other = (seat + 1) % 3
-    bad["hands"][seat] += bad["piles"][other][:2]
-    bad["piles"][other] = bad["piles"][other][2:]
-    refused(GAME, bad, r"after the last round every pile holds 2 cards \(the Yule Goat's none\)")
+def test_state_from_dict_rejects_malformed_positions():
+    game = BauerDraftGame(num_players=3)
+    good = position(3).to_dict()
+    bad_card = json.loads(json.dumps(good))
+    bad_card["hands"][0][0] = "X99"
+    with pytest.raises(StateFormatError, match="unknown card 'X99'"):
+        game.state_from_dict(bad_card)
+    doubled = json.loads(json.dumps(good))
+    doubled["central"].append(doubled["hands"][0][0])
+    with pytest.raises(StateFormatError, match="exactly one place"):
+        game.state_from_dict(doubled)
+    missing = json.loads(json.dumps(good))
+    missing["central"].pop()
+    with pytest.raises(StateFormatError, match="missing"):
+        game.state_from_dict(missing)
+    kind = dict(good, kind="dance")
+    with pytest.raises(StateFormatError, match="kind 'dance'"):
+        game.state_from_dict(kind)
+    with pytest.raises(StateFormatError, match="options"):
+        BauerDraftGame(num_players=3, reward="score").state_from_dict(good)
+    short = json.loads(json.dumps(good))
+    short["piles"][0].append(short["hands"][0].pop())
+    with pytest.raises(StateFormatError, match="3 cards in each hand"):
+        game.state_from_dict(short)
+    with pytest.raises(StateFormatError, match="one entry per seat"):
+        game.state_from_dict(dict(good, tableau=[[]]))
 
 
 def test_huge_discards_are_refused_fast():
@@ -90,54 +71,6 @@ def test_huge_discards_are_refused_fast():
         start = time.process_time()
         refused(GAME, bad, f"discards has {len(bad['discards'])} entries, at most 55 allowed")
         assert time.process_time() - start < 0.2
-
-
-def test_a_card_moved_between_zones_and_doubled_is_refused():
-    data = saved(GAME, 5, mid_select)
-    bad = copy.deepcopy(data)
-    bad["discards"].append(bad["central"][0])
-    refused(GAME, bad, "exactly one place")
-    bad = copy.deepcopy(data)
-    card = bad["tableau"][0][0]
-    bad["tableau"][1].append(card)
-    bad["tableau"][0] = bad["tableau"][0][1:]
-    refused(GAME, bad, "seat 1 has .* tableau cards but played only|play number")
-
-
-def test_decision_fields_must_fit_the_decision():
-    data = saved(GAME, 6, lambda st: st.kind in (WITCH, OLLE, DAGA, COPY_CHOICE))
-    bad = copy.deepcopy(data)
-    bad["decider"] = (bad["decider"] + 1) % 3
-    refused(GAME, bad, "decision is taken by the owner of")
-    select = saved(GAME, 7, mid_select)
-    bad = copy.deepcopy(select)
-    bad["first"] = [[[]]]
-    refused(GAME, bad, "no decider, source, offer or first pick during a select")
-    bad = copy.deepcopy(select)
-    bad["kind"] = "witch"
-    refused(GAME, bad, "decider must be an int")
-
-
-def test_rounds_of_the_tableau_follow_the_play_order():
-    data = saved(GAME, 8, mid_select)
-    bad = copy.deepcopy(data)
-    entries = sorted((e for t in bad["tableau"] for e in t), key=lambda e: e["seq"])
-    entries[-1]["round"] = 0
-    refused(GAME, bad, "played later lie in earlier rounds")
-
-
-def test_copy_and_daga_fields_must_fit_the_tableaux():
-    data = saved(GAME, 9, mid_select)
-    bad = copy.deepcopy(data)
-    bad["daga_used"] = True
-    if any(e["card"] == "C05" for t in bad["tableau"] for e in t):
-        bad["daga_used"] = "yes"
-        refused(GAME, bad, "daga_used must be true or false")
-    else:
-        refused(GAME, bad, "Daga is in no tableau")
-    bad = copy.deepcopy(data)
-    bad["copies"][0]["mode"] = "copied"
-    refused(GAME, bad, "copy target is given exactly")
 
 
 @pytest.mark.parametrize("value", [[], {}, [[[]]], None, 1.5, "junk", 2**64, -1])
@@ -168,36 +101,3 @@ def test_deep_nesting_and_huge_lists_are_refused_quickly():
                 GAME.state_from_dict(bad)
             assert time.process_time() - start < 0.5, key
             assert len(str(info.value)) < 1_000, key
-
-
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_check_holds_at_every_decision_and_on_resampled_copies(n):
-    game = BauerDraftGame(num_players=n)
-    rng = np.random.default_rng(n)
-    for seed in range(GAMES):
-        st = game.new_state(seed)
-        while True:
-            st.check()
-            if rng.random() < 0.1:
-                for p in range(n):
-                    st.determinize(p, rng).check()
-                game.state_from_dict(st.to_dict())
-            if st.is_over():
-                break
-            random_step(st, rng)
-
-
-def test_legal_mask_cannot_be_corrupted_and_stays_valid():
-    st = GAME.new_state(3)
-    rng = np.random.default_rng(0)
-    while not st.is_over():
-        masks = {p: st.legal_mask(p) for p in range(3)}
-        copies = {p: m.copy() for p, m in masks.items()}
-        for p in range(3):
-            st.legal_mask(p)
-            with pytest.raises(ValueError):
-                masks[p][0] = True
-        assert all(np.array_equal(masks[p], copies[p]) for p in range(3))
-        assert all(not masks[p].any() for p in range(3) if p not in st.acting_players())
-        random_step(st, rng)
-        assert all(np.array_equal(masks[p], copies[p]) for p in range(3))

@@ -3,8 +3,10 @@ positions."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from tablezoo.envs.bauer_draft.actions import OVER
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame
 from tablezoo.envs.bauer_draft.scoring import Holding, danger_points, journey_points
 from tests.envs.bauer_draft.positions import idx, position
@@ -339,3 +341,15 @@ def test_margin_reward_with_a_tie_for_best():
     data = final(3, {0: ["E09"], 1: ["NE3"], 2: ["E01"]}).to_dict()
     data.pop("options")
     assert game.state_from_dict(data).returns() == [0, 0, -3]
+
+
+def test_game_over_has_no_acting_players_and_rank_rewards():
+    game = BauerDraftGame(num_players=3)
+    st = game.new_state(3)
+    rng = np.random.default_rng(3)
+    while not st.is_terminal():
+        assert st.returns() == [0.0, 0.0, 0.0]
+        st.apply({p: int(rng.choice(st.legal_actions(p))) for p in st.acting_players()})
+    assert st.kind == OVER and st.acting_players() == ()
+    assert sorted(st.returns()) == sorted(__import__("tablezoo.envs.core.game", fromlist=["x"])
+                                          .rank_rewards(st.scores()))
