@@ -14,7 +14,7 @@ import numpy as np
 
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
-from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.games import heuristic_class
 from tablezoo.agents.random_agent import RandomAgent
 from tablezoo.agents.search.flat import SearchAgent
 from tablezoo.agents.search.ismcts import ISMCTSAgent

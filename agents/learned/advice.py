@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tablezoo.agents.base import Agent
-from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.games import heuristic_class
 from tablezoo.envs.core.game import State
 
 ADVISORS = ("heuristic",)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from tablezoo.agents.base import BaseAgent
-from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.games import heuristic_class
 from tablezoo.agents.learned.model_files import (
     ArraySpec,
     ModelFileError,

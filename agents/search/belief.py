@@ -9,9 +9,9 @@ that disagrees with everything must not stall the search). Rejection sampling of
 exact for a deterministic model: the kept worlds are uniform over those in which the model
 would have acted as the players did.
 
-Only the choices a game can rebuild from a full-information world are checked:
-bauer_trick's trump call (``tablezoo.envs.bauer_trick.hidden.call_positions``). The check runs on
-the sampled world only, so what the search keeps still depends only on what the seat has seen.
+Only the choices a game can rebuild from a full-information world are checked (its
+``GameAgents.rebuild``; bauer_trick's trump call). The check runs on the sampled world only, so
+what the search keeps still depends only on what the seat has seen.
 
 ``belief="items"`` weights instead of rejecting, where the evidence is public and cheap to
 score: in bower the opponent sees the request eggs of its own columns and builds toward them, so
@@ -26,12 +26,12 @@ what the seat has seen.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
+from tablezoo.agents.games import GameAgents, game_agents, games_with
 from tablezoo.envs.core.game import State
 
 # world -> the (position, seat, action) choices the model is checked on, in the order made
@@ -40,29 +40,23 @@ Rebuild = Callable[[State], Iterable[tuple[State, int, int]]]
 Redraw = Callable[[State, np.random.Generator], None]
 WorldBelief = Callable[[State, int], Redraw | None]
 BELIEFS = ("uniform", "policy", "items")
-BOWER_LEAN = 1.0  # the bower heuristic's read_opponent
 
 
-def _bauer_trick_calls(world: State) -> Iterable[tuple[State, int, int]]:
-    from tablezoo.envs.bauer_trick.hidden import call_positions
-
-    return call_positions(world)
-
-
-REBUILD: dict[str, Rebuild] = {"bauer_trick": _bauer_trick_calls}
-
-
-def _for_game(table: dict[str, Any], game_name: str, missing: str) -> Any:
-    """``table[game_name]``; refused without one, with ``missing`` and the games that have one."""
-    if game_name not in table:
+def _for_game(game_name: str, part: Callable[[GameAgents], Any], missing: str) -> Any:
+    """The game's agent part ``part(agents)``; refused without one, with ``missing`` and the
+    games that have one."""
+    found = part(game_agents(game_name))
+    if found is None:
+        have = games_with(lambda agents: part(agents) is not None)
         raise ValueError(f"ismcts agent: {missing} in game {game_name!r}; games it has one "
-                         f"for: {', '.join(table)}")
-    return table[game_name]
+                         f"for: {', '.join(have)}")
+    return found
 
 
 def rebuild_for(game_name: str) -> Rebuild:
     """The game's rebuild of earlier public choices; refused, naming the games, without one."""
-    return _for_game(REBUILD, game_name, "belief='policy' cannot rebuild earlier choices")
+    return _for_game(game_name, lambda agents: agents.rebuild,
+                     "belief='policy' cannot rebuild earlier choices")
 
 
 def consistent(world: State, me: int, rebuild: Rebuild,
@@ -76,39 +70,7 @@ def consistent(world: State, me: int, rebuild: Rebuild,
     return True
 
 
-def _bower_egg_lean(state: State, me: int) -> Redraw | None:
-    """The redraw of bower's hidden eggs for ``me`` in this position (``None`` when fewer than
-    two eggs are hidden: nothing to weigh)."""
-    from tablezoo.agents.heuristics.bower import HeuristicAgent
-    from tablezoo.agents.heuristics.bower.pieces import REQ_SLOT
-    from tablezoo.envs.bower.components import EGG_CODES
-    from tablezoo.envs.bower.hidden import hidden_egg_positions, place_eggs
-
-    hidden = hidden_egg_positions(state, me)
-    if len(hidden) < 2:
-        return None
-    reader = HeuristicAgent(seed=0)  # its reading of the observation only: nothing random
-    reader._read(state.observe(me), state)
-    units = reader.opp_stats.req  # per column, the opponent's units of each request slot
-    # positions whose egg the opponent knows and I do not: its columns (the removed eggs, 6-7,
-    # nobody builds for)
-    read = [i for i, pos in enumerate(hidden) if pos < 6 and state.col_owner[pos] != me]
-    # the eggs I have not seen, in a canonical order: the same whatever the truth is
-    orders = list(itertools.permutations(sorted(state.eggs[pos] for pos in hidden)))
-    logits = np.array([sum(units[hidden[i]][REQ_SLOT[EGG_CODES[order[i]]]] for i in read)
-                       for order in orders], dtype=float)
-    weights = np.exp(BOWER_LEAN * (logits - logits.max()))
-    probs = weights / weights.sum()
-
-    def redraw(world: State, rng: np.random.Generator) -> None:
-        place_eggs(world, hidden, list(orders[int(rng.choice(len(orders), p=probs))]))
-
-    return redraw
-
-
-WORLD_BELIEFS: dict[str, WorldBelief] = {"bower": _bower_egg_lean}
-
-
 def world_belief_for(game_name: str) -> WorldBelief:
     """The game's ``belief="items"``; refused, naming the games, without one."""
-    return _for_game(WORLD_BELIEFS, game_name, "belief='items' has no reading of the others' items")
+    return _for_game(game_name, lambda agents: agents.world_belief,
+                     "belief='items' has no reading of the others' items")

@@ -30,7 +30,7 @@ Each iteration samples a fresh world from what the searching seat has seen
   heuristic position value (``"heuristic"``, bower; ``agents/search/leaf_values.py``), the glory
   margins if the current Age ended now (``"age_end"``, ethnos, scale ``leaf_scale``), an exact
   perfect-information solve of the sampled world (``"solver"``, bauer_trick's trick play,
-  ``agents/search/double_dummy.py``: with ``depth=0`` and ``keys="root"`` this is
+  ``agents/games/bauer_trick/solver.py``: with ``depth=0`` and ``keys="root"`` this is
   perfect-information Monte Carlo) or a callable ``(state, searcher) -> per-seat values``; an
   evaluator that returns ``None`` cannot value that position yet, and the playout goes on until it
   can. ``margin_weight`` adds the score-margin value to finished playouts too (a softer signal than
@@ -38,13 +38,13 @@ Each iteration samples a fresh world from what the searching seat has seen
 - The node table is kept between the moves of a game (tree reuse); the next move's root is found
   by its key whenever an earlier search reached it. ``reset()`` clears it, and so does a table
   grown past ``max_nodes`` (default: about 100 MB of statistics).
-- ``prior=`` (default: the game's heuristic, or its shipped trained model where ``DEFAULTS``
-  says so; ``None`` turns it off) adds a progressive bias ``prior_weight / (1 + n)`` to the
-  action the prior agent picks at the root, so a small budget starts from the prior's choice and
-  leaves it only when the samples say so. With ``candidates=k`` only the prior's k best root
-  actions are searched, ranked by the prior agent's ``action_values`` (the heuristic's own
-  values for bower, the policy's probabilities for a trained model): progressive widening cut
-  to a fixed width, for branching factors the budget cannot cover.
+- ``prior=`` (default: the game's heuristic, or its shipped trained model where its
+  ``GameAgents.search`` says so; ``None`` turns it off) adds a progressive bias ``prior_weight / (1
+  + n)`` to the action the prior agent picks at the root, so a small budget starts from the prior's
+  choice and leaves it only when the samples say so. With ``candidates=k`` only the prior's k best
+  root actions are searched, ranked by the prior agent's ``action_values`` (the heuristic's own
+  values for bower, the policy's probabilities for a trained model): progressive widening cut to a
+  fixed width, for branching factors the budget cannot cover.
 - ``belief="policy"`` keeps a sampled world only if the playout policy (the search's model of
   every player) would have made the other seats' earlier public choices in it, re-sampling up
   to ``belief_tries`` times (``agents/search/belief.py``; bauer_trick's trump call).
@@ -58,8 +58,8 @@ Each iteration samples a fresh world from what the searching seat has seen
   player counts without a shipped model.
 
 The budget is ``iterations=`` or ``seconds=`` (CPU time of this process) per move; the defaults
-per game (``DEFAULTS``) take well under 0.5 s per move on the project machine. Everything random
-comes from the agent's own generator; the true state is only ever used through
+per game (``GameAgents.search``) take well under 0.5 s per move on the project machine.
+Everything random comes from the agent's own generator; the true state is only ever used through
 ``determinize(me, ...)``, so the choice depends only on what ``me`` has seen (tested).
 """
 
@@ -69,21 +69,22 @@ import contextlib
 import copy
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import numpy as np
 
+from tablezoo import envs
 from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
-from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.games import game_agents
 from tablezoo.agents.learned.policy import shipped_models, trained_factory
 from tablezoo.agents.search.belief import BELIEFS, consistent, rebuild_for, world_belief_for
+from tablezoo.agents.search.defaults import GameDefaults
 from tablezoo.agents.search.leaf_values import (
-    BOWER_VALUES,
-    EVALUATOR_NAMES,
+    evaluator_names,
     leaf_evaluator,
     margin_values,
+    takes_exact_turns,
 )
 from tablezoo.envs.core.game import Game, State
 
@@ -93,80 +94,6 @@ PolicySpec = Any
 
 KEYS = ("searcher", "own", "policy", "root")
 POLICY_NAMES = ("random", "heuristic", "trained")
-
-
-@dataclass(frozen=True)
-class GameDefaults:
-    """The documented default budget and playout set-up of one game (tuned: agents/README.md)."""
-
-    iterations: int
-    # when set, the iterations are ``seat_budget // num_players`` instead: a playout costs about
-    # one heuristic call per seat and round, so more players get fewer iterations per move
-    seat_budget: int | None = None
-    playout: str = "random"
-    depth: int | None = None
-    leaf_scale: float = 10.0
-    exploration: float = 0.7
-    prior_weight: float = 1.0
-    evaluator: str = "score"
-    margin_weight: float = 0.0
-    keys: str = "searcher"
-    # search only the prior's ``candidates`` best root actions (by its ``action_values``)
-    candidates: int | None = None
-    # keys="root" only: each sampled world is played from every candidate (common random numbers)
-    paired: bool = False
-    prior: str = "heuristic"
-    # "policy": keep only sampled worlds in which the playout policy would have made the others'
-    # earlier public choices; "items": redraw a world's hidden pieces by what the others have
-    # built (bower's eggs; ``agents/search/belief.py``); "uniform": every consistent world
-    belief: str = "uniform"
-    # bower's heuristic evaluators: play on to the real end at a cut-off with at most this many
-    # turns of the game left (0: never)
-    exact_turns: int = 0
-    # the defaults to use instead where these name a ``"trained"`` policy and no model is shipped
-    # for the game's player count (an explicit ``playout="trained"`` is refused there instead)
-    untrained: GameDefaults | None = None
-
-    def needs_model(self) -> bool:
-        return "trained" in (self.playout, self.prior)
-
-
-# game name -> defaults; median CPU per move on the 2-core project machine in agents/README.md
-DEFAULTS: dict[str, GameDefaults] = {
-    # cheap heuristic playouts; the tree covers all four seats (partner and opponents); a deal
-    # is at most 36 decisions, so the cut-off only matters for episode="game" (about one deal,
-    # then the points margin)
-    "bauer_trick": GameDefaults(iterations=800, playout="heuristic", depth=40, leaf_scale=1.0),
-    # the shipped trained model (stronger than the heuristic and 3.5x cheaper per call) ranks
-    # the root actions and plays every rollout to the end; each sampled world is played from
-    # each of its 4 best actions (paired); 800 // players rollouts (400 for 2 players, 200 for
-    # 4). Without a shipped model for the player count: the heuristic tree search below
-    "bauer_draft": GameDefaults(
-        iterations=400, seat_budget=800, playout="trained", prior="trained", keys="root",
-        candidates=4, paired=True, margin_weight=0.5,
-        # heuristic playouts of the remaining rounds, final score margin as a softer signal,
-        # 300 // players iterations
-        untrained=GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
-                               margin_weight=0.5)),
-    # huge branching, score 0 until the end: only the heuristic's 4 best root actions (by its
-    # own values), each played on in the same 15 sampled worlds (paired) for 3 heuristic
-    # decisions (my placement after a take, the opponent's turn), then the heuristic's position
-    # value with the world's eggs, which are drawn by what the opponent has built; with 4 turns
-    # or fewer left at the cut-off, on to the real end instead; 60 rollouts
-    "bower": GameDefaults(iterations=60, playout="heuristic", depth=3,
-                          evaluator="world_heuristic", belief="items", exact_turns=4,
-                          keys="root", candidates=4, paired=True),
-    # long games, glory only at Age ends: heuristic playouts cut after 10 decisions, valued by
-    # the glory margins if the Age ended there; the others modelled by the heuristic; 160
-    # iterations for every player count (the heuristic's 2.6x speed-up brought 4 players' 160
-    # iterations under what 2 players' cost before it)
-    "ethnos": GameDefaults(iterations=160, playout="heuristic", depth=10, evaluator="age_end",
-                           keys="policy"),
-}
-FALLBACK = GameDefaults(iterations=100)
-
-_ENV_NAMES = {"bauer_trick": "bauer_trick_v0", "bauer_draft": "bauer_draft_v0",
-              "bower": "bower_v0", "ethnos": "ethnos_v0"}
 
 
 class _Node:
@@ -184,7 +111,7 @@ class ISMCTSAgent(BaseAgent):
     """Single-observer IS-MCTS with availability-count UCB, decoupled simultaneous moves,
     playout policies, a depth cut-off with a leaf value and tree reuse.
 
-    Every option left ``None`` takes the game's value from ``DEFAULTS`` at the first move:
+    Every option left ``None`` takes the game's value from ``GameAgents.search`` at the first move:
     ``iterations`` / ``seconds`` (budget per move, one of them), ``exploration`` (UCB constant for
     returns in [-1, 1]), ``playout`` (``"random"``, ``"heuristic"``, an agent or a callable),
     ``depth`` (playout cut-off in joint decisions; ``None``: to the end), ``leaf_scale``,
@@ -242,9 +169,10 @@ class ISMCTSAgent(BaseAgent):
         for label, spec in (("playout", playout), ("prior", prior)):
             _check_policy_spec(label, spec, allow_none=True,
                                allow_default=label == "prior")
-        if evaluator is not None and evaluator not in EVALUATOR_NAMES and not callable(evaluator):
+        if evaluator is not None and not callable(evaluator) \
+                and evaluator not in evaluator_names():
             raise ValueError(f"ismcts agent: evaluator={evaluator!r}; expected one of "
-                             f"{', '.join(EVALUATOR_NAMES)} or a callable (state, player) -> "
+                             f"{', '.join(evaluator_names())} or a callable (state, player) -> "
                              "per-seat values (or None: play on)")
         self.given = {"iterations": iterations, "exploration": exploration, "playout": playout,
                       "depth": depth, "leaf_scale": leaf_scale, "prior_weight": prior_weight,
@@ -320,9 +248,11 @@ class ISMCTSAgent(BaseAgent):
                                    else base.margin_weight)
         evaluator = given["evaluator"] if given["evaluator"] is not None else base.evaluator
         exact_turns = (self.exact_turns_given if self.exact_turns_given is not None
-                       else base.exact_turns if evaluator in BOWER_VALUES else 0)
+                       else base.exact_turns
+                       if isinstance(evaluator, str) and takes_exact_turns(evaluator, game.name)
+                       else 0)
         if exact_turns and not isinstance(evaluator, str):
-            raise ValueError(f"ismcts agent: exact_turns={exact_turns} applies to bower's "
+            raise ValueError(f"ismcts agent: exact_turns={exact_turns} applies to a game's "
                              "named evaluators, not a callable one")
         self.evaluator = (leaf_evaluator(evaluator, game.name, self.leaf_scale, exact_turns)
                           if isinstance(evaluator, str) else evaluator)
@@ -353,15 +283,15 @@ class ISMCTSAgent(BaseAgent):
         if spec == "random":
             return None
         if spec == "heuristic":
-            if game_name not in _ENV_NAMES:
+            heuristic = game_agents(game_name).heuristic
+            if heuristic is None:
                 raise ValueError(f"ismcts agent: no heuristic known for game {game_name!r}")
-            agent = heuristic_class(_ENV_NAMES[game_name])(
-                seed=int(self.rng.integers(2**63)))
-            return _AgentPolicy(agent)
+            return _AgentPolicy(heuristic(seed=int(self.rng.integers(2**63))))
         if spec == "trained":
-            if game_name not in _ENV_NAMES:
+            env_name = _env_id(game_name)
+            if env_name is None:
                 raise ValueError(f"ismcts agent: no trained model known for game {game_name!r}")
-            make = _trained_factory(_ENV_NAMES[game_name], num_players)
+            make = _trained_factory(env_name, num_players)
             return _AgentPolicy(make(int(self.rng.integers(2**63))))
         if hasattr(spec, "act"):
             return _AgentPolicy(self._own_copy(spec))
@@ -585,12 +515,17 @@ class ISMCTSAgent(BaseAgent):
         return margin_values(scores, self.opponents, self.leaf_scale)
 
 
+def _env_id(game_name: str) -> str | None:
+    """The env id whose game is called ``game_name``."""
+    return next((r.env_id for r in envs.SPECS.values() if r.name == game_name), None)
+
+
 def _defaults_for(game: Any) -> GameDefaults:
-    """``DEFAULTS`` of the game; their ``untrained`` set where they play a shipped model that
-    this player count lacks."""
-    base = DEFAULTS.get(game.name, FALLBACK)
+    """The game's ISMCTS defaults (its ``GameAgents.search``); their ``untrained`` set where they
+    play a shipped model that this player count lacks."""
+    base = game_agents(game.name).search
     if base.needs_model() and base.untrained is not None:
-        env_name = _ENV_NAMES.get(game.name)
+        env_name = _env_id(game.name)
         if not (env_name and shipped_models(env_name, game.num_players)):
             return base.untrained
     return base

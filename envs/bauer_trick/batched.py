@@ -141,6 +141,14 @@ class BauerTrickVector(VectorEnv):
         return (self._obs.copy(), self._mask.copy(), self._seat.copy(), self._rewards.copy(),
                 self._terminated.copy(), self._truncated.copy())
 
+    def step_rows(self, actions: np.ndarray, rows: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        K.step_rows(self._S, self._R, self._rng, self._opts,
+                    np.ascontiguousarray(actions, np.int64), np.ascontiguousarray(rows, np.int64),
+                    self._obs, self._mask, self._seat, self._rewards, self._terminated,
+                    self._truncated)
+        return self._rewards, self._terminated, self._truncated
+
     def observe(self) -> Decisions:
         self._require_reset("observe()")
         return self._obs.copy(), self._mask.copy(), self._seat.copy()

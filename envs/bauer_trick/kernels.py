@@ -501,3 +501,18 @@ def global_states(S, opts, out):
             out[i, GS_DEALT + 32 * ((first + k // 4) & 3) + S[i, UNDEALT + k]] = 1.0
         if phase != OVER:
             out[i, GS_TO_ACT + S[i, TO_ACT]] = 1.0
+
+
+@njit(cache=True)
+def step_rows(S, R, rng, opts, actions, rows, obs, mask, seat, rewards, terminated, truncated):
+    """Play ``actions[i]`` (legal: checked before) in every row ``i`` of ``rows`` and write its
+    next decision; every other row gets zero rewards and no ending."""
+    rewards[:] = 0.0
+    terminated[:] = False
+    truncated[:] = False
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        j = i + 1
+        step_rules(S[i:j], R[i:j], rng[i:j], opts, actions[i:j], rewards[i:j],
+                   terminated[i:j], truncated[i:j])
+        write_decisions(S[i:j], opts, obs[i:j], mask[i:j], seat[i:j], 0, 1)

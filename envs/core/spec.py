@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from tablezoo.envs.core.errors import InvalidOptionError
 
 if TYPE_CHECKING:
-    from tablezoo.envs.core.game import Game
+    from tablezoo.envs.core.game import Game, State
     from tablezoo.envs.core.views import TextViews
     from tablezoo.envs.pictures import Picture
 
@@ -43,6 +43,8 @@ class GameSpec:
     tool_options: Mapping[str, Any] = field(default_factory=dict)
     views: TextViews | None = None  # the text views a person reads (its ``render`` module)
     picture: Picture | None = None  # the SVG picture (its ``picture`` module)
+    # public facts of a finished game (the notebooks' tables): final state -> JSON-safe dict
+    summary: Callable[[State], dict[str, Any]] | None = None
     # module with ``make_vector(num_envs, seed=None, **options)``: the numba engine
     compiled: str | None = None
     # module on the agents floor whose ``AGENTS`` (``tablezoo.agents.games.GameAgents``) holds

@@ -87,6 +87,15 @@ class VectorEnv(ABC):
     def state(self) -> np.ndarray:
         """``[B, S]`` float32: every game's global state, for centralised critics."""
 
+    def step_rows(self, actions: np.ndarray, rows: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play ``actions[i]`` (legal: the caller has checked) in the games ``rows`` only, in
+        place, writing their next decisions into the engine's own arrays; the other games keep
+        their position. Returns ``(rewards [B, P], terminated [B], truncated [B])``, zero and
+        ``False`` outside ``rows`` (the engine's arrays: read them before the next step). Compiled
+        engines offer it (the batched trainer's league steps the seats it answers this way)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot step some games alone")
+
     def close(self) -> None:  # noqa: B027 - nothing to release unless a subclass has workers
         """Release worker processes, if any."""
 

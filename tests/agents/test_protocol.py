@@ -157,9 +157,13 @@ def test_registry_errors_name_the_allowed_values(monkeypatch):
         make_agent("search", env_name=ENV, depth=3)
     with pytest.raises(ValueError, match="pass env_name"):
         make_agent("heuristic")
-    from tablezoo.agents import heuristics
+    import dataclasses
 
-    monkeypatch.delitem(heuristics.HEURISTICS, "bower_v0", raising=False)  # a game without one
+    from tablezoo.envs.core import spec
+
+    # a game without agent parts
+    monkeypatch.setitem(spec._SPECS, "bower_v0",
+                        dataclasses.replace(envs.spec("bower_v0"), agents=None))
     with pytest.raises(ValueError, match="no heuristic agent for env 'bower_v0'; envs with one: "
                        "bauer_trick_v0"):
         make_agent("heuristic", env_name="bower_v0")

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from tablezoo.agents.games import batched_agents
 from tablezoo.agents.learned.policy import NumpyMLP, choose, masked_softmax
 from tablezoo.training.batched.opponents import (
     AGENT,
@@ -38,7 +39,6 @@ from tablezoo.training.batched.opponents import (
     LEARNER,
     RANDOM,
     Codes,
-    batched_agents,
     uniforms,
 )
 from tablezoo.training.batched.sparse import Sparse, pair_logits, sparse_rows, worth_it

@@ -3,7 +3,7 @@
 An advised network (``tablezoo train --advice heuristic``, ``agents/learned/advice.py``) reads
 its observation followed by the one-hot of the move its advisor would play, all zeros where at
 most one move is legal. ``AdvisedStepper`` wraps another ``Stepper`` and keeps, beside its
-games, observations widened that way: the batched heuristic (``opponents.batched_agents``)
+games, observations widened that way: the batched heuristic (``agents.games.batched_agents``)
 answers every game whose position changed, in one call per step. It works where the game's
 heuristic reads only the observation and mask (bauer_trick's), so one advisor per seat and one
 for the whole batch give the same moves (tested against the agent on the engine's states).

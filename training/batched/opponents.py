@@ -3,9 +3,9 @@
 Each (game, seat) of an episode has a controller code (``codes``): the learner, a network of
 the league (``self`` or a frozen snapshot: one ``NumpyMLP`` forward pass over every row it
 answers, then one masked softmax and one sampling pass over all network rows), ``random``
-(uniform over the mask), ``heuristic`` where the env has a batched version of its heuristic
-(``bauer_trick_v0``: ``bauer_trick_heuristic``, the agent's own decisions from the observation
-and mask), or any other agent (asked row by row with the engine state, as the one-game
+(uniform over the mask), ``heuristic`` where the game's agent record names a compiled heuristic
+(``agents.games.batched_agents``: the agent's own decisions from the observation and mask), or
+any other agent (asked row by row with the engine state, as the one-game
 collector asks it).
 
 Sampling draws one uniform per decision from the seat's own stream: ``uniforms(key, counter)``,
@@ -15,8 +15,6 @@ A sequential loop that draws the same numbers plays the same games (tested).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 
@@ -35,16 +33,6 @@ def uniforms(keys: np.ndarray, counters: np.ndarray) -> np.ndarray:
     z = (z ^ (z >> S27)) * MIX2
     z = z ^ (z >> S31)
     return (z >> S11).astype(np.float64) * (1.0 / 2**53)
-
-
-def batched_agents(env_name: str | None) -> dict[str, Callable[..., np.ndarray]]:
-    """Agent specs answered from ``(obs, mask)`` arrays alone in ``env_name``: spec -> function
-    ``(obs [n, D], mask [n, A]) -> actions [n]`` making that agent's decisions."""
-    if env_name == "bauer_trick_v0":
-        from tablezoo.training.batched.bauer_trick_heuristic import heuristic_actions
-
-        return {"heuristic": heuristic_actions}
-    return {}
 
 
 class Codes:

@@ -28,8 +28,6 @@ from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.core.game import Game, State
 from tablezoo.envs.vector.base import VectorEnv
 
-FAST_PATHS = ("bauer_trick_v0",)
-
 
 class Stepper(ABC):
     """``num_envs`` games of ``game``: ``obs`` ``[B, D]``, ``mask`` ``[B, A]``, ``seat`` ``[B]``
@@ -79,8 +77,7 @@ def make_stepper(env_name: str, num_envs: int, seed: int, backend: str = "auto",
                  **options: Any) -> Stepper:
     """``num_envs`` games of ``env_name``: the compiled fast path where the env has one and
     ``backend`` allows it (``"auto"``, ``"compiled"``), else one vector env per slot."""
-    if env_name in FAST_PATHS and backend != "python" \
-            and "compiled" in envs.vector_backends(env_name):
+    if backend != "python" and "compiled" in envs.vector_backends(env_name):
         vec = envs.make_vector(env_name, num_envs, seed=seed, backend="compiled", **options)
         return CompiledStepper(vec)
     return SlotStepper([envs.make_vector(env_name, 1, seed=slot_seed(seed, i), backend=backend,
@@ -93,14 +90,10 @@ def slot_seed(seed: int, i: int) -> int:
 
 
 class CompiledStepper(Stepper):
-    """The compiled ``bauer_trick_v0`` engine (``envs/bauer_trick/batched.py``), its arrays
-    stepped in place; rows through its kernels."""
+    """A game's compiled engine (its record's ``compiled``), its arrays stepped in place; some
+    rows alone through its ``step_rows``."""
 
     def __init__(self, vec: VectorEnv):
-        from tablezoo.envs.bauer_trick.batched import BauerTrickVector
-
-        if not isinstance(vec, BauerTrickVector):
-            raise TypeError(f"CompiledStepper: {vec!r} is not a compiled bauer_trick_v0 engine")
         self.vec = vec
         self.game = vec.game
         self.num_envs = vec.num_envs
@@ -116,12 +109,7 @@ class CompiledStepper(Stepper):
             _, _, _, rewards, terminated, truncated = vec.step(actions, copy=False)
             return rewards, terminated, truncated
         self.check_actions(actions, rows)
-        from tablezoo.training.batched.compiled_rows import step_rows
-
-        step_rows(vec._S, vec._R, vec._rng, vec._opts, np.ascontiguousarray(actions, np.int64),
-                  np.ascontiguousarray(rows, np.int64), vec._obs, vec._mask, vec._seat,
-                  vec._rewards, vec._terminated, vec._truncated)
-        return vec._rewards, vec._terminated, vec._truncated
+        return vec.step_rows(actions, rows)
 
     def get_state(self, i: int) -> State:
         return self.vec.get_state(i)

@@ -20,12 +20,6 @@ from typing import Any
 from tablezoo import envs
 from tablezoo.agents.registry import parse_value
 
-# Options the tools use unless told otherwise: train and evaluate on single deals, which are
-# short episodes with a clear reward (the issue's training acceptance is on single deals).
-DEFAULT_ENV_OPTIONS: dict[str, dict[str, Any]] = {
-    "bauer_trick_v0": {"episode": "deal"},
-}
-
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
     """Shows every flag's default and prints the description (the examples) as written.
@@ -327,7 +321,7 @@ def option_item(key: str, value: Any) -> str:
 def env_options_for(env_name: str, given: dict[str, Any]) -> dict[str, Any]:
     """The tool defaults for ``env_name`` overridden by ``given``, validated by building the game
     (an unknown option or bad value raises ``InvalidOptionError`` naming the allowed ones)."""
-    options = {**DEFAULT_ENV_OPTIONS.get(env_name, {}), **given}
+    options = {**envs.spec(env_name).tool_options, **given}
     envs.make_game(env_name, **options)
     return options
 

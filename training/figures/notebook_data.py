@@ -87,43 +87,9 @@ class GameRecord:
         return float(self.scores[seat] - max(others))
 
 
-# --- game-specific extras, read from the public saved form of the final position -------------
-def _extras_bauer_trick(game: Game, state: State) -> dict[str, Any]:
-    saved = state.to_dict()
-    return {"dealer": saved["dealer"], "calls": list(saved["calls"]), "trump": saved["trump"],
-            "caller": saved["caller"], "tricks": list(saved["tricks"]),
-            "deals": saved["deals_played"]}
-
-
-def _extras_bauer_draft(game: Game, state: State) -> dict[str, Any]:
-    saved = state.to_dict()
-    cards = [[entry["card"] for entry in row] for row in saved["tableau"]]
-    return {"tableau": cards, "copies": [(c["copier"], c["target"]) for c in saved["copies"]]}
-
-
-def _extras_bower(game: Game, state: State) -> dict[str, Any]:
-    saved = state.to_dict()
-    return {"bonus_kept": [list(row) for row in saved["bonus_kept"]],
-            "start_player": saved["start_player"]}
-
-
-def _extras_ethnos(game: Game, state: State) -> dict[str, Any]:
-    saved = state.to_dict()
-    return {"tribes": list(saved["tribes"]), "first_player": saved["first_player"],
-            "ages": saved["age"] + 1}
-
-
-EXTRAS: dict[str, Callable[[Game, State], dict[str, Any]]] = {
-    "bauer_trick_v0": _extras_bauer_trick,
-    "bauer_draft_v0": _extras_bauer_draft,
-    "bower_v0": _extras_bower,
-    "ethnos_v0": _extras_ethnos,
-}
-
-
 # --- playing ---------------------------------------------------------------------------------
 def play_record(game: Game, agents: Sequence[Agent], seed: int,
-                extras: Callable[[Game, State], dict[str, Any]] | None = None,
+                extras: Callable[[State], dict[str, Any]] | None = None,
                 needs_observation: Sequence[bool] | None = None) -> GameRecord:
     """Play one game seeded like ``evaluation.match.play_game`` and keep its ``GameRecord``.
 
@@ -159,7 +125,7 @@ def play_record(game: Game, agents: Sequence[Agent], seed: int,
         truncated=not state.is_terminal(),
         first_actor=first_actor,
         branching=np.asarray(branching, dtype=np.int16),
-        extras=extras(game, state) if extras is not None else {},
+        extras=extras(state) if extras is not None else {},
     )
 
 
@@ -179,7 +145,7 @@ def _play_chunk(env_name: str, options: Mapping[str, Any], specs: Sequence[str],
     factories = {spec: factory_from_spec(spec, env_name, game.num_players) for spec in set(specs)}
     agents = [factories[spec](None) for spec in specs]
     observe = [spec != "random" for spec in specs]
-    extras = EXTRAS.get(env_name)
+    extras = envs.spec(env_name).summary
     return [play_record(game, agents, s, extras, observe) for s in seeds]
 
 

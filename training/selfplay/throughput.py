@@ -33,8 +33,8 @@ import statistics
 import time
 from typing import Any
 
+from tablezoo import envs
 from tablezoo.training.cli.options import (
-    DEFAULT_ENV_OPTIONS,
     add_env,
     add_seed,
     make_parser,
@@ -89,7 +89,7 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
 
     torch.set_num_threads(1)
     args = setup_args(env, setup, n_envs, seed)
-    options = DEFAULT_ENV_OPTIONS.get(env, {})
+    options = dict(envs.spec(env).tool_options)
     vec = train.make_vec_env(args, options)
     try:
         if setup.endswith("sb3's update"):  # the same env and rollout, sb3's own PPO update
@@ -143,10 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.n_envs < 2:
         p.error(f"--n-envs {args.n_envs}: the '--processes 2' set-up needs at least 2 "
                 "games (one per process); allowed: >= 2")
-    from tablezoo import envs
-    from tablezoo.training.batched.stepping import FAST_PATHS
-
-    batched = args.env in FAST_PATHS and "compiled" in envs.vector_backends(args.env)
+    batched = "compiled" in envs.vector_backends(args.env)
     setups = SETUPS + (BATCHED if batched else ())
     results: dict[str, list[float]] = {s: [] for s in setups}
     print(f"load average before: {load_average()}", flush=True)

@@ -286,10 +286,9 @@ def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, An
 
 def engine_problem(args: argparse.Namespace) -> str | None:
     """Why the run cannot train on the compiled batched engine (``None``: it can)."""
-    from tablezoo.training.batched.opponents import batched_agents
-    from tablezoo.training.batched.stepping import FAST_PATHS
+    from tablezoo.agents.games import batched_agents
 
-    if args.env not in FAST_PATHS or "compiled" not in envs.vector_backends(args.env):
+    if "compiled" not in envs.vector_backends(args.env):
         return f"{args.env} has no compiled batched engine here (numba installed?)"
     if args.advice is not None and not batched_agents(args.env):
         return f"--advice needs a batched heuristic, which {args.env} has not"
@@ -331,9 +330,9 @@ def build_batched(env_name: str, env_options: dict[str, Any], league: dict[str, 
     """The batched trainer's env: ``training/batched/adapter.py``'s ``VectorLeagueEnv`` over
     the compiled engine's ``num_envs`` games (``advice``: observations widened by the batched
     heuristic's move, ``training/batched/advised.py``)."""
+    from tablezoo.agents.games import batched_agents
     from tablezoo.training.batched.adapter import VectorLeagueEnv
     from tablezoo.training.batched.advised import AdvisedStepper
-    from tablezoo.training.batched.opponents import batched_agents
     from tablezoo.training.batched.stepping import make_stepper
     from tablezoo.training.selfplay.collector import obs_scale_for
     from tablezoo.training.selfplay.league import League

@@ -52,7 +52,6 @@ STATIC = Path(__file__).with_name("static")
 MAX_BODY = 8_000_000  # bytes of a request body (a long records file fits)
 # The seats the setup page offers (any other spec can be typed in).
 AGENT_CHOICES = ("human", "random", "heuristic", "ismcts", "ismcts:iterations=200", "trained")
-QUICK_OPTIONS = {"bauer_trick_v0": {"episode": "deal"}}  # short games by default
 
 
 def catalog() -> dict[str, Any]:
@@ -66,7 +65,7 @@ def catalog() -> dict[str, Any]:
             "options": [{"name": o.name, "default": o.default, "doc": o.doc,
                          "allowed": list(o.allowed) if o.allowed is not None else None}
                         for o in game.OPTIONS],
-            "quick": QUICK_OPTIONS.get(name, {}),
+            "quick": dict(envs.spec(name).tool_options),  # short games by default
             "variants": envs.VARIANTS[name],
         })
     return {"envs": out, "agents": list(AGENT_CHOICES),

@@ -7,7 +7,7 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.agents.heuristics.bauer_draft import (
+from tablezoo.agents.games.bauer_draft.heuristic import (
     Evaluator,
     HeuristicAgent,
     journey_curve,

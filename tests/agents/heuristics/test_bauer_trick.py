@@ -6,7 +6,7 @@ import numpy as np
 
 from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.agents.heuristics.bauer_trick import HeuristicAgent, call_strength
+from tablezoo.agents.games.bauer_trick.heuristic import HeuristicAgent, call_strength
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
 from tablezoo.envs.bauer_trick.components import parse_card
 from tablezoo.envs.bauer_trick.observation import OBS_SPEC

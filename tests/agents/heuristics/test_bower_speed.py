@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from tablezoo import envs
-from tablezoo.agents.heuristics.bower import HeuristicAgent, evaluation
-from tablezoo.agents.heuristics.bower.evaluation import Context, contest_value, nest_stats
-from tablezoo.agents.heuristics.bower.pieces import Nest, _decode_nest, cell_stats, decode_nest
+from tablezoo.agents.games.bower.heuristic import HeuristicAgent, evaluation
+from tablezoo.agents.games.bower.heuristic.evaluation import Context, contest_value, nest_stats
+from tablezoo.agents.games.bower.heuristic.pieces import Nest, _decode_nest, cell_stats, decode_nest
 from tablezoo.envs.bower.geometry import NUM_CELLS, NUM_PLACEMENTS, PLACEMENT_CELLS, placement_mask
 from tablezoo.envs.bower.observation import (
     CH_BRANCH,

@@ -8,7 +8,7 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.agents.heuristics.ethnos import (
+from tablezoo.agents.games.ethnos.heuristic import (
     HeuristicAgent,
     View,
     default_game,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tablezoo import envs
-from tablezoo.agents.heuristics.ethnos import (
+from tablezoo.agents.games.ethnos.heuristic import (
     GROUP_TYPES,
     GROUPS,
     SKELETON,

@@ -10,7 +10,7 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.agents.heuristics.bower import HeuristicAgent
+from tablezoo.agents.games.bower.heuristic import HeuristicAgent
 from tablezoo.agents.learned.heuristic_weights import (
     FORMAT,
     HeuristicWeights,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tablezoo import envs
-from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.games import heuristic_class
 from tablezoo.agents.search.belief import consistent, rebuild_for
 from tablezoo.agents.search.ismcts import ISMCTSAgent
 from tablezoo.envs.bauer_trick.hidden import call_positions

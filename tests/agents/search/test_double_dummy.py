@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tablezoo import envs
-from tablezoo.agents.search.double_dummy import (
+from tablezoo.agents.games.bauer_trick.solver import (
     TrickSolver,
     _team0_at_least,
     solve_deal,
@@ -156,7 +156,7 @@ def test_game_episode_values_follow_the_rewards(reward):
     """In a game episode the solver's leaf is what the rewards pay for the solved deal: with
     reward=points the engine's own return change (the point, plus the win at 0); with
     reward=game the win where the point ends the game, else the scorer's 1 / points share."""
-    from tablezoo.agents.search.leaf_values import DoubleDummyValue
+    from tablezoo.agents.games.bauer_trick.solver import DoubleDummyValue
 
     value = DoubleDummyValue()
     game = envs.make_game("bauer_trick_v0", reward=reward, start_score=2)
@@ -213,7 +213,7 @@ def test_a_cut_off_the_evaluator_cannot_value_plays_on_until_it_can():
     """From the trump call, depth 0: the evaluator declines (None) every world still in the
     call, the others' calls are played by the playout policy, and the first trick-play position
     is what gets valued."""
-    from tablezoo.agents.search.leaf_values import DoubleDummyValue
+    from tablezoo.agents.games.bauer_trick.solver import DoubleDummyValue
 
     game = envs.make_game("bauer_trick_v0", episode="deal")
     state = game.new_state(5)

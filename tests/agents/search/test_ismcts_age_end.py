@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tablezoo import envs
-from tablezoo.agents.heuristics.ethnos import HeuristicAgent
+from tablezoo.agents.games.ethnos.heuristic import HeuristicAgent
 from tablezoo.agents.search.ismcts import ISMCTSAgent
 from tablezoo.agents.search.leaf_values import leaf_evaluator
 from tablezoo.envs.ethnos import actions as enc

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from tablezoo import envs
-from tablezoo.agents.heuristics.bower import HeuristicAgent
+from tablezoo.agents.games.bower.heuristic import HeuristicAgent
+from tablezoo.agents.games.bower.search import BowerValue
 from tablezoo.agents.search.belief import world_belief_for
 from tablezoo.agents.search.ismcts import ISMCTSAgent
-from tablezoo.agents.search.leaf_values import BowerValue, leaf_evaluator
+from tablezoo.agents.search.leaf_values import leaf_evaluator
 from tablezoo.envs.bower.hidden import hidden_egg_positions, place_eggs
 from tablezoo.envs.bower.observation import S_ALL
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tablezoo.envs.bauer_draft.actions import NUM_ACTIONS, WITCH_LEFT
-from tablezoo.envs.bauer_draft.env import env, parallel_env
+from tablezoo.envs.bauer_draft_v0 import env, parallel_env
 from tests.envs.bauer_draft.positions import play, position
 
 

@@ -4,8 +4,8 @@ import pickle
 
 import numpy as np
 
-from tablezoo.envs.bower.env import env
 from tablezoo.envs.bower.observation import OBS_SPEC
+from tablezoo.envs.bower_v0 import env
 
 
 def test_full_episode_rewards_and_pickle():

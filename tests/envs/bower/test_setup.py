@@ -4,9 +4,9 @@ refused with their allowed values."""
 import pytest
 
 from tablezoo.envs.bower.actions import DISPLAY
-from tablezoo.envs.bower.env import raw_env
 from tablezoo.envs.bower.positions import build_state
 from tablezoo.envs.bower.rules import BowerGame
+from tablezoo.envs.bower_v0 import raw_env
 from tablezoo.envs.core.errors import InvalidOptionError
 from tests.envs.bower.positions import GAME, T, legal, phase
 

@@ -162,7 +162,7 @@ def test_candidates_value_the_teachers_best_moves_and_leave_the_rest_unvalued():
     # ranking by a separate teacher leaves the games as they were: 2 and 3 candidates see the
     # same positions, try nested sets of moves (the teacher's first), and agree on the values
     # they share (every rollout starts from the same seeds)
-    from tablezoo.agents.heuristics.bower import HeuristicAgent
+    from tablezoo.agents.games.bower.heuristic import HeuristicAgent
 
     game = envs.make_game("bower_v0")
     two = generate(game, "bower_v0", 1, seed=5, explore=0.0, candidates=2)

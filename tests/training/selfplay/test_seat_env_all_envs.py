@@ -8,7 +8,7 @@ from gymnasium.utils.env_checker import check_env
 
 from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.agents.heuristics import HEURISTICS
+from tablezoo.agents.games import agents_of
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.selfplay.seat_env import SeatEnv
 
@@ -39,7 +39,7 @@ def test_seat_env_checks_and_masks(name, options):
 def test_generic_agents_play_whole_games(name, options):
     game = envs.make_game(name, **options)
     agents = [make_agent("random", env_name=name) for _ in range(game.num_players)]
-    if name in HEURISTICS:
+    if agents_of(name).heuristic is not None:
         agents[0] = make_agent("heuristic", env_name=name)
     result = play_game(game, agents, seed=1)  # apply() rejects any illegal choice
     assert result.decisions <= game.max_decisions

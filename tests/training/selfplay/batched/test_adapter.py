@@ -14,7 +14,7 @@ pytest.importorskip("numba")
 pytest.importorskip("sb3_contrib")
 
 from tablezoo import envs
-from tablezoo.agents.heuristics.bauer_trick import HeuristicAgent
+from tablezoo.agents.games.bauer_trick.heuristic import HeuristicAgent
 from tablezoo.agents.learned.policy import MLPAgent, NumpyMLP, choose, masked_softmax
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.batched.adapter import VectorLeagueEnv

@@ -13,10 +13,9 @@ pytest.importorskip("numba")
 pytest.importorskip("sb3_contrib")
 
 from tablezoo.agents import make_agent
-from tablezoo.agents.heuristics import heuristic_class
+from tablezoo.agents.games import batched_agents, heuristic_class
 from tablezoo.agents.learned.advice import advice_of
 from tablezoo.training.batched.advised import AdvisedStepper
-from tablezoo.training.batched.opponents import batched_agents
 from tablezoo.training.batched.stepping import make_stepper
 from tablezoo.training.selfplay import train
 
@@ -54,9 +53,9 @@ def test_the_advice_is_the_heuristic_agents_move_at_every_decision(episode):
 
 def test_an_env_without_a_batched_heuristic_is_refused_advice_on_the_compiled_engine(
         monkeypatch, capsys):
-    from tablezoo.training.batched import opponents
+    from tablezoo.agents import games
 
-    monkeypatch.setattr(opponents, "batched_agents", lambda env_name: {})
+    monkeypatch.setattr(games, "batched_agents", lambda env_name: {})
     with pytest.raises(SystemExit):
         train.parse_args(train.build_parser(), ["--env", ENV, "--advice", "heuristic",
                                                 "--engine", "compiled", "--timesteps", "1",

@@ -12,10 +12,10 @@ pytest.importorskip("numba")
 pytest.importorskip("sb3_contrib")
 
 from tablezoo import envs
-from tablezoo.agents.heuristics.bauer_trick import HeuristicAgent
+from tablezoo.agents.games.bauer_trick.compiled_heuristic import heuristic_actions
+from tablezoo.agents.games.bauer_trick.heuristic import HeuristicAgent
 from tablezoo.agents.learned.policy import NumpyMLP, choose, masked_softmax
 from tablezoo.training.batched import sparse
-from tablezoo.training.batched.bauer_trick_heuristic import heuristic_actions
 from tablezoo.training.batched.opponents import uniforms
 from tablezoo.training.batched.stepping import CompiledStepper, SlotStepper, make_stepper
 from tablezoo.training.selfplay.league import Deferred, League

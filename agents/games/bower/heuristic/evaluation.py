@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from tablezoo.agents.heuristics.bower.pieces import FULL, Nest
+from tablezoo.agents.games.bower.heuristic.pieces import FULL, Nest
 from tablezoo.envs.bower.geometry import BRANCH_ENDS, NUM_CELLS
 from tablezoo.envs.bower.scoring import COLUMN_BITS, components
 

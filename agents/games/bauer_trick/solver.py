@@ -33,6 +33,7 @@ from tablezoo.envs.bauer_trick.components import (
     SUIT_BITS,
     cards_of,
 )
+from tablezoo.envs.core.game import State
 
 if TYPE_CHECKING:
     from tablezoo.envs.bauer_trick.rules import BauerTrickState
@@ -300,3 +301,40 @@ def _team0_at_least(solver: TrickSolver, state: BauerTrickState, need: int) -> b
 
     leads = (after_lead(card) for card in cards_of(state.legal_play_bits()))
     return any(leads) if leader % 2 == 0 else all(leads)
+
+
+class DoubleDummyValue:
+    """The deal's outcome under perfect play by all four seats of the sampled world (bauer_trick,
+    play phase; ``None`` in the trump call). One transposition table per trump suit is kept
+    across calls: its entries are exact positions (all four hands and the leader), true in every
+    world, so later worlds, candidates and moves reuse what earlier ones proved. Cleared past
+    ``max_entries``.
+
+    In ``episode="deal"`` the value is the deal's reward itself. In a game episode the deal's
+    point is valued as the rewards value it: with ``reward="points"`` +-1 per point plus the
+    win's +-1 when it brings its team to 0; with ``reward="game"`` only the win pays, so a point
+    is worth ``1 / points`` of the team that subtracts it (the full win when it reaches 0).
+    """
+
+    def __init__(self, max_entries: int = 400_000):
+        self.make_solver, self.solve, self.play_phase = TrickSolver, solve_deal, PHASE_PLAY
+        self.max_entries = max_entries
+        self.solvers: dict[int, object] = {}
+
+    def __call__(self, state: State, player: int) -> list[float] | None:
+        if state.phase != self.play_phase:
+            return None
+        solver = self.solvers.get(state.trump)
+        if solver is None or len(solver.bounds) > self.max_entries:
+            solver = self.solvers[state.trump] = self.make_solver(state.trump)
+        values = self.solve(state, solver)
+        game = state.game
+        scorer = next((seat % 2 for seat, v in enumerate(values) if v > 0), None)
+        if game.deal_mode or scorer is None:
+            return values
+        wins = state.points[scorer] == 1
+        if game.options["reward"] == "points":
+            weight = 2.0 if wins else 1.0
+        else:
+            weight = 1.0 / max(1, state.points[scorer])
+        return [v * weight for v in values]

@@ -58,15 +58,15 @@ test_agents_bower_heuristic_speed.py`` checks the sums, the memos and the value 
 
 from __future__ import annotations
 
-from tablezoo.agents.heuristics.bower.agent import HeuristicAgent
-from tablezoo.agents.heuristics.bower.evaluation import (
+from tablezoo.agents.games.bower.heuristic.agent import HeuristicAgent
+from tablezoo.agents.games.bower.heuristic.evaluation import (
     Context,
     Stats,
     contest_value,
     nest_stats,
     own_extras,
 )
-from tablezoo.agents.heuristics.bower.pieces import (
+from tablezoo.agents.games.bower.heuristic.pieces import (
     Nest,
     Tile,
     cell_stats,

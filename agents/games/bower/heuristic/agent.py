@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from tablezoo.agents.base import BaseAgent, legal_ids, only_noop
-from tablezoo.agents.heuristics.bower.evaluation import (
+from tablezoo.agents.games.bower.heuristic.evaluation import (
     Context,
     Stats,
     _eb_value,
@@ -16,7 +16,7 @@ from tablezoo.agents.heuristics.bower.evaluation import (
     nest_stats,
     own_extras,
 )
-from tablezoo.agents.heuristics.bower.pieces import (
+from tablezoo.agents.games.bower.heuristic.pieces import (
     EB,
     EMPTY_UNITS,
     IA1,

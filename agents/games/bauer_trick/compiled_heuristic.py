@@ -1,19 +1,17 @@
 """``bauer_trick``'s heuristic over a batch of observations, compiled with numba.
 
-``agents/heuristics/bauer_trick.py`` (``HeuristicAgent``, default ``call_threshold``) reads only
-its own observation and mask, so a batch of positions can be answered from the ``obs``/``mask``
-arrays of a vector env in one call. ``heuristic_actions`` makes the agent's decisions rule for
-rule (tested on many positions of every phase against the agent itself): the same call
-strengths and tie-breaks, the same card choices when leading, following and trusting the
-partner.
-"""
+``heuristic.py`` beside this (``HeuristicAgent``, default ``call_threshold``) reads only its own
+observation and mask, so a batch of positions can be answered from the ``obs``/``mask`` arrays
+of a vector env in one call. ``heuristic_actions`` makes the agent's decisions rule for rule
+(tested on many positions of every phase against the agent itself): the same call strengths and
+tie-breaks, the same card choices when leading, following and trusting the partner."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from tablezoo.agents.heuristics.bauer_trick import call_strength
+from tablezoo.agents.games.bauer_trick.heuristic import call_strength
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
 from tablezoo.envs.bauer_trick.components import EFFECTIVE_SUIT, NO_TRUMP, NUM_CARDS, STRENGTH
 from tablezoo.envs.bauer_trick.observation import OBS_SPEC

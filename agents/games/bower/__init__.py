@@ -1,0 +1,28 @@
+"""bower's agent parts: the heuristic, ISMCTS's defaults, the heuristic's position value as
+leaf values and the egg redraw by what the opponent has built."""
+
+from tablezoo.agents.games import GameAgents
+from tablezoo.agents.games.bower.heuristic import HeuristicAgent
+from tablezoo.agents.games.bower.search import BowerValue, egg_lean
+from tablezoo.agents.search.defaults import GameDefaults
+from tablezoo.agents.search.leaf_values import LeafValue
+
+AGENTS = GameAgents(
+    heuristic=HeuristicAgent,
+    # huge branching, score 0 until the end: only the heuristic's 4 best root actions (by its
+    # own values), each played on in the same 15 sampled worlds (paired) for 3 heuristic
+    # decisions (my placement after a take, the opponent's turn), then the heuristic's position
+    # value with the world's eggs, which are drawn by what the opponent has built; with 4 turns
+    # or fewer left at the cut-off, on to the real end instead; 60 rollouts
+    search=GameDefaults(iterations=60, playout="heuristic", depth=3,
+                        evaluator="world_heuristic", belief="items", exact_turns=4,
+                        keys="root", candidates=4, paired=True),
+    leaf_values={
+        "heuristic": LeafValue(lambda scale, turns: BowerValue(exact_turns=turns),
+                               exact_turns=True),
+        "world_heuristic": LeafValue(
+            lambda scale, turns: BowerValue(world_eggs=True, exact_turns=turns),
+            exact_turns=True),
+    },
+    world_belief=egg_lean,
+)
