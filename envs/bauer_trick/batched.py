@@ -4,7 +4,8 @@
 ``make_vector(num_envs, seed=None, **options)`` builds one (``tablezoo.envs.make_vector`` calls it
 where numba is installed); the options are ``bauer_trick_v0``'s, resolved by ``BauerTrickGame``
 itself (an unknown one raises its ``InvalidOptionError``). Every rule and option of the Python
-engine is played; ``tests/envs/bauer_trick/replay.py`` checks the two agree decision by decision.
+engine is played; ``tests/envs/bauer_trick/compiled/replay.py`` checks the two agree decision
+by decision.
 
 - ``reset()`` starts every slot's first game (from the construction's ``seed``); later
   ``reset()`` calls continue each slot's generator, ``reset(seed)`` reseeds. Call it first.

@@ -1,11 +1,11 @@
 """Replay check: bauer_trick's compiled batched engine against the AEC env, decision by decision.
 
-``python -m tests.envs.bauer_trick.replay --games 10000`` runs the games over every variant (all
-32 combinations of ``episode``, ``trump_selection``, ``no_trump_leader``,
+``python -m tests.envs.bauer_trick.compiled.replay --games 10000`` runs the games over every
+variant (all 32 combinations of ``episode``, ``trump_selection``, ``no_trump_leader``,
 ``defenders_score_on_fail`` and ``reward``; the ``game`` ones with ``start_score``/``max_deals``
 of (8, 100), (3, 100), (2, 3) or (1, 1), so that every choice of the other options meets each,
 truncation included) and prints per variant the decisions and games compared.
-``test_batched.py`` runs the same on a few hundred games.
+``test_replay.py`` runs the same on a few hundred games.
 
 How: each slot of a batched env (``make_vector``) is paired with one AEC env. A slot starts from
 a position reached by random play in the Python engine (0 to 35 decisions into a deal, up to

@@ -1,7 +1,7 @@
 """Speed of bauer_trick's compiled batched engine beside the AEC env, in one process.
 
-``python -m tests.envs.bauer_trick.speed [--num-envs 1024] [--rounds 5] [--seconds 2]`` measures,
-in interleaved rounds, decisions/s of
+``python -m tests.envs.bauer_trick.compiled.speed [--num-envs 1024] [--rounds 5] [--seconds 2]``
+measures, in interleaved rounds, decisions/s of
 
 - the AEC env (``tz.make("bauer_trick_v0")``): ``env.last()`` (observation and mask) and a
   random legal action every step;

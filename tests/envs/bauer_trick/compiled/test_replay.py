@@ -22,7 +22,7 @@ from tablezoo.envs.core.errors import (
     ResetNeededError,
     StateFormatError,
 )
-from tests.envs.bauer_trick.replay import random_position, replay_all, variants
+from tests.envs.bauer_trick.compiled.replay import random_position, replay_all, variants
 
 SMALL_GAME = {"start_score": 2, "max_deals": 3}
 
