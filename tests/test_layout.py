@@ -247,3 +247,88 @@ def test_the_top_level_is_the_users_layout():
     allowed = {*FOLDERS, "tests", "notebooks", "pyproject.toml", "README.md", "setup.py", ".ci",
                ".gitignore"}
     assert top_level <= allowed, f"not in the user's layout: {sorted(top_level - allowed)}"
+
+
+# --- one game, one place: generic code reaches a game only through its record ---------------
+def _game_places() -> tuple[str, ...]:
+    """Where a game's knowledge may live: its folder, its agents' folder, its PettingZoo module
+    and the registry, which lists the built-in records."""
+    from tablezoo import envs
+
+    places = ["envs/registry.py"]
+    for env_id, record in envs.SPECS.items():
+        places += [f"envs/{record.name}/", f"agents/games/{record.name}/", f"envs/{env_id}.py"]
+    return tuple(places)
+
+
+def game_knowledge(tree: ast.AST, names: set[str], game_modules: tuple[str, ...]) -> list[str]:
+    """What in ``tree`` names a game outside its record: an import of a game's module (or its
+    dotted path as a string), a dict keyed by a game or env name, a comparison with one, or a
+    tuple/list/set of them. Docstrings and help texts may mention games; code may not."""
+    found = []
+
+    def named(node: ast.AST | None) -> bool:
+        return isinstance(node, ast.Constant) and node.value in names
+
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                       else [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names])
+            found += [f"{line}: imports {m}" for m in modules if m.startswith(game_modules)]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and node.value.startswith(game_modules):
+            found.append(f"{line}: names module {node.value}")
+        elif isinstance(node, ast.Dict) and any(named(k) for k in node.keys):
+            found.append(f"{line}: a dict keyed by game")
+        elif isinstance(node, ast.Compare) and any(
+                named(x) or (isinstance(x, (ast.Tuple, ast.List, ast.Set))
+                             and any(named(e) for e in x.elts))
+                for x in [node.left, *node.comparators]):
+            found.append(f"{line}: compares with a game's name")
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(named(e) for e in node.elts):
+            found.append(f"{line}: a collection of games")
+    return found
+
+
+def test_generic_code_reaches_games_only_through_their_records():
+    """No per-game table, name check or game import outside the game's own places (its record,
+    its folders, the registry): adding a game is writing its folder and its record."""
+    from tablezoo import envs
+
+    names = {n for r in envs.SPECS.values() for n in (r.env_id, r.name)}
+    game_modules = tuple(f"tablezoo.{kind}.{r.name}" for r in envs.SPECS.values()
+                         for kind in ("envs", "agents.games"))
+    places = _game_places()
+    hits = {}
+    for path in modules().values():
+        where = str(path.relative_to(ROOT))
+        if where.startswith(places):
+            continue
+        found = game_knowledge(ast.parse(path.read_text(encoding="utf-8")), names, game_modules)
+        if found:
+            hits[where] = found
+    assert not hits, f"game knowledge outside the games' records: {hits}"
+
+
+def test_generic_search_imports_no_game_module():
+    """``agents/search`` reaches a game only through its records and ``State``."""
+    graph = import_graph()
+    hits = {m: sorted(d for d in deps if d.startswith(("tablezoo.agents.games.",))
+                      or (d.startswith("tablezoo.envs.") and d.split(".")[2] in GAMES))
+            for m, deps in graph.items() if m.startswith("tablezoo.agents.search")}
+    assert not {m: d for m, d in hits.items() if d}, hits
+
+
+def test_the_record_check_sees_a_table_a_branch_and_an_import():
+    names = {"bower", "bower_v0"}
+    modules_ = ("tablezoo.envs.bower",)
+    code = ('import tablezoo.envs.bower.rules\nX = {"bower_v0": 1}\nif env == "bower": pass\n'
+            'FAST = ("bower_v0",)\nm = "tablezoo.envs.bower.batched"\n'
+            'def f():\n    """bower_v0 in a docstring is fine."""\n    return "bower" in s\n')
+    found = game_knowledge(ast.parse(code), names, modules_)
+    assert [f.split(": ")[1] for f in found].count("compares with a game's name") == 2
+    assert any("imports tablezoo.envs.bower.rules" in f for f in found)
+    assert any("a dict keyed by game" in f for f in found)
+    assert any("a collection of games" in f for f in found)
+    assert any("names module tablezoo.envs.bower.batched" in f for f in found)
