@@ -1,3 +1,2 @@
-"""Search agents: Information-Set MCTS with its beliefs and leaf values, flat Monte-Carlo,
-and the double-dummy solver of bauer_trick.
-"""
+"""Search agents: Information-Set MCTS with its beliefs and leaf values, flat Monte-Carlo; a
+game's own search hooks live with its agents (``agents/games/<game>/``)."""

@@ -29,31 +29,15 @@ of paying); token targets, branches and cover placements = argmax of the value (
 nothing helps); force = the display tile worth least to the opponent; the bonus and the discard
 effect are always taken; the double turn is declined (it only reorders turns).
 
-Tuning (heuristic against its default self, 120 games on duplicate seeds, mean reward with 95%
-interval): no hole penalty -0.24 [-0.40, -0.08]; reading the opponent's columns (0.7) +0.23
-[+0.07, +0.39] and (1.5) +0.25 [+0.09, +0.41], hence the default 1.0; then denying the
-opponent's best display tile with weight 0.5 +0.17 [+0.01, +0.34] (and +0.15 [+0.00, +0.30]
-on 160 fresh seeds; 0.3 and 1.0 were weaker); the bonus value (0.25,
-0.9, 1.3) and the weight of the tile kept for later (0, 0.6) made no clear difference.
-
-Strength (``tablezoo evaluate --env bower_v0 --agent heuristic --games 400``, seats
-alternating): against uniform random play 400 wins in 400 games (Wilson 95% [99.05%, 100%]),
-mean egg margin +7.01 [+6.84, +7.18] (``--env-option reward=egg_diff``); against the generic
-search agent with 32 rollouts per decision 40 wins in 40 games.
-
 Information: everything comes from the seat's own observation (nests, known eggs, display,
 own hand, kept tiles, token supply, phase, turn counters). When the engine ``state`` is passed
 it is read only for public facts (the game options and which kept bonus tile is being
 resolved); never for eggs, decks or hidden hands.
 
-Speed: a take weighs about a hundred placements (its own and the opponent's best plays of each
-display tile), so the cost is the position value. A ``Nest`` keeps its column and nest sums
-as Python ints, moved by each changed cell; the column terms of the value are memoised per
-(request probabilities, ``s_col``) and summed in numpy's pairwise order, so values are the same
-to the bit; the group facts of a nest's bitboards and whole decoded nests are memoised too
-(bounded). In an ISMCTS search, whose playouts meet the same nests again and again, this made
-the heuristic twice as fast with the same decisions (``tests/agents/
-test_agents_bower_heuristic_speed.py`` checks the sums, the memos and the value to the bit).
+Speed: a take weighs about a hundred placements, so the cost is the position value. A ``Nest``
+keeps its column and nest sums as Python ints moved by each changed cell; the column terms are
+memoised per (request probabilities, ``s_col``) and summed in numpy's pairwise order, so values
+are the same to the bit; group facts and decoded nests are memoised too (bounded).
 """
 
 from __future__ import annotations
