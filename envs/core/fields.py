@@ -25,6 +25,7 @@ The copy kinds (how ``clone`` copies a field):
 - ``SHARED``: immutable (ints, strings, tuples, the ``Game``, read-only arrays): the same object;
 - ``COPY``: ``value.copy()`` (a list, dict, deque, numpy array, or any object with ``copy``);
 - ``ITEMS``: a list of mutable items: ``[item.copy() for item in value]``;
+- ``NESTED``: a list of lists of mutable items: ``[[y.copy() for y in x] for x in value]``;
 - ``RNG``: a ``numpy.random.Generator``: a new one at the same bit-generator state;
 - ``RESET``: a cache: the clone gets ``reset`` (the field's declared fresh value);
 - ``CALL``: ``copy(source_state)`` computes the clone's value (lazy or copy-on-use fields);
@@ -44,11 +45,12 @@ from tablezoo.envs.core.game import Game
 SHARED = "shared"
 COPY = "copy"
 ITEMS = "items"
+NESTED = "nested"
 RNG = "rng"
 RESET = "reset"
 CALL = "call"
 AFTER = "after"
-KINDS = (SHARED, COPY, ITEMS, RNG, RESET, CALL, AFTER)
+KINDS = (SHARED, COPY, ITEMS, NESTED, RNG, RESET, CALL, AFTER)
 # A ``to_dict`` encoder returns this to leave its key out of the saved dict.
 OMIT = object()
 # The types a SHARED field may hold: nothing a caller could mutate in place.
@@ -91,15 +93,25 @@ def _default_encoder(field: Field) -> Callable[[Any], Any]:
         return lambda s: list(getattr(s, name))
     if field.copy == ITEMS:
         return lambda s: [type(x)(x) for x in getattr(s, name)]
+    if field.copy == NESTED:
+        return lambda s: [[type(y)(y) for y in x] for x in getattr(s, name)]
     if field.copy == SHARED:
         return lambda s: getattr(s, name)
     raise ValueError(f"field {name}: a saved {field.copy} field needs encode=")
 
 
-class Fields:
-    """The ordered declaration of a State's fields (see the module docstring)."""
+def game_header(state: Any) -> dict[str, Any]:
+    """The default first keys of a save: the game's name and options."""
+    return {"game": state.game.name, "options": dict(state.game.options)}
 
-    def __init__(self, *fields: Field, header: bool = True):
+
+class Fields:
+    """The ordered declaration of a State's fields (see the module docstring). ``to_dict`` writes
+    ``header(state)`` first (keys ``header_keys``; default: the game's name and options), then
+    each saved key in the order its first field is declared."""
+
+    def __init__(self, *fields: Field, header: Callable[[Any], dict[str, Any]] = game_header,
+                 header_keys: tuple[str, ...] = ("game", "options")):
         names = [f.name for f in fields]
         doubled = sorted({n for n in names if names.count(n) > 1})
         if doubled:
@@ -107,15 +119,13 @@ class Fields:
         self.fields = fields
         self.by_name = {f.name: f for f in fields}
         self.slots = tuple(names)
-        # ``to_dict`` writes ``game`` and ``options`` first (``header``), then each saved key in
-        # the order its first field is declared.
         keys: dict[str, Field] = {}
         for f in fields:
             if f.saved is not None and f.saved not in keys:
                 keys[f.saved] = f
         self.header = header
         self.encoders = tuple((key, f.encode or _default_encoder(f)) for key, f in keys.items())
-        self.keys = (("game", "options") if header else ()) + tuple(keys)
+        self.keys = header_keys + tuple(keys)
         self.required_keys = tuple(k for k in self.keys
                                    if not (k in keys and keys[k].optional))
         self.unsaved = tuple(f.name for f in fields if f.saved is None)
@@ -140,6 +150,8 @@ class Fields:
                 lines.append(f"    new.{n} = self.{n}.copy()")
             elif f.copy == ITEMS:
                 lines.append(f"    new.{n} = [x.copy() for x in self.{n}]")
+            elif f.copy == NESTED:
+                lines.append(f"    new.{n} = [[y.copy() for y in x] for x in self.{n}]")
             elif f.copy == RNG:
                 lines.append(f"    new.{n} = _copy_rng(self.{n})")
             elif f.copy == RESET:
@@ -159,10 +171,7 @@ class Fields:
     # --- to_dict --------------------------------------------------------------------------------
     def to_dict(self, state: Any) -> dict[str, Any]:
         """The JSON-safe dict of ``state``: the header, then every saved key's encoded value."""
-        out: dict[str, Any] = {}
-        if self.header:
-            out["game"] = state.game.name
-            out["options"] = dict(state.game.options)
+        out = self.header(state)
         for key, encode in self.encoders:
             value = encode(state)
             if value is not OMIT:
@@ -192,8 +201,9 @@ class Fields:
     # --- the guarantee --------------------------------------------------------------------------
     def check_clone(self, state: Any, clone: Any) -> list[str]:
         """The ways ``clone`` fails to be a separate copy of ``state`` (empty when it is one): a
-        declared field unset, a copied field (or a copied list's item) shared, a ``SHARED``
-        field holding something mutable."""
+        declared field unset, a copied field (or a copied list's item) shared, an array (a view
+        included) sharing memory with the original's, a ``SHARED`` field holding something
+        mutable."""
         problems = []
         for f in self.fields:
             if not hasattr(state, f.name) or not hasattr(clone, f.name):
@@ -203,11 +213,18 @@ class Fields:
             if f.copy == SHARED:
                 if not _immutable(a):
                     problems.append(f"{f.name} is SHARED but holds a mutable {type(a).__name__}")
-            elif f.copy in (COPY, ITEMS, RNG):
+            elif isinstance(a, np.ndarray):
+                if a.flags.writeable and np.shares_memory(a, b):
+                    problems.append(f"{f.name} shares memory with the clone's")
+            elif f.copy in (COPY, ITEMS, NESTED, RNG):
                 if a is b:
                     problems.append(f"{f.name} is the same object in the clone")
-                elif f.copy == ITEMS and any(x is y and not _immutable(x) for x, y in zip(a, b)):
+                elif f.copy in (ITEMS, NESTED) and any(
+                        x is y and not _immutable(x) for x, y in zip(a, b)):
                     problems.append(f"{f.name} shares an item with the clone")
+                elif f.copy == NESTED and any(y is z and not _immutable(y)
+                                              for x, w in zip(a, b) for y, z in zip(x, w)):
+                    problems.append(f"{f.name} shares an inner item with the clone")
                 elif f.copy == COPY and isinstance(a, list) and any(
                         x is y and not _immutable(x) for x, y in zip(a, b)):
                     problems.append(f"{f.name} is COPY but holds mutable items (use ITEMS)")

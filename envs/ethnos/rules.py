@@ -17,11 +17,22 @@ from typing import Any
 import numpy as np
 
 from tablezoo.envs.core.errors import InvalidOptionError
+from tablezoo.envs.core.fields import AFTER, COPY, ITEMS, NESTED, RESET, RNG, SHARED, Field, Fields
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.obs_spec import EventLog
 from tablezoo.envs.core.views import TextViews
 from tablezoo.envs.ethnos import actions as act
-from tablezoo.envs.ethnos import ages, bands, hidden, history, observation, render, saving, scoring
+from tablezoo.envs.ethnos import (
+    ages,
+    bands,
+    hidden,
+    information_state,
+    invariants,
+    observation,
+    render,
+    saving,
+    scoring,
+)
 from tablezoo.envs.ethnos.components import (
     DRAGON,
     GLORY_SETS,
@@ -91,8 +102,8 @@ class EthnosGame(Game):
         observation.build_layout(self, widths)
         self.state_spec = observation.build_state_spec(self)  # full-information global state
         # the perfect-recall information state: the observation, then the Age's events
-        self.event_table = history.event_table(self)
-        self.information_state_spec = history.info_spec(self)
+        self.event_table = information_state.event_table(self)
+        self.information_state_spec = information_state.info_spec(self)
         self._build_masks()
 
     # --- precomputation --------------------------------------------------------------------
@@ -125,7 +136,93 @@ class EthnosGame(Game):
 
 
 class EthnosState(State):
-    """One Ethnos position. Build with ``game.new_state(seed)`` or ``game.state_from_dict``."""
+    """One Ethnos position. Build with ``game.new_state(seed)`` or ``game.state_from_dict``.
+
+    Its fields are declared once in ``FIELDS`` (``envs.core.fields``): the slots, ``clone`` and
+    ``to_dict`` (key order as saved) follow from it; the codec's encoders live in ``saving``. The
+    ``AFTER`` fields are named views into ``seat_f`` and ``glob_f``, bound by
+    ``observation.bind_views`` after building or copying.
+    """
+
+    FIELDS = Fields(
+        Field("game", SHARED, None),
+        Field("n", SHARED, None),  # in the header, as num_players
+        Field("tribes", SHARED, "tribes", encode=saving.save_tribes),
+        Field("tokens", ITEMS, "glory_tokens"),
+        Field("age", SHARED, "age"),
+        Field("first_player", SHARED, "first_player"),
+        Field("actor", SHARED, "actor"),
+        Field("phase", SHARED, "phase", encode=saving.save_phase),
+        Field("terminal", SHARED, "phase"),
+        Field("decisions", SHARED, "decisions"),
+        Field("deck", COPY, "deck"),
+        Field("lower_left", SHARED, "lower_left"),  # the bottom cards holding every Dragon
+        Field("dragons", SHARED, "dragons"),
+        Field("third_drawer", SHARED, "third_drawer"),
+        Field("display", AFTER, "display", encode=saving.save_ints("display")),
+        Field("discard", COPY, "discard", encode=saving.save_ints("discard")),
+        Field("hands", COPY, "hands", encode=saving.save_rows("hands")),
+        Field("known", AFTER, "known", encode=saving.save_rows("known")),
+        Field("bands", NESTED, "bands"),
+        Field("glory", AFTER, "glory", encode=saving.save_ints("glory")),
+        Field("breakdown", ITEMS, "breakdown"),
+        Field("markers", AFTER, "markers", encode=saving.save_rows("markers")),
+        Field("merfolk", AFTER, "merfolk", encode=saving.save_ints("merfolk")),
+        Field("horde", AFTER, "horde", encode=saving.save_rows("horde")),
+        Field("troll_owner", COPY, "troll_owner"),
+        Field("giant_seat", SHARED, "giant_seat"),
+        Field("giant_size", SHARED, "giant_size"),
+        Field("giant_plays", COPY, "giant_plays", encode=saving.save_giant_plays),
+        Field("building_leader", SHARED, "building", encode=saving.save_building),
+        Field("building", COPY, "building"),
+        Field("tribe_ok", SHARED, "building"),
+        Field("colour_ok", SHARED, "building"),
+        Field("cur_leader", SHARED, "band", encode=saving.save_band),
+        Field("cur_x", SHARED, "band"),
+        Field("cur_placed", SHARED, "band"),
+        Field("merfolk_left", SHARED, "band"),
+        Field("elf_kept", COPY, "band"),
+        Field("orc_queue", COPY, "orc_queue"),
+        Field("rng", RNG, "rng", encode=saving.save_rng),
+        # the current Age's events (``information_state.py``)
+        Field("events", COPY, "history", encode=saving.save_history, optional=True),
+        # rebuilt on load: the observation blocks and their views, tallies, the game's constants
+        Field("seat_f", COPY, None),
+        Field("glob_f", COPY, None),
+        Field("hand_len", COPY, None),
+        Field("building_len", SHARED, None),
+        Field("building_cards", COPY, None),  # leader first, then cards in the order added
+        Field("elf_n", SHARED, None),
+        Field("full", SHARED, None),  # the deck's composition (read-only)
+        Field("has", SHARED, None),  # tribe in play, by tribe (a tuple)
+        Field("_mask", RESET, None, reset=None),
+        Field("first_col", AFTER, None),
+        Field("third_col", AFTER, None),
+        Field("hand_size", AFTER, None),
+        Field("trolls_held", AFTER, None),
+        Field("giant_col", AFTER, None),
+        Field("band_cards", AFTER, None),
+        Field("band_leaders", AFTER, None),
+        Field("band_tribe_size", AFTER, None),
+        Field("band_scored", AFTER, None),
+        Field("band_glory_col", AFTER, None),
+        Field("seat_flat", AFTER, None),
+        Field("tokens_view", AFTER, None),
+        Field("tribes_view", AFTER, None),
+        Field("age_view", AFTER, None),
+        Field("dragons_view", AFTER, None),
+        Field("troll_supply", AFTER, None),
+        Field("giant_size_view", AFTER, None),
+        Field("band_x_view", AFTER, None),
+        Field("band_leader_view", AFTER, None),
+        Field("merfolk_left_view", AFTER, None),
+        Field("elf_kept_view", AFTER, None),
+        header=saving.save_header,
+        header_keys=saving.HEADER_KEYS,
+    )
+    __slots__ = FIELDS.slots
+    clone = FIELDS.clone_method(after=lambda _, new: observation.bind_views(new))
+    to_dict = FIELDS.to_dict_method()
 
     # ----------------------------------------------------------------------------------------
     # construction
@@ -173,7 +270,7 @@ class EthnosState(State):
         self.terminal = False
         self.breakdown = [[0] * len(CATEGORIES) for _ in range(n)]
         self._mask: np.ndarray | None = None
-        self.events = EventLog(n, "Age")  # the current Age's events (``history.py``)
+        self.events = EventLog(n, "Age")  # the current Age's events (``information_state.py``)
         observation.bind_views(self)
 
     @classmethod
@@ -204,12 +301,13 @@ class EthnosState(State):
         self.tribes = tuple(tribes)
         self.tokens = [list(t) for t in tokens]
         self.full = self.game.composition(self.tribes).astype(np.float32)
+        self.full.flags.writeable = False
         self.tribes_view[:] = 0
         self.tribes_view[list(self.tribes)] = 1
         self.tokens_view[:] = 0
         for k, vals in enumerate(self.tokens):
             self.tokens_view[k, :len(vals)] = vals
-        self.has = [t in self.tribes for t in range(12)]
+        self.has = tuple(t in self.tribes for t in range(12))
 
     # ----------------------------------------------------------------------------------------
     # helpers
@@ -249,7 +347,7 @@ class EthnosState(State):
             c = deck.pop()
             if len(deck) < self.lower_left:
                 self.lower_left = len(deck)
-            history.log(self, "dragon" if c == DRAGON else "draw", p,
+            information_state.log(self, "dragon" if c == DRAGON else "draw", p,
                         *(() if c == DRAGON else (c,)))
             if c == DRAGON:
                 self.dragons += 1
@@ -362,7 +460,7 @@ class EthnosState(State):
         phase = self.phase
         if phase == act.TURN:
             if a < act.RECRUIT_DECK:
-                history.log(self, "recruit", p, a)
+                information_state.log(self, "recruit", p, a)
                 self.display[a] -= 1
                 self.hands[p, a] += 1
                 self.known[p, a] += 1
@@ -373,7 +471,7 @@ class EthnosState(State):
                 self._recruit_deck(p)
             elif a == act.PASS:
                 # PASS is legal only with ten Skeletons: everybody now knows the hand.
-                history.log(self, "pass", p)
+                information_state.log(self, "pass", p)
                 self.known[p, SKELETON] = self.hands[p, SKELETON]
                 self.end_turn()
             else:
@@ -383,7 +481,7 @@ class EthnosState(State):
                 bands.finish_band(self, p)
             else:
                 t = a - act.ADD_CARD
-                history.log(self, "add", p, t)
+                information_state.log(self, "add", p, t)
                 self.hands[p, t] -= 1
                 self.hand_len[p] -= 1
                 self.building[t] += 1
@@ -396,25 +494,25 @@ class EthnosState(State):
                     if _TYPE_COLOUR[t] != _TYPE_COLOUR[lead]:
                         self.colour_ok = False
         elif phase == act.WINGFOLK_PICK:
-            history.log(self, "kingdom", p, a - act.KINGDOM)
+            information_state.log(self, "kingdom", p, a - act.KINGDOM)
             bands.place(self, p, a - act.KINGDOM)
             self.cur_placed = True
             bands.ability(self, p)
         elif phase == act.MERFOLK_PICK:
-            history.log(self, "kingdom", p, a - act.KINGDOM)
+            information_state.log(self, "kingdom", p, a - act.KINGDOM)
             bands.place(self, p, a - act.KINGDOM)
             self.merfolk_left -= 1
             self.merfolk_left_view[0] = self.merfolk_left
             bands.next_merfolk(self, p)
         elif phase == act.TROLL_PICK:
             v = a - act.TROLL
-            history.log(self, "troll", p, v + 1)
+            information_state.log(self, "troll", p, v + 1)
             self.troll_owner[v] = p
             self.trolls_held[p, v] = 1
             self.troll_supply[v] = 0
             bands.after_ability(self, p)
         elif phase == act.CENTAUR_PICK:
-            history.log(self, "centaur", p, int(a != act.CENTAUR_STOP))
+            information_state.log(self, "centaur", p, int(a != act.CENTAUR_STOP))
             if a == act.CENTAUR_STOP:
                 bands.discard(self, p)
             else:
@@ -425,7 +523,7 @@ class EthnosState(State):
                 bands.finish_elf(self, p)
             else:
                 t = a - act.ELF_KEEP
-                history.log(self, "elf_keep", p, t)
+                information_state.log(self, "elf_keep", p, t)
                 self.hands[p, t] -= 1
                 self.hand_len[p] -= 1
                 self.elf_kept[t] += 1
@@ -434,14 +532,14 @@ class EthnosState(State):
                 if self.elf_n >= self.cur_x or self.hand_len[p] == 0:
                     bands.finish_elf(self, p)
         elif phase == act.WIZARD_PICK:
-            history.log(self, "wizard", p, int(a == act.WIZARD_DRAW))
+            information_state.log(self, "wizard", p, int(a == act.WIZARD_DRAW))
             if a == act.WIZARD_DRAW:
                 for _ in range(self.cur_x):
                     if self._draw(p):
                         return
             self.end_turn()
         elif phase == act.ORC_PICK:
-            history.log(self, "orc", p, int(a == act.ORC_EMPTY))
+            information_state.log(self, "orc", p, int(a == act.ORC_EMPTY))
             self.orc_queue.pop(0)
             if a == act.ORC_EMPTY:
                 ages.empty_horde(self, p)
@@ -489,19 +587,19 @@ class EthnosState(State):
         return observation.observe(self, player, out)
 
     def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        """The observation, then the Age's events this seat saw (``history.py``)."""
-        return history.information_state(self, player, out)
+        """The observation, then the Age's events this seat saw (``information_state.py``)."""
+        return information_state.information_state(self, player, out)
 
     def log(self, kind: str, seat: int, *fields: int) -> None:
-        """Record an event of the Age (``history.py``; the helpers call this)."""
-        history.log(self, kind, seat, *fields)
+        """Record an event of the Age (``information_state.py``; the helpers call this)."""
+        information_state.log(self, kind, seat, *fields)
 
     def log_cards(self, kind: str, seat: int, counts: np.ndarray) -> None:
-        history.log_cards(self, kind, seat, counts)
+        information_state.log_cards(self, kind, seat, counts)
 
     def log_age(self) -> None:
         """A new Age: its history starts afresh with the dealt cards."""
-        history.dealt(self)
+        information_state.dealt(self)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         """Full-information state for centralised critics (``observation.global_state``)."""
@@ -509,45 +607,18 @@ class EthnosState(State):
 
     def determinize(self, player: int, rng: np.random.Generator) -> EthnosState:
         """A state consistent with all ``player`` has seen (see ``tablezoo.envs.ethnos.hidden``);
-        the other seats' private history is marked unknown (``history.redact``)."""
+        the other seats' private history is marked unknown (``information_state.redact``)."""
         world = hidden.determinize(self, player, rng)
-        history.redact(world, player)
+        information_state.redact(world, player)
         return world
 
     # ----------------------------------------------------------------------------------------
-    # protocol: copying and saving
+    # protocol: checking (``clone`` and ``to_dict`` come from ``FIELDS``)
     # ----------------------------------------------------------------------------------------
-    def clone(self) -> EthnosState:
-        s = EthnosState.__new__(EthnosState)
-        s.__dict__.update(self.__dict__)
-        s.seat_f = self.seat_f.copy()
-        s.glob_f = self.glob_f.copy()
-        s.hands = self.hands.copy()
-        s.building = self.building.copy()
-        s.elf_kept = self.elf_kept.copy()
-        s.discard = self.discard.copy()
-        s.hand_len = self.hand_len[:]
-        s.building_cards = self.building_cards[:]
-        s.deck = self.deck[:]
-        s.bands = [[b[:] for b in seat_bands] for seat_bands in self.bands]
-        s.troll_owner = self.troll_owner[:]
-        s.giant_plays = self.giant_plays[:]
-        s.orc_queue = self.orc_queue[:]
-        s.breakdown = [row[:] for row in self.breakdown]
-        s.rng = np.random.Generator(np.random.PCG64())
-        s.rng.bit_generator.state = self.rng.bit_generator.state
-        s._mask = None
-        s.events = self.events.copy()
-        observation.bind_views(s)
-        return s
-
-    def to_dict(self) -> dict[str, Any]:
-        return saving.to_dict(self)
-
     def check(self) -> None:
-        """Ethnos' invariants (``saving.check_state``), then the shared ones."""
-        saving.check_state(self)
-        history.check(self)
+        """Ethnos' invariants (``invariants.check_state``), then the shared ones."""
+        invariants.check_state(self)
+        information_state.check(self)
         super().check()
 
     def __str__(self) -> str:

@@ -8,37 +8,30 @@ write a position by hand. Loading checks shapes, ranges and card conservation an
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.fields import OMIT
 from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
 from tablezoo.envs.core.saved_options import check_saved_options, options_record
 from tablezoo.envs.ethnos import actions as act
-from tablezoo.envs.ethnos import history
+from tablezoo.envs.ethnos import information_state
 from tablezoo.envs.ethnos.components import (
-    CENTAURS,
     DRAGON,
     DWARVES,
-    ELVES,
-    GIANTS,
-    MERFOLK,
     NUM_DRAGONS,
     NUM_KINGDOMS,
     NUM_TRIBES,
     NUM_TYPES,
-    ORCS,
     SKELETON,
     TRIBE_INDEX,
     TRIBES,
-    TROLLS,
     TYPE_TRIBE,
-    WINGFOLK,
-    WIZARDS,
 )  # fmt: skip
+from tablezoo.envs.ethnos.invariants import legal_band
 from tablezoo.envs.ethnos.scoring import CATEGORIES, band_value
 
 if TYPE_CHECKING:
@@ -51,46 +44,56 @@ def _ints(v: np.ndarray) -> list[int]:
     return [int(x) for x in v]
 
 
-def to_dict(s: EthnosState) -> dict[str, Any]:
-    return {
-        "game": "ethnos",
-        "version": FORMAT_VERSION,
-        "options": options_record(s.game.options),
-        "num_players": s.n,
-        "tribes": [TRIBES[t] for t in s.tribes],
-        "glory_tokens": [list(t) for t in s.tokens],
-        "age": s.age,
-        "first_player": s.first_player,
-        "actor": s.actor,
-        "phase": "over" if s.terminal else act.PHASES[s.phase],
-        "decisions": s.decisions,
-        "deck": list(s.deck),
-        "lower_left": s.lower_left,
-        "dragons": s.dragons,
-        "third_drawer": s.third_drawer,
-        "display": _ints(s.display),
-        "discard": _ints(s.discard),
-        "hands": [_ints(h) for h in s.hands],
-        "known": [_ints(k) for k in s.known],
-        "bands": [[list(b) for b in bands] for bands in s.bands],
-        "glory": _ints(s.glory),
-        "breakdown": [list(row) for row in s.breakdown],
-        "markers": [_ints(m) for m in s.markers],
-        "merfolk": _ints(s.merfolk),
-        "horde": [_ints(h) for h in s.horde],
-        "troll_owner": list(s.troll_owner),
-        "giant_seat": s.giant_seat,
-        "giant_size": s.giant_size,
-        "giant_plays": [list(x) for x in s.giant_plays],
-        "building": {"leader": s.building_leader, "cards": _ints(s.building),
-                     "tribe_ok": s.tribe_ok, "colour_ok": s.colour_ok},
-        "band": {"leader": s.cur_leader, "x": s.cur_x, "placed": s.cur_placed,
-                 "merfolk_left": s.merfolk_left, "elf_kept": _ints(s.elf_kept)},
-        "orc_queue": list(s.orc_queue),
-        "rng": rng_to_dict(s.rng),
-        # the Age's events (history.py), for the information state; absent when unknown
-        **({"history": rows} if (rows := history.to_list(s)) is not None else {}),
-    }
+# --- to_dict's encoders (named by ``EthnosState.FIELDS``) --------------------------------------
+HEADER_KEYS = ("game", "version", "options", "num_players")
+
+
+def save_header(s: EthnosState) -> dict[str, Any]:
+    """The first keys of a save: the game, the format version, the options, the player count."""
+    return {"game": "ethnos", "version": FORMAT_VERSION,
+            "options": options_record(s.game.options), "num_players": s.n}
+
+
+def save_tribes(s: EthnosState) -> list[str]:
+    return [TRIBES[t] for t in s.tribes]
+
+
+def save_phase(s: EthnosState) -> str:
+    return "over" if s.terminal else act.PHASES[s.phase]
+
+
+def save_ints(name: str) -> Callable[[EthnosState], list[int]]:
+    """The encoder of a count vector field ``name``: its entries as ints."""
+    return lambda s: _ints(getattr(s, name))
+
+
+def save_rows(name: str) -> Callable[[EthnosState], list[list[int]]]:
+    """The encoder of a per-seat count matrix field ``name``: its rows as int lists."""
+    return lambda s: [_ints(row) for row in getattr(s, name)]
+
+
+def save_giant_plays(s: EthnosState) -> list[list[int]]:
+    return [list(x) for x in s.giant_plays]
+
+
+def save_building(s: EthnosState) -> dict[str, Any]:
+    return {"leader": s.building_leader, "cards": _ints(s.building),
+            "tribe_ok": s.tribe_ok, "colour_ok": s.colour_ok}
+
+
+def save_band(s: EthnosState) -> dict[str, Any]:
+    return {"leader": s.cur_leader, "x": s.cur_x, "placed": s.cur_placed,
+            "merfolk_left": s.merfolk_left, "elf_kept": _ints(s.elf_kept)}
+
+
+def save_rng(s: EthnosState) -> dict[str, Any]:
+    return rng_to_dict(s.rng)
+
+
+def save_history(s: EthnosState) -> Any:
+    """The Age's events, for the information state; left out when unknown."""
+    rows = information_state.to_list(s)
+    return OMIT if rows is None else rows
 
 
 def _get(d: Mapping[str, Any], key: str) -> Any:
@@ -146,13 +149,7 @@ def _int_list(v: Any, what: str, most: int, low: int, high: int) -> list[int]:
     return _vector(v, len(v), what, low, high)
 
 
-# the keys of a saved state, in ``to_dict``'s order; any other key is refused, as in
-# bauer_trick and bauer_draft (a misspelt key must not load as a state without it)
-KEYS = ("game", "version", "options", "num_players", "tribes", "glory_tokens", "age",
-        "first_player", "actor", "phase", "decisions", "deck", "lower_left", "dragons",
-        "third_drawer", "display", "discard", "hands", "known", "bands", "glory",
-        "breakdown", "markers", "merfolk", "horde", "troll_owner", "giant_seat",
-        "giant_size", "giant_plays", "building", "band", "orc_queue", "rng", "history")
+# the keys of the nested "building" and "band" dicts; any other key is refused
 BUILDING_KEYS = ("leader", "cards", "tribe_ok", "colour_ok")
 BAND_KEYS = ("leader", "x", "placed", "merfolk_left", "elf_kept")
 
@@ -161,9 +158,10 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
                     state_cls: type[EthnosState]) -> EthnosState:
     """The position saved in ``d``, as a ``state_cls`` (the rules' state class), validated."""
     require(isinstance(d, Mapping), f"ethnos state: expected a dict, got {type(d).__name__}")
-    unknown = [k for k in d if k not in KEYS]
+    keys = state_cls.FIELDS.keys  # the declared fields' keys
+    unknown = [k for k in d if k not in keys]
     require(not unknown,
-            f"ethnos state: unknown keys {short(unknown)}; allowed: {', '.join(KEYS)}")
+            f"ethnos state: unknown keys {short(unknown)}; allowed: {', '.join(keys)}")
     require(d.get("game") == "ethnos", f"ethnos state: 'game' must be 'ethnos', got "
             f"{short(d.get('game'))}")
     require(_is_int(d.get("version"), FORMAT_VERSION, FORMAT_VERSION),
@@ -237,7 +235,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
                     and all(_is_int(c, 0, NUM_TYPES - 1) for c in b) and b[0] != SKELETON,
                     f"ethnos state: band {short(b)} of player {p} must list 1-10 card types, "
                     "leader first (not a Skeleton)")
-            require(_legal_band(b), f"ethnos state: band {short(b)} of player {p} mixes tribes "
+            require(legal_band(b), f"ethnos state: band {short(b)} of player {p} mixes tribes "
                     "and colours")
             mine.append(list(b))
         s.bands.append(mine)
@@ -272,7 +270,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
         rest[s.building_leader] -= 1
         others = [ct for ct, c in enumerate(rest) for _ in range(c)]
         s.building_cards = [s.building_leader, *others]
-        require(_legal_band(s.building_cards),
+        require(legal_band(s.building_cards),
                 "ethnos state: the band being built mixes tribes and colours")
         lead = s.building_leader
         plain = [c for c in others if c != SKELETON]
@@ -301,146 +299,9 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
             "ethnos state: orc_queue must be non-empty exactly in the 'orc' phase, actor first")
     _rebuild_derived(s)
     s._mask = None
-    history.from_list(s, d.get("history", history.NOT_SAVED))
+    information_state.from_list(s, d.get("history", information_state.NOT_SAVED))
     s.check()
     return s
-
-
-def check_state(s: EthnosState) -> None:
-    """The invariants the rules imply for a position (``EthnosState.check``); raises
-    ``StateFormatError`` naming the first broken one.
-
-    Only invariants every position satisfies, also the hand-built positions the tests load
-    (markers, glory and tokens may be set freely there): card conservation, sizes, the pending
-    decision and the band it belongs to, tribe-dependent pieces, Troll and Giant tokens."""
-    g = s.game
-    n = s.n
-    full = s.full
-    deck_counts = np.bincount(np.asarray(s.deck, np.int64), minlength=DRAGON + 1)
-    for what, zone in (("display", s.display), ("discard", s.discard), ("hands", s.hands),
-                       ("building", s.building), ("elf_kept", s.elf_kept),
-                       ("known", s.known)):
-        require(bool((zone >= 0).all()), f"ethnos state: {what} holds a negative count")
-    total = s.discard + s.display + s.hands.sum(axis=0) + s.building + s.elf_kept
-    total = total + s.band_cards.sum(axis=0) + deck_counts[:NUM_TYPES]
-    require(np.array_equal(total, full),
-            "ethnos state: cards are not conserved: deck + display + hands + bands + discard "
-            "must hold every card of the tribes in play exactly once")
-    require(int(deck_counts[DRAGON]) == NUM_DRAGONS - s.dragons,
-            f"ethnos state: the deck holds {int(deck_counts[DRAGON])} Dragons but {s.dragons} "
-            "were revealed (3 in all)")
-    require((s.dragons == 3) == (s.phase in (act.ORC_PICK, act.OVER)),
-            "ethnos state: 3 Dragons are revealed exactly in the 'orc' and 'over' phases")
-    require(0 <= s.lower_left <= len(s.deck),
-            f"ethnos state: lower_left {s.lower_left} outside 0..{len(s.deck)}")
-    # §3.4: the deck's upper part never holds a Dragon.
-    require(DRAGON not in s.deck[s.lower_left:],
-            "ethnos state: a Dragon lies above the bottom lower_left cards of the deck")
-    require(0 <= s.decisions <= g.max_decisions,
-            f"ethnos state: decisions {s.decisions} outside 0..{g.max_decisions}")
-    # Hands: at most 10 cards (recruiting needs fewer than 10); known cards are in the hand.
-    hand_len = [int(h.sum()) for h in s.hands]
-    require(hand_len == s.hand_len, "ethnos state: hand lengths disagree with the hands")
-    for p in range(n):
-        held = s.hands[p]
-        if p == s.actor and not s.terminal:
-            held = held + s.building + s.elf_kept
-        require(int(held.sum()) <= 10, f"ethnos state: player {p}'s hand holds more than 10 "
-                "cards")
-        require(bool((s.known[p] <= held).all()),
-                f"ethnos state: player {p}'s known hand cards are not all in that hand")
-    # Bands (§4.2): legal, at most 10 cards, with tribes in play.
-    for p in range(n):
-        for band in s.bands[p]:
-            require(1 <= len(band) <= 10 and band[0] != SKELETON and _legal_band(band),
-                    f"ethnos state: band {short(band)} of player {p} is not a legal band")
-    # The pending decision and the band it belongs to (§10).
-    ph = s.phase
-    if s.terminal:
-        require(ph == act.OVER and s.actor == -1 and s.age == g.num_ages - 1,
-                "ethnos state: the game ends after the last Age with no actor")
-    else:
-        require(0 <= s.actor < n, f"ethnos state: actor {s.actor} is not a seat")
-    need_tribe = _PHASE_TRIBE.get(ph)
-    if need_tribe is not None:
-        lead = s.cur_leader
-        require(lead >= 0 and int(TYPE_TRIBE[lead]) == need_tribe,
-                f"ethnos state: phase {act.PHASES[ph]} needs a {TRIBES[need_tribe]}-led band")
-        last = s.bands[s.actor][-1] if s.bands[s.actor] else None
-        require(last is not None and last[0] == lead and len(last) == s.cur_x,
-                f"ethnos state: phase {act.PHASES[ph]} resolves the actor's last band "
-                f"(leader {lead}, {s.cur_x} cards)")
-    elif ph in (act.TURN, act.BUILD, act.ORC_PICK, act.OVER):
-        require(s.cur_leader < 0 and s.cur_x == 0,
-                f"ethnos state: no band is resolved in phase "
-                f"{'over' if s.terminal else act.PHASES[ph]}")
-    require(s.merfolk_left == 0 or ph == act.MERFOLK_PICK,
-            "ethnos state: Merfolk free markers are placed only in the 'merfolk' phase")
-    require(ph != act.MERFOLK_PICK or s.merfolk_left >= 1,
-            "ethnos state: the 'merfolk' phase needs a free marker left")
-    require(s.elf_n == 0 or ph == act.ELF_PICK,
-            "ethnos state: Elf keeps happen only in the 'elf' phase")
-    require(ph != act.ELF_PICK or (s.elf_n < s.cur_x and hand_len[s.actor] > 0),
-            "ethnos state: the 'elf' phase ends once X cards are kept or the hand is empty")
-    require(s.building_len == 0 or ph == act.BUILD,
-            "ethnos state: band cards are set aside only while building")
-    require((ph == act.BUILD) == (s.building_leader >= 0),
-            "ethnos state: building.leader must be set exactly in the 'build' phase")
-    if ph in (act.ORC_PICK, act.OVER):
-        require(sum(hand_len) == 0, "ethnos state: hands are discarded at the end of an Age")
-    if ph == act.ORC_PICK:
-        require(len(set(s.orc_queue)) == len(s.orc_queue)
-                and all(s.horde[p].sum() >= 1 for p in s.orc_queue),
-                "ethnos state: the Orc queue lists distinct seats with horde markers")
-    require((ph == act.ORC_PICK) == bool(s.orc_queue)
-            and (not s.orc_queue or s.orc_queue[0] == s.actor),
-            "ethnos state: orc_queue must be non-empty exactly in the 'orc' phase, actor first")
-    # Scores: glory = sum of the breakdown, every part >= 0.
-    for p in range(n):
-        require(all(v >= 0 for v in s.breakdown[p]) and sum(s.breakdown[p]) == int(s.glory[p]),
-                f"ethnos state: player {p}'s glory {int(s.glory[p])} must be the sum of its "
-                "breakdown, every part >= 0")
-    # Tribe-dependent pieces (§1.4) and the tokens of this Age.
-    has = s.has
-    require(has[MERFOLK] or not s.merfolk.any(), "ethnos state: Merfolk track without Merfolk")
-    require(has[ORCS] or not s.horde.any(), "ethnos state: Orc hordes without Orcs")
-    require(has[TROLLS] or all(o < 0 for o in s.troll_owner),
-            "ethnos state: Troll tokens without Trolls")
-    require(has[GIANTS] or (s.giant_seat < 0 and not s.giant_plays),
-            "ethnos state: Giant token without Giants")
-    giants = Counter((p, len(b)) for p in range(n) for b in s.bands[p]
-                     if int(TYPE_TRIBE[b[0]]) == GIANTS)
-    require(Counter(s.giant_plays) == giants,
-            "ethnos state: giant_plays must list the Giant-led bands of this Age")
-    require((s.giant_seat < 0) == (s.giant_size == 0)
-            and (s.giant_seat < 0 or bool(s.giant_plays)),
-            "ethnos state: the Giant token is held (with its band size) only after a Giant-led "
-            "band")
-    if s.giant_seat >= 0:  # §6.3 scoring looks for the holder's band of size giant_size
-        require((s.giant_seat, s.giant_size) in s.giant_plays
-                and s.giant_size == max(x for _p, x in s.giant_plays),
-                f"ethnos state: the Giant token (player {s.giant_seat}, size {s.giant_size}) "
-                "must lie on the largest Giant-led band, one of its holder's")
-    if g.marker_limit is not None:
-        for p in range(n):
-            used = 1 + (1 if has[MERFOLK] else 0) + int(s.markers[p].sum())
-            used += int(s.horde[p].sum())
-            require(used <= g.marker_limit,
-                    f"ethnos state: player {p} uses {used} markers; marker_limit "
-                    f"{g.marker_limit}")
-
-
-_PHASE_TRIBE = {act.WINGFOLK_PICK: WINGFOLK, act.MERFOLK_PICK: MERFOLK,
-                act.TROLL_PICK: TROLLS, act.CENTAUR_PICK: CENTAURS, act.ELF_PICK: ELVES,
-                act.WIZARD_PICK: WIZARDS}
-
-
-def _legal_band(band: list[int]) -> bool:
-    lead = band[0]
-    rest = [c for c in band if c != SKELETON]
-    same_tribe = all(TYPE_TRIBE[c] == TYPE_TRIBE[lead] for c in rest)
-    same_colour = all(c % 6 == lead % 6 for c in rest)
-    return same_tribe or same_colour
 
 
 def _rebuild_derived(s: EthnosState) -> None:
@@ -489,4 +350,4 @@ def _rebuild_derived(s: EthnosState) -> None:
     s.elf_kept_view[0] = s.elf_n
 
 
-__all__ = ["StateFormatError", "check_state", "state_from_dict", "to_dict"]
+__all__ = ["StateFormatError", "state_from_dict"]

@@ -1,6 +1,7 @@
-"""The information state of ethnos (``State.information_state``, ``envs/ethnos/history.py``): the
-default observation and the current Age's events as the seat saw them; nothing hidden, a
-function of what the seat saw, perfect recall within the Age, saved and loaded."""
+"""The information state of ethnos (``State.information_state``,
+``envs/ethnos/information_state.py``): the default observation and the current Age's events as the
+seat saw them; nothing hidden, a function of what the seat saw, perfect recall within the Age,
+saved and loaded."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from tablezoo.envs.core.conformance import (
     replay_information_state,
 )
 from tablezoo.envs.core.errors import StateFormatError
-from tablezoo.envs.ethnos import EthnosGame, history
+from tablezoo.envs.ethnos import EthnosGame
 from tablezoo.envs.ethnos import actions as act
+from tablezoo.envs.ethnos import information_state as history
 
 PLAYERS = (2, 3, 4, 5, 6)
 
