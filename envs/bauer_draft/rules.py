@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bauer_draft import history, render, saving
+from tablezoo.envs.bauer_draft import information_state, invariants, render, saving
 from tablezoo.envs.bauer_draft.actions import (
     COPY,
     COPY_CHOICE,
@@ -86,6 +86,8 @@ from tablezoo.envs.bauer_draft.scoring import (
     state_returns,
 )
 from tablezoo.envs.core.errors import IllegalActionError
+from tablezoo.envs.core.fields import CALL, ITEMS, RESET, SHARED, Field, Fields
+from tablezoo.envs.core.fields import COPY as COPIED  # actions.COPY is a decision kind
 from tablezoo.envs.core.game import Game, State, rng_from, rng_from_dict
 from tablezoo.envs.core.obs_spec import EventLog
 from tablezoo.envs.core.options import Option
@@ -118,8 +120,8 @@ class BauerDraftGame(Game):
         self.max_decisions = self.num_rounds * (n + 1) + 4 * 11 + 3 * NUM_CARDS + 4
         self.encoder = Encoder(self)
         # the perfect-recall information state: the observation, then the game's events
-        self.event_table = history.event_table(self)
-        self.information_state_spec = history.info_spec(self)
+        self.event_table = information_state.event_table(self)
+        self.information_state_spec = information_state.info_spec(self)
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> BauerDraftState:
         state = BauerDraftState(self, rng_from(seed))
@@ -136,8 +138,71 @@ class BauerDraftGame(Game):
         return render
 
 
+def _rng_state_of(state: BauerDraftState) -> dict[str, Any] | None:
+    """A clone's generator state: its generator is built on first use (building one is slow and
+    clones rarely draw)."""
+    return state.rng_state()
+
+
+def _final_of(state: BauerDraftState) -> list[dict[str, int]] | None:
+    """A clone's copy of the final breakdown (set once the game is over)."""
+    final = state._final
+    return None if final is None else [dict(row) for row in final]
+
+
 class BauerDraftState(State):
-    """One position. Fields are plain lists/ints plus a few small numpy arrays."""
+    """One position. Fields are plain lists/ints plus a few small numpy arrays.
+
+    Its fields are declared once in ``FIELDS`` (``envs.core.fields``): the slots, ``clone`` and
+    ``to_dict`` (key order as saved) follow from it; the codec's encoders live in ``saving``.
+    """
+
+    FIELDS = Fields(
+        Field("game", SHARED, None),
+        Field("round", SHARED, "round"),
+        Field("kind", SHARED, "kind", encode=saving.save_kind),
+        Field("decider", SHARED, "decider"),
+        Field("source", SHARED, "source", encode=saving.save_card("source")),
+        Field("offer", SHARED, "offer", encode=saving.save_card("offer")),
+        Field("first", SHARED, "first", encode=saving.save_first),
+        Field("sel", ITEMS, "selected", encode=saving.save_selected),
+        Field("hands", ITEMS, "hands", encode=saving.save_card_lists("hands")),
+        Field("piles", ITEMS, "piles", encode=saving.save_card_lists("piles")),
+        Field("pile_ids", COPIED, "pile_ids"),
+        Field("central", COPIED, "central", encode=saving.save_cards("central")),
+        Field("discards", COPIED, "discards", encode=saving.save_cards("discards")),
+        Field("tableau", ITEMS, "tableau", encode=saving.save_tableau),
+        Field("seq", COPIED, "tableau"),
+        Field("played_round", COPIED, "tableau"),
+        Field("played_by", COPIED, "tableau"),
+        Field("next_seq", SHARED, "next_seq"),
+        Field("copy_mode", COPIED, "copies", encode=saving.save_copies),
+        Field("copy_target", COPIED, "copies"),
+        Field("copy_since", COPIED, "copies"),
+        Field("daga_used", SHARED, "daga_used"),
+        Field("daga_ready", SHARED, "daga_ready"),
+        Field("queue", COPIED, "queue", encode=saving.save_queue),
+        Field("plays", COPIED, "plays"),
+        Field("memory", ITEMS, "memory", encode=saving.save_memory),
+        Field("tracked", ITEMS, "tracked", encode=saving.save_tracked),
+        Field("_rng", RESET, "rng", encode=saving.save_rng, reset=None),
+        Field("_rng_state", CALL, "rng", call=_rng_state_of),
+        # every event of the game (``information_state.py``)
+        Field("events", COPIED, "history", encode=saving.save_history, optional=True),
+        # rebuilt on load: the seat count, the tableau owners, the encoder's views, caches
+        Field("n", SHARED, None),
+        Field("owner", COPIED, None),
+        Field("tab_m", COPIED, None),
+        Field("tab_day", COPIED, None),
+        Field("disc_m", COPIED, None),
+        Field("night_n", COPIED, None),
+        Field("acting", SHARED, None),
+        Field("_masks", COPIED, None),  # read-only masks, never written once handed out
+        Field("_final", CALL, None, call=_final_of),
+    )
+    __slots__ = FIELDS.slots
+    clone = FIELDS.clone_method()
+    to_dict = FIELDS.to_dict_method()
 
     def __init__(self, game: BauerDraftGame, rng: np.random.Generator):
         n = game.num_players
@@ -182,7 +247,7 @@ class BauerDraftState(State):
         self.acting: tuple[int, ...] = tuple(range(n))
         self._masks: list[np.ndarray | None] = [None] * n
         self._final: list[dict[str, int]] | None = None
-        self.events = EventLog(n)  # every event of the game (``history.py``)
+        self.events = EventLog(n)  # every event of the game (``information_state.py``)
 
     @property
     def rng(self) -> np.random.Generator:  # type: ignore[override]
@@ -287,12 +352,12 @@ class BauerDraftState(State):
         self._masks = [None] * self.n
         if kind == SELECT:
             for p in sorted(checked):
-                history.decided(self, kind, p, checked[p], self.source, self.offer)
+                information_state.decided(self, kind, p, checked[p], self.source, self.offer)
             self._apply_select(checked)
             return
         p = self.decider
         a = checked[p]
-        history.decided(self, kind, p, a, self.source, self.offer)
+        information_state.decided(self, kind, p, a, self.source, self.offer)
         if kind == SELECT_VILLE:
             if a != NO_VILLE:
                 self.sel[p].append((a % NUM_CARDS, a >= DAGA_PLAY))
@@ -360,7 +425,7 @@ class BauerDraftState(State):
             self.hands[s] = drawn
             for c in drawn:
                 memory[s].pop(c, None)
-        history.drawn(self)
+        information_state.drawn(self)
         self.kind = SELECT
         self.decider = self.source = -1
         self.acting = tuple(range(self.n))
@@ -375,7 +440,7 @@ class BauerDraftState(State):
             chosen = [c for c, _ in sel[p]]
             passed = [c for c in hands[p] if c not in chosen]
             if len(chosen) == 2:
-                history.log(self, "ville_back", p)
+                information_state.log(self, "ville_back", p)
                 self._leave_tableau(VILLE)
                 passed.append(VILLE)
                 ville_user = p
@@ -463,7 +528,7 @@ class BauerDraftState(State):
     def _play(self, p: int, c: int, collect: list[int] | None, by: int) -> None:
         """Card ``c`` enters p's tableau (played ``by`` the select or an effect, a public fact);
         a Day character's on-play effect is queued."""
-        history.played(self, p, c, by)
+        information_state.played(self, p, c, by)
         self.tableau[p].append(c)
         self.owner[c] = p
         self.seq[c] = self.next_seq
@@ -492,7 +557,7 @@ class BauerDraftState(State):
             self._play(p, self.central.pop(), collect, by)
 
     def _discard(self, c: int) -> None:
-        history.log(self, "discard", -1, c)
+        information_state.log(self, "discard", -1, c)
         self.discards.append(c)
         self.disc_m[c] = 1.0
         for mem in self.memory:
@@ -523,9 +588,9 @@ class BauerDraftState(State):
 
     # --- invariants --------------------------------------------------------------------------
     def check(self) -> None:
-        """The rules' invariants (``saving.check_state``), then the protocol's (base class)."""
-        saving.check_state(self)
-        history.check(self)
+        """The rules' invariants (``invariants.check_state``), then the protocol's (base class)."""
+        invariants.check_state(self)
+        information_state.check(self)
         super().check()
 
     # --- outcome -----------------------------------------------------------------------------
@@ -564,67 +629,27 @@ class BauerDraftState(State):
         return observe(self, player, out)
 
     def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        """The observation, then every event of the game this seat saw (``history.py``)."""
-        return history.information_state(self, player, out)
+        """The observation, then every event of the game this seat saw
+        (``information_state.py``)."""
+        return information_state.information_state(self, player, out)
 
     def log(self, kind: str, seat: int, *fields: int) -> None:
-        """Record an event of the game (``history.py``; the effects call this)."""
-        history.log(self, kind, seat, *fields)
+        """Record an event of the game (``information_state.py``; the effects call this)."""
+        information_state.log(self, kind, seat, *fields)
 
     def canonical_events(self, start: int) -> None:
         """The events since ``start`` happened at once for the seats who did not decide them:
-        recorded in a canonical order (``history.canonical``)."""
-        history.canonical(self, start)
+        recorded in a canonical order (``information_state.canonical``)."""
+        information_state.canonical(self, start)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         return global_state(self, out)
 
     def determinize(self, player: int, rng: np.random.Generator) -> BauerDraftState:
         world = determinize(self, player, rng)
-        history.redact(world, player)  # the other seats' private history: unknown
+        information_state.redact(world, player)  # the other seats' private history: unknown
         return world
 
-    # --- copying and saving ------------------------------------------------------------------
-    def clone(self) -> BauerDraftState:
-        new = BauerDraftState.__new__(BauerDraftState)
-        new.game = self.game
-        new._rng = None  # building a Generator is slow; clones rarely need one
-        new._rng_state = self.rng_state()
-        new.n = self.n
-        new.round, new.kind, new.decider = self.round, self.kind, self.decider
-        new.source, new.offer, new.first = self.source, self.offer, self.first
-        new.sel = [list(x) for x in self.sel]
-        new.hands = [list(x) for x in self.hands]
-        new.piles = [list(x) for x in self.piles]
-        new.pile_ids = list(self.pile_ids)
-        new.central = list(self.central)
-        new.discards = list(self.discards)
-        new.tableau = [list(x) for x in self.tableau]
-        new.owner = list(self.owner)
-        new.seq = list(self.seq)
-        new.played_round = list(self.played_round)
-        new.played_by = list(self.played_by)
-        new.next_seq = self.next_seq
-        new.copy_mode = list(self.copy_mode)
-        new.copy_target = list(self.copy_target)
-        new.copy_since = list(self.copy_since)
-        new.daga_used, new.daga_ready = self.daga_used, self.daga_ready
-        new.queue = deque(self.queue)
-        new.plays = list(self.plays)
-        new.memory = [dict(m) for m in self.memory]
-        new.tracked = [dict(t) for t in self.tracked]
-        new.tab_m = self.tab_m.copy()
-        new.tab_day = self.tab_day.copy()
-        new.disc_m = self.disc_m.copy()
-        new.night_n = list(self.night_n)
-        new.acting = self.acting
-        new._masks = list(self._masks)  # masks are never mutated in place
-        new._final = self._final
-        new.events = self.events.copy()
-        return new
-
-    def to_dict(self) -> dict[str, Any]:
-        return saving.to_dict(self)
-
+    # --- text (``clone`` and ``to_dict`` come from ``FIELDS``) --------------------------------
     def __str__(self) -> str:
         return render.render_state(self)

@@ -15,7 +15,7 @@ from tablezoo.envs.core.game import State
 from tests.envcases import case_id
 
 GAMES = 4  # seeded random games per variant
-DECLARED = ("bauer_trick_v0", "ethnos_v0")  # the games whose State declares its fields so far
+DECLARED = ("bauer_trick_v0", "ethnos_v0", "bauer_draft_v0")  # the games whose State declares its fields so far
 
 
 def _cases() -> list:

@@ -1,13 +1,14 @@
-"""The information state of bauer_draft (``State.information_state``, ``envs/bauer_draft/
-history.py``): the default observation and every event of the game as the seat saw it; nothing
-hidden, a function of what the seat saw, perfect recall, saved and loaded with the position."""
+"""The information state of bauer_draft (``State.information_state``,
+``envs/bauer_draft/information_state.py``): the default observation and every event of the game as
+the seat saw it; nothing hidden, a function of what the seat saw, perfect recall, saved and loaded
+with the position."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tablezoo.envs.bauer_draft import history
+from tablezoo.envs.bauer_draft import information_state as history
 from tablezoo.envs.bauer_draft.actions import COPY, OVER
 from tablezoo.envs.bauer_draft.components import CARDS, NIGHT, NUM_CARDS
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame
