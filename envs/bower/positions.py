@@ -5,7 +5,7 @@ keeps the rest consistent: the tiles you put in nests, hands, the display or dis
 out of the stack; the stack keeps its other tiles (``stack_top`` lands on top); bonus tiles you
 name as kept or drawn leave the deck; NB tiles in a nest or hand count as kept by that seat.
 The result goes through ``state_from_dict``, so every position is validated like a saved game,
-except for the invariants only a game's history implies (``saving.check_state``).
+except for the invariants only a game's history implies (``invariants.check_state``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bower import history, render
+from tablezoo.envs.bower import information_state, invariants, render, saving
 from tablezoo.envs.bower.actions import (
     ACCEPT,
     DISPLAY,
@@ -87,7 +87,7 @@ from tablezoo.envs.bower.observation import (
     paint_cell,
 )
 from tablezoo.envs.bower.options import OPTIONS
-from tablezoo.envs.bower.saving import check_state, state_from_dict, to_dict
+from tablezoo.envs.bower.saving import state_from_dict
 from tablezoo.envs.bower.scoring import (
     compute_final,
     state_breakdown,
@@ -97,6 +97,7 @@ from tablezoo.envs.bower.scoring import (
     state_winner,
 )
 from tablezoo.envs.core.errors import IllegalActionError
+from tablezoo.envs.core.fields import CALL, COPY, ITEMS, RESET, SHARED, Field, Fields
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.obs_spec import OBS_DTYPE, EventLog
 from tablezoo.envs.core.views import TextViews
@@ -120,8 +121,8 @@ class BowerGame(Game):
         self.obs_spec = OBS_SPEC
         self.state_spec = STATE_SPEC  # full-information global state (``observation.py``)
         # the perfect-recall information state: the observation, then the game's events
-        self.event_table = history.event_table(self)
-        self.information_state_spec = history.info_spec(self)
+        self.event_table = information_state.event_table(self)
+        self.information_state_spec = information_state.info_spec(self)
         # 2 draft picks + 24 turns x (take, play, accept, keep, <= 2 effect steps, <= 6 discards).
         self.max_decisions = 2 + 24 * 12
 
@@ -154,8 +155,85 @@ class BowerGame(Game):
         return state_from_dict(self, data, BowerState)
 
 
+def _share_rng(state: BowerState) -> np.random.Generator | None:
+    """Copy-on-use generator: a clone and its original share it until one of them touches
+    ``rng``, which then takes its own copy (most clones in search never draw)."""
+    state._rng_own = False
+    return state._rng
+
+
+def _final_of(state: BowerState) -> tuple[list[dict[str, float]], int] | None:
+    """A clone's copy of the final scores (set once the game is over)."""
+    final = state._final
+    return None if final is None else ([dict(row) for row in final[0]], final[1])
+
+
 class BowerState(State):
-    """One Bower position. Fields are plain lists/ints so ``clone`` is a handful of copies."""
+    """One Bower position. Fields are plain lists/ints so ``clone`` is a handful of copies.
+
+    Its fields are declared once in ``FIELDS`` (``envs.core.fields``): the slots, ``clone`` and
+    ``to_dict`` (key order as saved) follow from it; the codec's encoders live in ``saving``.
+    """
+
+    FIELDS = Fields(
+        Field("game", SHARED, None),
+        Field("opts", SHARED, None),  # the game's options
+        Field("_rng", CALL, "rng", encode=saving.save_rng, call=_share_rng),
+        Field("_rng_own", RESET, None, reset=False),  # False: the generator may be shared
+        Field("start", SHARED, "start_player"),
+        Field("eggs", COPY, "eggs", encode=saving.save_eggs),
+        Field("col_owner", COPY, "egg_owner"),
+        Field("stack", COPY, "stack", encode=saving.save_tiles("stack")),
+        Field("display", COPY, "display", encode=saving.save_opt_tiles("display")),
+        Field("hands", ITEMS, "hands", encode=saving.save_hands),
+        Field("forced", COPY, "forced", encode=saving.save_opt_tiles("forced")),
+        Field("limits", COPY, "hand_limits"),
+        Field("turns", COPY, "turns"),
+        Field("extra", COPY, "extra_turn"),
+        Field("owed", COPY, "swap_owed"),
+        Field("placed", ITEMS, "nests", encode=saving.save_nests),
+        Field("col_flags", COPY, "column_flags"),
+        Field("cell_flags", COPY, "cell_flags"),
+        Field("bonus_deck", COPY, "bonus_deck", encode=saving.save_bonus_deck),
+        Field("bonus_discard", COPY, "bonus_discard", encode=saving.save_bonus_discard),
+        Field("discard_by", COPY, "bonus_discard"),
+        Field("kept", ITEMS, "bonus_kept", encode=saving.save_bonus_kept),
+        Field("drawn", COPY, "bonus_drawn", encode=saving.save_bonus_drawn),
+        Field("conditions", SHARED, "conditions", encode=saving.save_conditions),
+        Field("tok_status", COPY, "tokens", encode=saving.save_tokens),
+        Field("tok_seat", COPY, "tokens"),
+        Field("tok_cell", COPY, "tokens"),
+        Field("branch_orient", SHARED, "tokens"),
+        Field("spied_cols", COPY, "spied_columns"),
+        Field("spied_removed", COPY, "spied_removed"),
+        Field("tile_discards", COPY, "tile_discards", encode=saving.save_tiles("tile_discards")),
+        Field("cover_tile", SHARED, "cover_tile", encode=saving.save_cover_tile),
+        Field("phase", SHARED, "phase", encode=saving.save_phase),
+        Field("actor", SHARED, "actor"),
+        Field("turn_player", SHARED, "turn_player"),
+        Field("effect", SHARED, "effect", encode=saving.save_effect),
+        Field("decisions", SHARED, "decisions"),
+        # every event of the game (``information_state.py``)
+        Field("events", COPY, "history", encode=saving.save_history, optional=True),
+        # rebuilt on load: the nests' cells, the encoder's planes and buffers, caches
+        Field("top", ITEMS, None),
+        Field("depth", ITEMS, None),
+        Field("occ", COPY, None),
+        Field("matb", ITEMS, None),
+        Field("gem1", COPY, None),
+        Field("gem2", COPY, None),
+        Field("planes", COPY, None),
+        Field("_obs", ITEMS, None),
+        Field("_dirty", COPY, None),
+        Field("_mask", RESET, None, reset=None),
+        Field("_final", CALL, None, call=_final_of),
+        Field("hand_built", SHARED, None),  # set by ``positions.build_state``, never saved
+        header=saving.save_header,
+        header_keys=saving.HEADER_KEYS,
+    )
+    __slots__ = FIELDS.slots
+    clone = FIELDS.clone_method()
+    to_dict = FIELDS.to_dict_method()
 
     def __init__(self, game: BowerGame):
         self.game = game
@@ -208,7 +286,7 @@ class BowerState(State):
         self._final: tuple[list[dict[str, float]], int] | None = None
         # Built by ``positions.build_state``: history invariants are not checked (not saved).
         self.hand_built = False
-        self.events = EventLog(2)  # every event of the game (``history.py``)
+        self.events = EventLog(2)  # every event of the game (``information_state.py``)
 
     @property
     def rng(self) -> np.random.Generator:
@@ -312,7 +390,7 @@ class BowerState(State):
         o = 1 - p
         if ph == PH_DRAFT:
             self._touch(S_DISPLAY | S_HANDS)
-            history.log(self, "draft", self.actor, a, self.display[a])
+            information_state.log(self, "draft", self.actor, a, self.display[a])
             self.hands[self.actor].append(self.display[a])
             self.display[a] = -1
             if self.actor == self.start:
@@ -325,20 +403,21 @@ class BowerState(State):
         elif ph == PH_TAKE:
             self._touch(S_DISPLAY | S_HANDS)
             tile = self._take_display(a)
-            history.log(self, "take", p, a, tile, history.refill(self, self.display[a]))
+            information_state.log(self, "take", p, a, tile,
+                                  information_state.refill(self, self.display[a]))
             self.hands[p].append(tile)
             self._enter_play()
         elif ph == PH_PLAY:
             h, pl = divmod(a - PLAY, NUM_PLACEMENTS)
             tile = self.hands[p].pop(h)
-            history.log(self, "play", p, h, pl, tile)
+            information_state.log(self, "play", p, h, pl, tile)
             self._touch(S_HANDS)
             if tile == self.forced[p]:
                 self.forced[p] = -1
             self._place(p, tile, pl, cover=False)
             after_placement(self)
         elif ph == PH_BONUS:
-            history.log(self, "bonus", p, int(a == ACCEPT))
+            information_state.log(self, "bonus", p, int(a == ACCEPT))
             if a == ACCEPT:
                 draw_bonus(self)
             else:
@@ -380,7 +459,7 @@ class BowerState(State):
 
     def _discard_from_hand(self, seat: int, h: int) -> None:
         tile = self.hands[seat].pop(h)
-        history.log(self, "discard", seat, h, tile)
+        information_state.log(self, "discard", seat, h, tile)
         self._touch(S_HANDS | S_DISCARDS)
         if tile == self.forced[seat]:
             self.forced[seat] = -1  # the obligation ends with the tile
@@ -515,20 +594,21 @@ class BowerState(State):
         return observe(self, player, out)
 
     def information_state(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        """The observation, then every event of the game this seat saw (``history.py``)."""
-        return history.information_state(self, player, out)
+        """The observation, then every event of the game this seat saw
+        (``information_state.py``)."""
+        return information_state.information_state(self, player, out)
 
     def global_state(self, out: np.ndarray | None = None) -> np.ndarray:
         """Full-information state for centralised critics (``observation.global_state``)."""
         return global_state(self, out)
 
     def log(self, kind: str, seat: int, *fields: int) -> None:
-        """Record an event of the game (``history.py``; the helpers call this)."""
-        history.log(self, kind, seat, *fields)
+        """Record an event of the game (``information_state.py``; the helpers call this)."""
+        information_state.log(self, kind, seat, *fields)
 
     def refill_seen(self, tile: int) -> int:
-        """A take's refill as its row records it (``history.refill``)."""
-        return history.refill(self, tile)
+        """A take's refill as its row records it (``information_state.refill``)."""
+        return information_state.refill(self, tile)
 
     def _touch(self, sections: int) -> None:
         """Mark observation sections as changed for both seats (see ``observation.py``)."""
@@ -538,63 +618,16 @@ class BowerState(State):
 
     def determinize(self, player: int, rng: np.random.Generator) -> BowerState:
         """Re-sample what ``player`` cannot see (``hidden.determinize``); the opponent's own
-        private history is marked unknown (``history.redact``)."""
+        private history is marked unknown (``information_state.redact``)."""
         world = determinize(self, player, rng)
-        history.redact(world, player)
+        information_state.redact(world, player)
         return world
 
-    # ------------------------------------------------------------------ copying and saving
-    def clone(self) -> BowerState:
-        s = BowerState.__new__(BowerState)
-        d = self.__dict__.copy()
-        s.__dict__ = d
-        # Copy-on-use generator: both states share it until one of them touches ``rng``.
-        self._rng_own = False
-        s._rng_own = False
-        s.eggs = self.eggs[:]
-        s.col_owner = self.col_owner[:]
-        s.stack = self.stack[:]
-        s.display = self.display[:]
-        s.hands = [self.hands[0][:], self.hands[1][:]]
-        s.forced = self.forced[:]
-        s.limits = self.limits[:]
-        s.turns = self.turns[:]
-        s.extra = self.extra[:]
-        s.owed = self.owed[:]
-        s.top = [self.top[0][:], self.top[1][:]]
-        s.depth = [self.depth[0][:], self.depth[1][:]]
-        s.occ = self.occ[:]
-        s.placed = [self.placed[0][:], self.placed[1][:]]
-        s.col_flags = self.col_flags[:]
-        s.cell_flags = self.cell_flags[:]
-        s.bonus_deck = self.bonus_deck[:]
-        s.bonus_discard = self.bonus_discard[:]
-        s.discard_by = self.discard_by[:]
-        s.kept = [self.kept[0][:], self.kept[1][:]]
-        s.drawn = self.drawn[:]
-        s.tok_status = self.tok_status[:]
-        s.tok_seat = self.tok_seat[:]
-        s.tok_cell = self.tok_cell[:]
-        s.spied_cols = self.spied_cols[:]
-        s.spied_removed = self.spied_removed[:]
-        s.tile_discards = self.tile_discards[:]
-        s.planes = self.planes.copy()
-        s.matb = [self.matb[0][:], self.matb[1][:]]
-        s.gem1 = self.gem1[:]
-        s.gem2 = self.gem2[:]
-        s._obs = [self._obs[0].copy(), self._obs[1].copy()]
-        s._dirty = self._dirty[:]
-        s._mask = None
-        s.events = self.events.copy()
-        return s
-
-    def to_dict(self) -> dict[str, Any]:
-        return to_dict(self)
-
+    # ------------------------------------------------------------------ checking
     def check(self) -> None:
-        """Bower's invariants (``saving.check_state``), then the shared ones."""
-        check_state(self)
-        history.check(self)
+        """Bower's invariants (``invariants.check_state``), then the shared ones."""
+        invariants.check_state(self)
+        information_state.check(self)
         super().check()
 
     # ------------------------------------------------------------------ display

@@ -211,7 +211,7 @@ class Fields:
                 continue
             a, b = getattr(state, f.name), getattr(clone, f.name)
             if f.copy == SHARED:
-                if not _immutable(a):
+                if not _immutable(a) and a is not state.game.options:  # options: read-only
                     problems.append(f"{f.name} is SHARED but holds a mutable {type(a).__name__}")
             elif isinstance(a, np.ndarray):
                 if a.flags.writeable and np.shares_memory(a, b):

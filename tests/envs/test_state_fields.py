@@ -15,12 +15,11 @@ from tablezoo.envs.core.game import State
 from tests.envcases import case_id
 
 GAMES = 4  # seeded random games per variant
-DECLARED = ("bauer_trick_v0", "ethnos_v0", "bauer_draft_v0")  # the games whose State declares its fields so far
 
 
 def _cases() -> list:
     return [pytest.param(name, options, id=case_id(name, options))
-            for name in DECLARED for options in envs.VARIANTS[name]]
+            for name in envs.ENVS for options in envs.VARIANTS[name]]
 
 
 def _slots(cls: type) -> set[str]:

@@ -1,13 +1,14 @@
-"""The information state of bower (``State.information_state``, ``envs/bower/history.py``): the
-default observation and every event of the game as the seat saw it; nothing hidden, a function
-of what the seat saw, perfect recall, saved and loaded with the position."""
+"""The information state of bower (``State.information_state``,
+``envs/bower/information_state.py``): the default observation and every event of the game as the
+seat saw it; nothing hidden, a function of what the seat saw, perfect recall, saved and loaded with
+the position."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tablezoo.envs.bower import history
+from tablezoo.envs.bower import information_state as history
 from tablezoo.envs.bower.actions import DISPLAY, PH_KEEP, PH_PLAY, PH_TAKE, PLAY
 from tablezoo.envs.bower.geometry import NUM_PLACEMENTS, placement_mask
 from tablezoo.envs.bower.rules import BowerGame
