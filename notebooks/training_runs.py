@@ -34,7 +34,7 @@ def one_run(condition: str, seed: int, work: Path, steps: int, every: int, games
     out = work / condition / f"seed{seed}"
     if out.exists():
         shutil.rmtree(out)
-    train = [sys.executable, "-m", "tablezoo.training.selfplay.train", *BASE, *CONDITIONS[condition],
+    train = [sys.executable, "-m", "tablezoo.training.cli.selfplay.train", *BASE, *CONDITIONS[condition],
              "--timesteps", str(steps), "--eval-every", str(every), "--eval-games", str(games),
              "--seed", str(seed), "--out", str(out)]
     subprocess.run(train, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)

@@ -332,3 +332,18 @@ def test_the_record_check_sees_a_table_a_branch_and_an_import():
     assert any("a dict keyed by game" in f for f in found)
     assert any("a collection of games" in f for f in found)
     assert any("names module tablezoo.envs.bower.batched" in f for f in found)
+
+
+def test_only_the_command_line_imports_argparse_or_the_cli():
+    """``training/`` is a library first: each tool takes a settings object that Python users
+    build directly, and only ``training/cli/`` turns flags into it."""
+    cli = "tablezoo.training.cli"
+    found = []
+    for name, path in modules().items():
+        if name == cli or name.startswith(cli + "."):
+            continue
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for dotted in imported_names(ast.parse(path.read_text(encoding="utf-8")), package):
+            if dotted.split(".")[0] == "argparse" or dotted == cli or dotted.startswith(cli + "."):
+                found.append(f"{path.relative_to(ROOT)}: {dotted}")
+    assert not found, "imports of argparse or the CLI outside training/cli/:\n" + "\n".join(found)

@@ -28,7 +28,7 @@ from tablezoo.training.cli.options import (
     refuse_earlier_run,
     usage_of,
 )
-from tablezoo.training.selfplay import train
+from tablezoo.training.cli.selfplay import train
 
 DEFAULT_GAMES = 400  # where neither --games nor the config's bc_games says
 # imitate's flag -> tablezoo train's; a flag left out leaves the config's value (or train's

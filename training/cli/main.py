@@ -4,9 +4,10 @@
     tablezoo play --env bower_v0 --opponent heuristic
     tablezoo evaluate --help
 
-Each subcommand is a module's ``main(argv)``; it is imported only when asked for, so
-``tablezoo play`` never loads torch. ``python -m tablezoo.training.<package>.<module>`` runs the
-same tools.
+Each subcommand is a module's ``main(argv)`` in this package, which turns the flags into the
+tool's settings and runs the library function that takes them; it is imported only when asked
+for, so ``tablezoo play`` never loads torch. ``python -m tablezoo.training.cli.<module>`` (e.g.
+``cli.selfplay.train``) runs the same tools.
 """
 
 from __future__ import annotations
@@ -20,33 +21,34 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "quickstart": ("tablezoo.training.cli.quickstart",
                    "the main job: train a small agent, evaluate it, leave the results"),
-    "train": ("tablezoo.training.selfplay.train",
+    "train": ("tablezoo.training.cli.selfplay.train",
               "train a MaskablePPO policy in self-play against a league"),
     "imitate": ("tablezoo.training.cli.imitate",
                 "behaviour-clone a teacher agent into a policy (a warm start)"),
-    "evolve": ("tablezoo.training.evolution.cma_es",
+    "evolve": ("tablezoo.training.cli.evolve",
                "evolve a heuristic's parameters with CMA-ES"),
-    "evaluate": ("tablezoo.training.evaluation.evaluate",
+    "evaluate": ("tablezoo.training.cli.evaluation.evaluate",
                  "evaluate a model or agent in one seat, seats rotated, with 95% intervals"),
-    "tournament": ("tablezoo.training.evaluation.tournament",
+    "tournament": ("tablezoo.training.cli.evaluation.tournament",
                    "seeded tournament between agents, with ratings, a table and a plot"),
-    "ladder": ("tablezoo.training.evaluation.ladder",
+    "ladder": ("tablezoo.training.cli.evaluation.ladder",
                "head-to-head win-rate matrix, ratings and time per move"),
     "play": ("tablezoo.training.cli.play", "play one seat in the terminal against agents"),
-    "serve": ("tablezoo.training.web.server",
+    "serve": ("tablezoo.training.cli.serve",
               "watch and play the games in a browser (a local web app)"),
     "animate": ("tablezoo.training.cli.animate",
                 "write a game as an animated GIF or MP4 (seeded or recorded)"),
-    "plot": ("tablezoo.training.figures.learning_curve", "draw a run's learning curve"),
-    "export": ("tablezoo.training.shipping.export",
+    "plot": ("tablezoo.training.cli.plot", "draw a run's learning curve"),
+    "export": ("tablezoo.training.cli.shipping.export",
                "turn a MaskablePPO zip into a numpy model (.npz + card)"),
-    "average": ("tablezoo.training.shipping.average",
+    "average": ("tablezoo.training.cli.shipping.average",
                 "average a run's weights over the last part of the run"),
-    "ship": ("tablezoo.training.shipping.ship", "measure a run's model and ship it with its card"),
-    "rllib": ("tablezoo.training.selfplay.rllib", "self-play PPO on Ray RLlib"),
+    "ship": ("tablezoo.training.cli.shipping.ship",
+             "measure a run's model and ship it with its card"),
+    "rllib": ("tablezoo.training.cli.selfplay.rllib", "self-play PPO on Ray RLlib"),
     "bench": ("tablezoo.training.cli.env_speed",
               "speed of every env through the AEC API (--vector: the vector API)"),
-    "bench-training": ("tablezoo.training.selfplay.throughput",
+    "bench-training": ("tablezoo.training.cli.selfplay.throughput",
                        "learner steps/s of the training loop"),
     "soak": ("tablezoo.training.cli.soak", "play every env for minutes: steps, errors, memory"),
     "docs": ("tablezoo.training.cli.docs", "print an env's generated documentation tables"),

@@ -12,13 +12,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from tablezoo import envs
-from tablezoo.agents.registry import parse_value
+from tablezoo.training.runs import (
+    earlier_run_problem,
+    env_options_for,
+    option_item,
+    parse_env_options,
+)
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -150,39 +154,13 @@ def out_file(text: str) -> Path:
     return path
 
 
-# What a training run leaves in its folder; an existing run is only continued (--resume) or
-# replaced on purpose (--force), so stale checkpoints never join a new run's self-play pool.
-RUN_FILES = ("config.json", "model.zip", "model.npz", "model.json", "summary.json", "eval.csv",
-             "learning_curve.png")
-
-
-def existing_run(out: Path) -> list[str]:
-    """The run files (and ``checkpoints/``) already in ``out``."""
-    found = [name for name in RUN_FILES if (out / name).exists()]
-    if (out / "checkpoints").is_dir() and any((out / "checkpoints").iterdir()):
-        found.append("checkpoints/")
-    return found
-
-
 def refuse_earlier_run(parser: argparse.ArgumentParser, out: Path, *, force: bool,
                        resume: bool | None = None, also: tuple[str, ...] = ()) -> None:
-    """Stop with a parser error when ``out`` already holds a run (or one of the tool's own
-    files ``also``) and neither ``--force`` nor, where the tool has it (``resume`` not None),
-    ``--resume`` says what to do with it; the message names only the flags the tool has."""
-    found = existing_run(out) + [name for name in also if (out / name).exists()]
-    if not found or force or resume:
-        return
-    how = ("pass --resume to continue it or --force to start afresh" if resume is not None
-           else "pass --force to replace it")
-    parser.error(f"--out {out} already holds a run ({', '.join(found)}); {how}")
-
-
-def clear_run(out: Path) -> None:
-    """Remove a previous run's files from ``out`` (``--force``); other files stay."""
-    for name in RUN_FILES:
-        (out / name).unlink(missing_ok=True)
-    if (out / "checkpoints").is_dir():
-        shutil.rmtree(out / "checkpoints")
+    """Stop with a parser error when ``out`` already holds a run that neither ``--force`` nor
+    ``--resume`` (where the tool has it) says what to do with (``runs.earlier_run_problem``)."""
+    problem = earlier_run_problem(out, force=force, resume=resume, also=also)
+    if problem is not None:
+        parser.error(problem)
 
 
 def parse_with_config(parser: argparse.ArgumentParser,
@@ -289,49 +267,6 @@ def check_env_name(name: str) -> str:
     return name
 
 
-def parse_env_options(items: list[str] | None) -> dict[str, Any]:
-    """``["episode=deal", "start_score=4"]`` -> ``{"episode": "deal", "start_score": 4}``; a
-    value in brackets is a JSON list (``band_glory=[0,1,3,6,10,15]``,
-    ``tribes=["dwarves","elves",...]``)."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ValueError(f"--env-option expects key=value, got {item!r}")
-        value = value.strip()
-        if value.startswith("["):
-            try:
-                out[key.strip()] = json.loads(value)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"--env-option {item}: a list value must be JSON, such as "
-                                 f'{key.strip()}=[0,1,3] or {key.strip()}=["a","b"] '
-                                 f"({exc.msg})") from None
-        else:
-            out[key.strip()] = parse_value(value)
-    return out
-
-
-def option_item(key: str, value: Any) -> str:
-    """``KEY=VALUE`` text that ``parse_env_options`` reads back as ``value`` (lists as JSON)."""
-    if isinstance(value, list | tuple):
-        return f"{key}={json.dumps(list(value))}"
-    return f"{key}={value}"
-
-
-def env_options_for(env_name: str, given: dict[str, Any]) -> dict[str, Any]:
-    """The tool defaults for ``env_name`` overridden by ``given``, validated by building the game
-    (an unknown option or bad value raises ``InvalidOptionError`` naming the allowed ones)."""
-    options = {**envs.spec(env_name).tool_options, **given}
-    envs.make_game(env_name, **options)
-    return options
-
-
-def eval_options(env_options: dict[str, Any]) -> dict[str, Any]:
-    """A run's game options for measuring it: evaluation always scores with the game's default
-    reward (rank / win-loss), whatever reward the learner was trained on (e.g. ``margin``)."""
-    return {k: v for k, v in env_options.items() if k != "reward"}
-
-
 def parse_with_env_options(parser: argparse.ArgumentParser, argv: list[str] | None
                            ) -> tuple[argparse.Namespace, dict[str, Any]]:
     """A tool's arguments and the game options of its ``--env``/``--env-option`` (the tools'
@@ -341,10 +276,3 @@ def parse_with_env_options(parser: argparse.ArgumentParser, argv: list[str] | No
         return args, env_options_for(args.env, parse_env_options(args.env_option))
     except ValueError as exc:
         parser.error(str(exc))
-
-
-def read_run_config(model_path: str | Path) -> dict[str, Any]:
-    """The ``config.json`` that ``tablezoo train`` writes next to ``model.zip`` (or ``{}``)."""
-    from tablezoo.agents.learned.policy import run_config
-
-    return run_config(model_path)

@@ -18,7 +18,6 @@ opponent), ``learning_curve.png`` and ``eval.csv`` (reward during training), ``m
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -77,8 +76,7 @@ def engine_of(args) -> str:
     """The engine ``tablezoo train`` will run (``train.resolve_engine`` of these flags)."""
     from tablezoo.training.selfplay import train
 
-    return train.resolve_engine(argparse.Namespace(env=args.env, engine=args.engine,
-                                                   advice=None))
+    return train.resolve_engine(args.env, args.engine)
 
 
 def fill_budget(args) -> None:
@@ -143,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         fill_budget(args)
     except ValueError as exc:  # --engine compiled where there is none
         parser.error(str(exc))
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     t0 = time.perf_counter()
     code = train.main(train_command(args, options), prog="quickstart",

@@ -17,36 +17,24 @@ game's own reward, like any agent), else to the training tools' defaults (bauer_
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from collections.abc import Callable, Container
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
+from tablezoo.agents.learned.policy import run_config
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game
-from tablezoo.training.cli.options import (
-    add_env,
-    add_env_options,
-    add_games,
-    add_opponent,
-    add_out,
-    add_seed,
-    env_options_for,
-    eval_options,
-    make_parser,
-    out_file,
-    parse_env_options,
-    read_run_config,
-)
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.evaluation.records import GameRecords, RecordsError
 from tablezoo.training.evaluation.stats import OutcomeSummary, interval_caveat, summarize
 from tablezoo.training.evaluation.teams import partners_of
+from tablezoo.training.runs import SettingsError, env_options_for, eval_options
 
 AgentFactory = Callable[[int | None], BaseAgent]
 
@@ -99,76 +87,76 @@ def format_summary(summary: OutcomeSummary) -> str:
     return "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = make_parser("evaluate", __doc__)
-    add_env(p, help="the env to evaluate on")
-    hero = p.add_mutually_exclusive_group(required=True)
-    hero.add_argument("--model", type=Path, help="a model.zip from tablezoo train")
-    hero.add_argument("--agent", metavar="SPEC",
-                      help="evaluate any agent spec instead (e.g. heuristic, trained), for "
-                           "baselines")
-    add_opponent(p, help="agent spec of the opponents")
-    p.add_argument("--partner", metavar="SPEC",
-                   help="agent spec of the evaluated agent's team-mates (team games); without "
-                        "it the evaluated agent partners itself, so its team plays as one")
-    add_games(p, default=2000, help="seeded games, seats rotated")
-    add_seed(p)
-    add_env_options(p, help="a game option, repeatable (default: the options in the run's "
-                            "config.json, else the tool defaults)")
-    p.add_argument("--stochastic", action="store_true",
-                   help="sample the policy's actions instead of taking the most likely one")
-    add_out(p, required=False, help="also write the results to DIR/eval.json (default: print "
-                                    "only)")
-    p.add_argument("--json", type=out_file, metavar="FILE",
-                   help="also write the results to this file (default: print only)")
-    p.add_argument("--records", type=Path, metavar="FILE",
-                   help="append one JSON line per finished game to FILE; run the same command "
-                        "again to resume: games already in FILE are not played again "
-                        "(training/evaluation/records.py)")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--timing", action="store_true",
-                   help="also report the evaluated agent's CPU time per decision (median, p90) "
-                        "and, for search agents, iterations per second")
-    return p
+@dataclass
+class EvaluationSettings:
+    """One evaluation (``tablezoo evaluate``'s flags): the evaluated agent (``model``, a
+    model.zip, or ``agent``, any agent spec: exactly one), who sits beside and against it, the
+    games and where the results go."""
+
+    env: str
+    model: Path | None = None
+    agent: str | None = None
+    opponent: str = "random"
+    partner: str | None = None  # None: the evaluated agent partners itself
+    games: int = 2000
+    seed: int = 0
+    env_options: dict[str, Any] | None = None  # None: the model's run's, else the tool defaults
+    stochastic: bool = False
+    out: Path | None = None  # also write OUT/eval.json
+    json: Path | None = None  # also write this file
+    records: Path | None = None  # one JSON line per game; resumes where it stopped
+    progress: bool = True
+    timing: bool = False
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _hero_and_game(settings: EvaluationSettings) -> tuple[Game, dict[str, Any], AgentFactory,
+                                                           AgentFactory, AgentFactory]:
+    """The game, its options and the factories of the evaluated agent, its partners and its
+    opponents; raises ``SettingsError`` for settings that cannot run."""
+    if (settings.model is None) == (settings.agent is None):
+        raise SettingsError("one of the arguments --model --agent is required")
     try:
-        config = read_run_config(args.model) if args.model else {}
-        if args.env_option is None and config.get("env") == args.env:  # the run's game,
+        config = run_config(settings.model) if settings.model else {}
+        if settings.env_options is None and config.get("env") == settings.env:  # the run's
             given: dict[str, Any] = eval_options(config.get("env_options", {}))  # usual reward
         else:
-            given = parse_env_options(args.env_option)
-        options = env_options_for(args.env, given)
-        probe = envs.make_game(args.env, **options)
-        players = probe.num_players
-        if args.partner is not None and not partners_of(probe, 0):
-            raise ValueError(f"--partner {args.partner}: {args.env} has no teams, so no seat "
-                             "would play it (every other seat plays --opponent)")
-        make_opponent = factory_from_spec(args.opponent, args.env, players)
-        named_partner = (None if args.partner is None  # checked before a model file is loaded
-                         else factory_from_spec(args.partner, args.env, players))
-        if args.agent is not None:
-            make_hero = factory_from_spec(args.agent, args.env, players)
+            given = settings.env_options or {}
+        options = env_options_for(settings.env, given)
+        game = envs.make_game(settings.env, **options)
+        players = game.num_players
+        if settings.partner is not None and not partners_of(game, 0):
+            raise ValueError(f"--partner {settings.partner}: {settings.env} has no teams, so no "
+                             "seat would play it (every other seat plays --opponent)")
+        make_opponent = factory_from_spec(settings.opponent, settings.env, players)
+        named_partner = (None if settings.partner is None  # checked before a model is loaded
+                         else factory_from_spec(settings.partner, settings.env, players))
+        if settings.agent is not None:
+            make_hero = factory_from_spec(settings.agent, settings.env, players)
         else:
             import torch
 
             from tablezoo.agents.learned.policy import PolicyAgent, load_model
 
             torch.set_num_threads(1)
-            model = load_model(args.model, args.env, probe.obs_spec.size)  # or another env's
+            model = load_model(settings.model, settings.env, game.obs_spec.size)  # or another's
 
             def make_hero(seed: int | None) -> BaseAgent:
-                return PolicyAgent(model=model, seed=seed, deterministic=not args.stochastic)
-        make_partner = make_hero if named_partner is None else named_partner
-    except (ValueError, FileNotFoundError) as exc:  # argparse prints it and exits with 2
-        parser.error(str(exc))
-    game = probe  # the game the specs were checked against
+                return PolicyAgent(model=model, seed=seed,
+                                   deterministic=not settings.stochastic)
+    except (ValueError, FileNotFoundError) as exc:
+        raise SettingsError(str(exc)) from exc
+    return game, options, make_hero, make_hero if named_partner is None else named_partner, \
+        make_opponent
+
+
+def run_evaluation(settings: EvaluationSettings) -> dict[str, Any]:
+    """Play the games, print the summary, write it where ``settings`` says; returns what is
+    written (the set-up, the rates with their intervals, the timing). Settings that cannot run
+    raise ``SettingsError`` before any game."""
+    game, options, make_hero, make_partner, make_opponent = _hero_and_game(settings)
     cpu_seconds: list[float] = []
     iterations: list[int] = []
-    if args.timing:
+    if settings.timing:
         from tablezoo.training.evaluation.timing import TimedAgent
 
         make_untimed = make_hero
@@ -177,20 +165,21 @@ def main(argv: list[str] | None = None) -> int:
             return TimedAgent(make_untimed(seed), cpu_seconds, iterations)
 
     has_partners = any(partners_of(game, seat) for seat in range(game.num_players))
-    run = {"env": args.env, "env_options": options, "hero": args.agent or str(args.model),
-           "partner": (args.partner or SELF_PARTNER) if has_partners else None,
-           "opponent": args.opponent,
-           "seed": args.seed}
+    run = {"env": settings.env, "env_options": options,
+           "hero": settings.agent or str(settings.model),
+           "partner": (settings.partner or SELF_PARTNER) if has_partners else None,
+           "opponent": settings.opponent,
+           "seed": settings.seed}
     records = None
-    if args.records is not None:
+    if settings.records is not None:
         try:
-            records = GameRecords(args.records, run)
+            records = GameRecords(settings.records, run)
         except (RecordsError, OSError) as exc:
-            parser.error(str(exc))
-    done = {k: r for k, r in (records.games if records else {}).items() if k < args.games}
+            raise SettingsError(str(exc)) from exc
+    done = {k: r for k, r in (records.games if records else {}).items() if k < settings.games}
     if done:
-        print(f"{args.records}: {len(done)} of the {args.games} games already recorded; "
-              f"playing the other {args.games - len(done)}", file=sys.stderr)
+        print(f"{settings.records}: {len(done)} of the {settings.games} games already recorded; "
+              f"playing the other {settings.games - len(done)}", file=sys.stderr)
         for r in done.values():  # the resumed games' decisions count in the timing too
             cpu_seconds.extend(r.get("cpu_s", []))
             iterations.extend(r.get("iterations", []))
@@ -201,35 +190,35 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal timed
         if records is None:
             return
-        if not args.timing:
+        if not settings.timing:
             records.add(k, seat, reward)
             return
         records.add(k, seat, reward, cpu_seconds[timed:], iterations[timed:])  # this game's
         timed = len(cpu_seconds)
 
     bar = None
-    if not args.no_progress:
+    if settings.progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=args.games, initial=len(done), file=sys.stderr, desc="evaluating")
+        bar = tqdm(total=settings.games, initial=len(done), file=sys.stderr, desc="evaluating")
     t0 = time.perf_counter()
-    played = evaluate_seat(game, make_hero, make_partner, make_opponent, args.games, args.seed,
-                           progress=(lambda _: bar.update(1)) if bar else None, skip=done,
-                           on_game=record)
+    played = evaluate_seat(game, make_hero, make_partner, make_opponent, settings.games,
+                           settings.seed, progress=(lambda _: bar.update(1)) if bar else None,
+                           skip=done, on_game=record)
     if bar is not None:
         bar.close()
     new_rewards = iter(played)
-    rewards = [done[k]["reward"] if k in done else next(new_rewards) for k in range(args.games)]
+    rewards = [done[k]["reward"] if k in done else next(new_rewards) for k in range(settings.games)]
     summary = summarize(rewards)
-    last_seed = args.seed + args.games - 1
-    hero_name = args.agent or f"model {args.model}"
+    last_seed = settings.seed + settings.games - 1
+    hero_name = settings.agent or f"model {settings.model}"
     partner = f"partner={run['partner']}, " if has_partners else ""  # only team games have one
-    print(f"{args.env} {options}: {hero_name} vs {partner}"
-          f"opponents={args.opponent}, seats rotated, seeds {args.seed}..{last_seed}")
+    print(f"{settings.env} {options}: {hero_name} vs {partner}"
+          f"opponents={settings.opponent}, seats rotated, seeds {settings.seed}..{last_seed}")
     print(format_summary(summary))
     print(f"({time.perf_counter() - t0:.1f} s)")
     payload = {**run, **summary.as_dict()}
-    if args.timing:
+    if settings.timing:
         from tablezoo.training.evaluation.timing import format_ms, timing_summary
 
         timing = timing_summary(cpu_seconds, iterations)
@@ -241,13 +230,9 @@ def main(argv: list[str] | None = None) -> int:
             if "iterations_per_s" in timing:
                 line += f"; {timing['iterations_per_s']:.0f} iterations/s"
             print(line)
-    targets = [args.json] if args.json else []
-    targets += [args.out / "eval.json"] if args.out else []
+    targets = [settings.json] if settings.json else []
+    targets += [settings.out / "eval.json"] if settings.out else []
     for path in targets:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(payload, indent=2))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    return payload

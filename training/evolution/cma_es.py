@@ -38,6 +38,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -46,30 +47,90 @@ import numpy as np
 
 from tablezoo import envs
 from tablezoo.agents.learned.heuristic_weights import HeuristicWeights, heuristic_parameters
-from tablezoo.training.cli.options import (
-    add_env,
-    add_env_options,
-    add_out,
-    add_seed,
-    clear_run,
-    env_options_for,
-    make_parser,
-    parse_env_options,
-    parse_with_config,
-    refuse_earlier_run,
-)
 from tablezoo.training.evaluation.evaluate import evaluate_seat
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.evaluation.stats import json_figures
 from tablezoo.training.evaluation.teams import partners_of
+from tablezoo.training.runs import SettingsError, clear_run, earlier_run_problem, env_options_for
 from tablezoo.training.selfplay.callbacks import EVAL_FIELDS, eval_row
-from tablezoo.training.shipping.commands import RUN, join, portable
 from tablezoo.training.shipping.machine import machine_record
 
 TRAIN_SEEDS = 30_000_000  # generation g deals from TRAIN_SEEDS + 1,000,000 * seed + g * pairs
 EVAL_SEEDS = 1_000_000  # the learning curve's fixed games, as in tablezoo train
 EVOLUTION_FIELDS = ["generation", "games", "seconds", "population_mean",
                     "population_best", "mean_params"]
+
+
+@dataclass(kw_only=True)
+class EvolutionSettings:
+    """One evolution run (``tablezoo evolve --help`` explains each field under its flag's
+    name): ``param`` lists the parameters to evolve as ``NAME=LOW:HIGH``, ``env_options`` the
+    game options over the tools' defaults."""
+
+    env: str = "bower_v0"
+    env_options: dict[str, Any] | None = None
+    param: list[str] | None = None
+    out: Path
+    seed: int = 0
+    population: int = 8
+    pairs: int = 120
+    sigma: float = 0.15
+    generations: int = 1000
+    max_minutes: float | None = None
+    eval_every: int = 3
+    eval_games: int = 400
+    tail_average: float = 0.0
+    processes: int = 2
+    force: bool = False
+
+
+def check_settings(settings: EvolutionSettings) -> tuple[dict[str, tuple[float, float]],
+                                                          dict[str, Any]]:
+    """The bounds of the evolved parameters and the game's options; raises ``SettingsError``
+    naming the first setting out of range by its flag."""
+    if settings.env not in envs.ENVS:
+        raise SettingsError(f"unknown env {settings.env!r}; known envs: {', '.join(envs.ENVS)}")
+    for flag, least in (("population", 4), ("pairs", 1), ("processes", 1), ("eval_games", 1)):
+        if getattr(settings, flag) < least:  # CMA-ES's recombination needs 2 parents of 4
+            raise SettingsError(f"--{flag.replace('_', '-')} must be at least {least}")
+    if not 0.0 < settings.sigma <= 1.0:  # a step in units of each parameter's range
+        raise SettingsError(f"--sigma {settings.sigma}: allowed: more than 0, at most 1")
+    if settings.generations < 1:
+        raise SettingsError(f"--generations {settings.generations}: allowed: 1 or more")
+    if settings.max_minutes is not None and not settings.max_minutes > 0:
+        raise SettingsError(f"--max-minutes {settings.max_minutes}: allowed: more than 0, or "
+                            "leave it out")
+    if settings.eval_every < 0:
+        raise SettingsError(f"--eval-every {settings.eval_every}: allowed: 0 (the curve's ends "
+                            "only) or more")
+    if not 0.0 <= settings.tail_average <= 1.0:
+        raise SettingsError(f"--tail-average must be between 0 and 1, got "
+                            f"{settings.tail_average}")
+    try:
+        bounds = parse_bounds(settings.param or [], settings.env)
+        options = env_options_for(settings.env, settings.env_options or {})
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from exc
+    problem = earlier_run_problem(settings.out, force=settings.force, also=("evolution.csv",))
+    if problem is not None:
+        raise SettingsError(problem)
+    return bounds, options
+
+
+def evolve(settings: EvolutionSettings, command: str | None = None,
+           record: dict[str, Any] | None = None) -> Path:
+    """Check ``settings``, then run the evolution (module docstring); returns the model's path.
+    ``command`` is the card's ``training_command`` (default: the settings' repr) and ``record``
+    what ``config.json`` records of the settings (default: their fields). Settings that cannot
+    run raise ``SettingsError`` before anything is written."""
+    bounds, options = check_settings(settings)
+    if settings.force:
+        clear_run(settings.out)
+        (settings.out / "evolution.csv").unlink(missing_ok=True)
+    if record is None:
+        record = {k: v for k, v in vars(settings).items() if k != "env_options"}
+    return run(settings, bounds, options, repr(settings) if command is None else command,
+               record)
 
 
 # --- games ---------------------------------------------------------------------------------------
@@ -156,20 +217,23 @@ def to_unit(params: dict[str, float], bounds: dict[str, tuple[float, float]]) ->
 class Evolution:
     """CMA-ES over the unit cube of ``bounds``; games in a pool of ``processes`` workers."""
 
-    def __init__(self, args: Any, bounds: dict[str, tuple[float, float]]):
+    def __init__(self, settings: EvolutionSettings, bounds: dict[str, tuple[float, float]],
+                 options: dict[str, Any]):
         from cmaes import CMA
 
-        self.args = args
+        self.settings = settings
         self.bounds = bounds
-        start = to_unit(heuristic_parameters(args.env), bounds)
-        self.cma = CMA(mean=start, sigma=args.sigma, bounds=np.array([[0.0, 1.0]] * len(bounds)),
-                       seed=args.seed, population_size=args.population)
+        start = to_unit(heuristic_parameters(settings.env), bounds)
+        self.cma = CMA(mean=start, sigma=settings.sigma,
+                       bounds=np.array([[0.0, 1.0]] * len(bounds)), seed=settings.seed,
+                       population_size=settings.population)
         self.games = 0
         self.means: list[np.ndarray] = []  # the distribution's mean after each generation
-        self.options: dict[str, Any] = args.env_options
+        self.options: dict[str, Any] = options
         # each deal is played from every seat
-        self.seats = envs.make_game(args.env, **self.options).num_players
-        self.pool = get_context("spawn").Pool(args.processes) if args.processes > 1 else None
+        self.seats = envs.make_game(settings.env, **self.options).num_players
+        self.pool = (get_context("spawn").Pool(settings.processes) if settings.processes > 1
+                     else None)
 
     def _map(self, fn: Any, tasks: list[Any]) -> list[list[float]]:
         return self.pool.map(fn, tasks) if self.pool else [fn(t) for t in tasks]
@@ -181,19 +245,19 @@ class Evolution:
         """The generations (1-based) whose means the model averages: the last
         ``--tail-average`` fraction of those played (at least one), or just the last."""
         played = len(self.means)
-        count = max(1, math.ceil(self.args.tail_average * played)) if played else 0
+        count = max(1, math.ceil(self.settings.tail_average * played)) if played else 0
         return list(range(played - count + 1, played + 1))
 
     def model_params(self) -> dict[str, float]:
         """The parameters the run would save now: the mean, or its tail average."""
-        if not self.args.tail_average or not self.means:
+        if not self.settings.tail_average or not self.means:
             return self.mean_params()
         return to_params(np.mean([self.means[g - 1] for g in self.tail()], axis=0), self.bounds)
 
     def generation(self, g: int) -> tuple[list[float], float]:
         """Play one generation and update CMA-ES; the candidates' fitness and the seconds."""
         t0 = time.perf_counter()
-        a = self.args
+        a = self.settings
         first = TRAIN_SEEDS + 1_000_000 * a.seed + g * a.pairs
         seeds = list(range(first, first + a.pairs))
         xs = [self.cma.ask() for _ in range(self.cma.population_size)]
@@ -211,7 +275,7 @@ class Evolution:
     def evaluate_model(self) -> dict[str, Any]:
         """The model's reward against the heuristic on the fixed curve games."""
         t0 = time.perf_counter()
-        a = self.args
+        a = self.settings
         parts = self._map(_play_rotated, [(a.env, self.options, self.model_params(), c)
                                           for c in _split(list(range(a.eval_games)), a.processes)])
         rewards = [r for part in parts for r in part]
@@ -225,7 +289,7 @@ class Evolution:
 
 def _model_description(evo: Evolution) -> str:
     tail = evo.tail()
-    if not evo.args.tail_average or len(tail) < 2:
+    if not evo.settings.tail_average or len(tail) < 2:
         return "the distribution's mean after the last generation"
     return f"the average of the distribution's means after generations {tail[0]}..{tail[-1]}"
 
@@ -239,25 +303,26 @@ def _append_csv(path: Path, fields: list[str], row: dict[str, Any]) -> None:
         writer.writerow(row)
 
 
-def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path:
-    """The whole run; returns the model's path."""
+def run(settings: EvolutionSettings, bounds: dict[str, tuple[float, float]],
+        options: dict[str, Any], command: str, record: dict[str, Any]) -> Path:
+    """The whole run of checked settings (``evolve``); returns the model's path."""
     from tablezoo.training.figures.learning_curve import plot_run
 
-    out: Path = args.out
+    out: Path = settings.out
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(
-        {**{k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
-         "bounds": bounds, "command": command}, indent=2) + "\n")
+        {**{k: (str(v) if isinstance(v, Path) else v) for k, v in record.items()},
+         "env_options": options, "bounds": bounds, "command": command}, indent=2) + "\n")
     t_start = time.perf_counter()
-    machine = machine_record(args.processes)
-    deadline = math.inf if args.max_minutes is None else t_start + 60.0 * args.max_minutes
-    evo = Evolution(args, bounds)
+    machine = machine_record(settings.processes)
+    deadline = math.inf if settings.max_minutes is None else t_start + 60.0 * settings.max_minutes
+    evo = Evolution(settings, bounds, options)
     curve = [evo.evaluate_model()]
     _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
     last = 0.0
     g = 0
     try:
-        while g < args.generations and time.perf_counter() + last < deadline:
+        while g < settings.generations and time.perf_counter() + last < deadline:
             fitness, seconds = evo.generation(g)
             g += 1
             last = seconds
@@ -268,7 +333,7 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
                 "mean_params": json.dumps(evo.mean_params())})
             print(f"generation {g}: population {np.mean(fitness):+.3f} (best {max(fitness):+.3f})"
                   f", mean {evo.mean_params()}, {seconds:.0f} s", file=sys.stderr, flush=True)
-            if args.eval_every and g % args.eval_every == 0:
+            if settings.eval_every and g % settings.eval_every == 0:
                 curve.append(evo.evaluate_model())
                 _append_csv(out / "eval.csv", EVAL_FIELDS, curve[-1])
                 last = seconds + curve[-1]["seconds"]
@@ -279,17 +344,17 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
         evo.close()
     wall = time.perf_counter() - t_start
     final = curve[-1]
-    model = HeuristicWeights(args.env, evo.model_params())
+    model = HeuristicWeights(settings.env, evo.model_params())
     path = model.save(out / "model.npz", {
-        "num_players": evo.seats, "env_options": args.env_options,
+        "num_players": evo.seats, "env_options": options,
         "training_command": command, "timesteps": 0, "games": evo.games, "generations": g,
-        "wall_seconds": round(wall, 1), "seed": args.seed,
-        "budget": {"max_minutes": args.max_minutes, "generations": args.generations,
-                   "stopped_by": "generations" if g >= args.generations else
+        "wall_seconds": round(wall, 1), "seed": settings.seed,
+        "budget": {"max_minutes": settings.max_minutes, "generations": settings.generations,
+                   "stopped_by": "generations" if g >= settings.generations else
                    "max_minutes: the wall clock, so a rerun stops elsewhere",
                    "machine": machine},
-        "evolution": {"method": "CMA-ES (cmaes)", "population": args.population,
-                      "pairs": args.pairs, "sigma0": args.sigma, "bounds": bounds,
+        "evolution": {"method": "CMA-ES (cmaes)", "population": settings.population,
+                      "pairs": settings.pairs, "sigma0": settings.sigma, "bounds": bounds,
                       "opponent": "heuristic (default parameters)",
                       "model": _model_description(evo)},
         "eval_during_training": json_figures(final)})
@@ -297,74 +362,3 @@ def run(args: Any, bounds: dict[str, tuple[float, float]], command: str) -> Path
     print(f"{path}: {model.describe()} after {g} generations, {evo.games} games, "
           f"{wall / 60:.1f} min", file=sys.stderr)
     return path
-
-
-def build_parser() -> Any:
-    p = make_parser("evolve", __doc__)
-    p.add_argument("--config", type=Path, help="a JSON file of these flags (flags given on the "
-                   "command line win)")
-    add_env(p, required=False, default="bower_v0")
-    add_env_options(p, help="a game option of the env, repeatable (bauer_trick: single deals "
-                    "unless told otherwise, as in the other tools)")
-    p.add_argument("--param", action="append", metavar="NAME=LOW:HIGH",
-                   help="a heuristic parameter to evolve and its bounds (repeatable)")
-    add_out(p)
-    add_seed(p)
-    p.add_argument("--population", type=int, default=8,
-                   help="candidates per generation (at least 4)")
-    p.add_argument("--pairs", type=int, default=120,
-                   help="deals per candidate and generation, each played once from every seat")
-    p.add_argument("--sigma", type=float, default=0.15,
-                   help="CMA-ES's initial step size, in units of each parameter's range")
-    p.add_argument("--generations", type=int, default=1000,
-                   help="generations to play: the run's budget")
-    p.add_argument("--max-minutes", type=float, default=None,
-                   help="also stop before a generation that would end past this wall time, a "
-                        "guard for exploration runs: where it stops depends on the machine, so "
-                        "the run cannot be rerun (default: none)")
-    p.add_argument("--eval-every", type=int, default=3,
-                   help="generations between curve points (0: only the first and the last)")
-    p.add_argument("--eval-games", type=int, default=400, help="games per curve point")
-    p.add_argument("--tail-average", type=float, default=0.0, metavar="F",
-                   help="save the average of the distribution's means over the last fraction F "
-                   "of the generations (0 < F <= 1) instead of the final mean; 0: the final mean")
-    p.add_argument("--processes", type=int, default=2, help="worker processes for the games")
-    p.add_argument("--force", action="store_true", help="replace a run already in OUT")
-    return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
-    args = parse_with_config(parser, argv)
-    if args.env not in envs.ENVS:
-        parser.error(f"unknown env {args.env!r}; known envs: {', '.join(envs.ENVS)}")
-    for flag, least in (("population", 4), ("pairs", 1), ("processes", 1), ("eval_games", 1)):
-        if getattr(args, flag) < least:  # CMA-ES's recombination needs 2 parents of 4
-            parser.error(f"--{flag.replace('_', '-')} must be at least {least}")
-    if not 0.0 < args.sigma <= 1.0:  # a step in units of each parameter's range
-        parser.error(f"--sigma {args.sigma}: allowed: more than 0, at most 1")
-    if args.generations < 1:
-        parser.error(f"--generations {args.generations}: allowed: 1 or more")
-    if args.max_minutes is not None and not args.max_minutes > 0:
-        parser.error(f"--max-minutes {args.max_minutes}: allowed: more than 0, or leave it out")
-    if args.eval_every < 0:
-        parser.error(f"--eval-every {args.eval_every}: allowed: 0 (the curve's ends only) or more")
-    if not 0.0 <= args.tail_average <= 1.0:
-        parser.error(f"--tail-average must be between 0 and 1, got {args.tail_average}")
-    try:
-        bounds = parse_bounds(args.param or [], args.env)
-        args.env_options = env_options_for(args.env, parse_env_options(args.env_option))
-    except ValueError as exc:
-        parser.error(str(exc))
-    refuse_earlier_run(parser, args.out, force=args.force, also=("evolution.csv",))
-    if args.force:
-        clear_run(args.out)
-        (args.out / "evolution.csv").unlink(missing_ok=True)
-    command = join("evolve", portable(argv, {str(args.out): RUN}))
-    run(args, bounds, command)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -49,9 +49,10 @@ def export_policy(policy: Any, obs_scale: np.ndarray | None,
     return mlp_from_policy(policy, obs_scale, card)
 
 
-def make_checkpoint_callback(args: Any) -> CheckpointCallback:
-    return CheckpointCallback(save_freq=max(1, args.checkpoint_every // args.n_envs),
-                              save_path=str(args.out / "checkpoints"), name_prefix="model")
+def make_checkpoint_callback(settings: Any) -> CheckpointCallback:
+    """Checkpoints every ``settings.checkpoint_every`` learner steps in ``OUT/checkpoints/``."""
+    return CheckpointCallback(save_freq=max(1, settings.checkpoint_every // settings.n_envs),
+                              save_path=str(settings.out / "checkpoints"), name_prefix="model")
 
 
 class StopAfter(BaseCallback):

@@ -17,53 +17,46 @@ a running cluster: ``ray start --head --port=6379`` on the head machine, ``ray s
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablezoo.training.cli.options import (
-    add_env,
-    add_env_options,
-    add_out,
-    add_seed,
-    env_options_for,
-    make_parser,
-    parse_env_options,
-)
+from tablezoo.training.runs import SettingsError, env_options_for
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = make_parser("rllib", __doc__)
-    add_env(p, help="the env to train on")
-    p.add_argument("--iterations", type=int, default=10, help="PPO training iterations")
-    p.add_argument("--num-env-runners", type=int, default=1,
-                   help="Ray actors that sample episodes (0: sample in this process)")
-    add_out(p, help="folder for checkpoints and metrics")
-    p.add_argument("--address", default=None,
-                   help="join this Ray cluster (e.g. auto or HOST:6379); default: a local Ray")
-    add_seed(p, help="seed of the Ray run and its environments")
-    add_env_options(p)
-    p.add_argument("--train-batch-size", type=int, default=4000, help="env steps per iteration")
-    p.add_argument("--minibatch-size", type=int, default=512, help="PPO minibatch size")
-    p.add_argument("--num-epochs", type=int, default=8, help="PPO epochs per iteration")
-    p.add_argument("--lr", type=float, default=3e-4, help="learning rate")
-    p.add_argument("--torch-threads", type=int, default=1,
-                   help="torch threads of the learner in this process (1: much faster on a busy "
-                        "machine; env runners get 1 from Ray)")
-    p.add_argument("--checkpoint-every", type=int, default=10,
-                   help="also keep a checkpoint every N iterations (0: only the newest)")
-    args = p.parse_args(argv)
-    for flag in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "torch_threads"):
-        if getattr(args, flag) < 1:
-            p.error(f"--{flag.replace('_', '-')} must be >= 1")
-    if args.num_env_runners < 0 or args.checkpoint_every < 0:
-        p.error("--num-env-runners and --checkpoint-every must be >= 0")
-    if args.minibatch_size > args.train_batch_size:
-        p.error("--minibatch-size must not exceed --train-batch-size")
-    return args
+@dataclass(kw_only=True)
+class RllibSettings:
+    """One RLlib run (``tablezoo rllib --help`` explains each field under its flag's name);
+    ``address`` ``None`` starts a local Ray, ``env_options`` are over the tools' defaults."""
+
+    env: str
+    iterations: int = 10
+    num_env_runners: int = 1
+    out: Path
+    address: str | None = None
+    seed: int = 0
+    env_options: dict[str, Any] | None = None
+    train_batch_size: int = 4000
+    minibatch_size: int = 512
+    num_epochs: int = 8
+    lr: float = 3e-4
+    torch_threads: int = 1
+    checkpoint_every: int = 10
+
+
+def check_settings(settings: RllibSettings) -> None:
+    """Raises ``SettingsError`` naming the first count out of range by its flag."""
+    for flag in ("iterations", "train_batch_size", "minibatch_size", "num_epochs",
+                 "torch_threads"):
+        if getattr(settings, flag) < 1:
+            raise SettingsError(f"--{flag.replace('_', '-')} must be >= 1")
+    if settings.num_env_runners < 0 or settings.checkpoint_every < 0:
+        raise SettingsError("--num-env-runners and --checkpoint-every must be >= 0")
+    if settings.minibatch_size > settings.train_batch_size:
+        raise SettingsError("--minibatch-size must not exceed --train-batch-size")
 
 
 def iteration_record(iteration: int, result: dict[str, Any], wall_s: float) -> dict[str, Any]:
@@ -104,25 +97,27 @@ def start_ray(address: str | None, num_env_runners: int) -> bool:
     return True
 
 
-def train(args: argparse.Namespace) -> list[dict[str, Any]]:
+def train(settings: RllibSettings) -> list[dict[str, Any]]:
     """Run the iterations; returns one record per iteration (also in ``OUT/metrics.jsonl``)."""
     from tablezoo.envs.integrations.rllib import ppo_config
 
-    options = env_options_for(args.env, parse_env_options(args.env_option))
-    out: Path = args.out.resolve()
+    options = env_options_for(settings.env, settings.env_options or {})
+    out: Path = settings.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    settings = {"env": args.env, "options": options, "seed": args.seed,
-                "num_env_runners": args.num_env_runners, "train_batch_size": args.train_batch_size,
-                "minibatch_size": args.minibatch_size, "num_epochs": args.num_epochs,
-                "lr": args.lr, "address": args.address}
-    (out / "config.json").write_text(json.dumps(settings, indent=2))
-    algo = ppo_config(args.env, options, num_env_runners=args.num_env_runners, seed=args.seed,
-                      train_batch_size=args.train_batch_size, minibatch_size=args.minibatch_size,
-                      num_epochs=args.num_epochs, lr=args.lr).build_algo()
+    config = {"env": settings.env, "options": options, "seed": settings.seed,
+              "num_env_runners": settings.num_env_runners,
+              "train_batch_size": settings.train_batch_size,
+              "minibatch_size": settings.minibatch_size, "num_epochs": settings.num_epochs,
+              "lr": settings.lr, "address": settings.address}
+    (out / "config.json").write_text(json.dumps(config, indent=2))
+    algo = ppo_config(settings.env, options, num_env_runners=settings.num_env_runners,
+                      seed=settings.seed, train_batch_size=settings.train_batch_size,
+                      minibatch_size=settings.minibatch_size, num_epochs=settings.num_epochs,
+                      lr=settings.lr).build_algo()
     records = []
     try:
         with (out / "metrics.jsonl").open("a") as log:
-            for it in range(1, args.iterations + 1):
+            for it in range(1, settings.iterations + 1):
                 start = time.perf_counter()
                 result = algo.train()
                 record = iteration_record(it, result, time.perf_counter() - start)
@@ -133,7 +128,7 @@ def train(args: argparse.Namespace) -> list[dict[str, Any]]:
                 print(f"iter {it:4d}  steps {record['env_steps_total']:8d}  "
                       f"{record['env_steps_per_s']} steps/s (sampling "
                       f"{record['sample_steps_per_s']})  returns {seats}", flush=True)
-                if args.checkpoint_every and it % args.checkpoint_every == 0:
+                if settings.checkpoint_every and it % settings.checkpoint_every == 0:
                     algo.save_to_path(str(out / "checkpoints" / f"iter_{it:04d}"))
         algo.save_to_path(str(out / "checkpoint"))
     finally:
@@ -141,8 +136,10 @@ def train(args: argparse.Namespace) -> list[dict[str, Any]]:
     return records
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def run_rllib(settings: RllibSettings) -> list[dict[str, Any]]:
+    """Check ``settings``, start (or join) Ray and run the iterations; returns one record per
+    iteration. ``SettingsError`` for settings out of range, ``SystemExit`` without Ray."""
+    check_settings(settings)
     try:
         import ray
     except ModuleNotFoundError:
@@ -151,16 +148,12 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"tablezoo rllib {RAY_MISSING}") from None
     import torch
 
-    torch.set_num_threads(args.torch_threads)
-    started = start_ray(args.address, args.num_env_runners)
+    torch.set_num_threads(settings.torch_threads)
+    started = start_ray(settings.address, settings.num_env_runners)
     try:
-        train(args)
+        records = train(settings)
     finally:
         if started:
             ray.shutdown()
-    print(f"checkpoint: {args.out / 'checkpoint'} (agent spec rllib:{args.out})")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    print(f"checkpoint: {settings.out / 'checkpoint'} (agent spec rllib:{settings.out})")
+    return records

@@ -1,7 +1,9 @@
-"""Allowed ranges of ``tablezoo train``'s numeric settings, checked before anything is built.
+"""``tablezoo train``'s settings (``TrainSettings``) and the allowed ranges of its numbers.
 
-argparse's ``type=`` only sees the command line: a ``--config`` file's values bypass it. So the
-ranges live here and are checked on the parsed settings, wherever they came from. Without this,
+A run is described by one ``TrainSettings``: Python users build it directly, ``tablezoo train``
+from its flags and ``--config`` file (``training/cli/selfplay/train.py``); its field names are the
+flags' (``--bc-games`` is ``bc_games``), and ``config.json`` records them under
+``hyperparameters``. The ranges are checked on the settings, wherever they came from. Without this,
 ``--gamma 2`` or ``--net-arch 0`` trained a meaningless model without a word, and ``--n-envs 0``
 or ``--batch-size 0`` stopped with a traceback from inside torch or sb3.
 """
@@ -10,8 +12,79 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+
+@dataclass(kw_only=True)
+class TrainSettings:
+    """One training run (``tablezoo train --help`` explains each field under its flag's name).
+
+    ``env``, ``timesteps`` and ``out`` are required. ``None`` means "not set": ``opponent`` (the
+    league's agent entries: random and heuristic), ``dagger_games`` (``bc_games``),
+    ``rollout_candidates`` (every legal move), ``n_envs``/``n_steps``/``batch_size``/``n_epochs``
+    (the engine's rollout shape, ``train.ENGINE_DEFAULTS``). ``engine="auto"`` becomes
+    ``compiled`` or ``python`` when the run starts (``train.resolved``). The order of the fields
+    is the order ``config.json`` records them in.
+    """
+
+    config: Path | None = None  # the --config file the settings were read from (recorded only)
+    env: str
+    timesteps: int
+    out: Path
+    env_options: dict[str, Any] | None = None  # over the env's tool defaults
+    opponent: list[str] | None = None
+    self_play: bool = False
+    snapshot_every: int = 50_000
+    max_snapshots: int = 5
+    pfsp_power: float = 2.0
+    partner_snapshot_prob: float = 0.2
+    entry_weight: list[str] | dict[str, float] | None = None  # NAME=FACTOR, or {NAME: FACTOR}
+    checkpoint_every: int = 50_000
+    eval_every: int = 50_000
+    eval_games: int = 200
+    eval_seed: int = 1_000_000
+    bc_games: int = 0
+    bc_teacher: str = "heuristic"
+    bc_epochs: int = 10
+    bc_max_samples: int = 200_000
+    advice: str | None = None
+    dagger_rounds: int = 0
+    dagger_games: int | None = None
+    dagger_epochs: int = 4
+    rollout_games: int = 0
+    rollout_margin: float = 0.1
+    rollout_explore: float = 0.05
+    rollout_candidates: int | None = None
+    rollout_save: bool = False
+    rollout_values: Path | None = None
+    rollout_epochs: int = 10
+    rollout_symmetries: bool = False
+    init: Path | None = None
+    force: bool = False
+    resume: bool = False
+    processes: int = 1
+    reward_scale: float = 1.0
+    max_minutes: float | None = None
+    no_obs_scale: bool = False
+    seed: int = 0
+    n_envs: int | None = None
+    n_steps: int | None = None
+    batch_size: int | None = None
+    n_epochs: int | None = None
+    lr: float = 1e-3
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    target_kl: float | None = None
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    net_arch: str = "128,128"
+    activation: str = "relu"
+    engine: str = "auto"
+    learner_forward: str = "collector"
+    no_progress: bool = False
+    verbose: int = 0
 
 # setting -> (the test a value must pass, the allowed values in words); ``None`` is always
 # allowed where the option's default is ``None`` (it means "not set")

@@ -25,14 +25,12 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tablezoo.agents.learned.policy import NumpyMLP
-from tablezoo.training.cli.options import make_parser
 from tablezoo.training.selfplay.train import checkpoints
 from tablezoo.training.shipping.commands import RUN, join, portable
 
@@ -101,30 +99,3 @@ def average_run(run: Path, fraction: float, out: Path,
     if (run / "learning_curve.png").is_file():
         shutil.copyfile(run / "learning_curve.png", out / "learning_curve.png")
     return path, averaged
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = make_parser("average", __doc__)
-    p.add_argument("run", type=Path, help="the --out folder of a finished tablezoo train run")
-    p.add_argument("--tail", type=float, required=True, metavar="F",
-                   help="average the checkpoints of the last fraction F (0 < F <= 1) of the "
-                        "run's learner steps with the final weights")
-    p.add_argument("--out", type=Path, required=True, metavar="DIR",
-                   help="folder for model.npz + model.json (not the run itself)")
-    args = p.parse_args(argv)
-    if not 0.0 < args.tail <= 1.0:
-        p.error(f"--tail must be above 0 and at most 1, got {args.tail}")
-    try:
-        path, averaged = average_run(args.run, args.tail, args.out,
-                                     sys.argv[1:] if argv is None else argv)
-    except (ValueError, FileNotFoundError) as exc:
-        p.error(str(exc))
-    steps = averaged["checkpoint_steps"]
-    span = f"checkpoints at {steps[0]}..{steps[-1]} steps and " if steps else ""
-    print(f"averaged {averaged['networks']} networks ({span}the final weights at "
-          f"{averaged['final_steps']} steps) into {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

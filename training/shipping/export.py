@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from tablezoo.agents.learned.policy import NumpyMLP, run_config
-from tablezoo.training.cli.options import make_parser
 from tablezoo.training.shipping.commands import OTHER, RUN, join, placeholder, portable_command
 
 TORCH_ACTIVATIONS = {"ReLU": "relu", "Tanh": "tanh"}
@@ -96,19 +95,3 @@ def export_model(model_path: str | Path, out: str | Path,
             "timesteps": int(model.num_timesteps),
             **({"advice": config["advice"]} if config.get("advice") else {})}
     return mlp.save(out, {**base, **(card or {})})
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = make_parser("export", __doc__)
-    p.add_argument("model", type=Path, help="a model.zip written by tablezoo train")
-    p.add_argument("out", type=Path, help="the .npz to write (its card goes next to it)")
-    args = p.parse_args(argv)
-    try:
-        print(f"wrote {export_model(args.model, args.out)}")
-    except (ValueError, FileNotFoundError) as exc:  # no such zip, not a zip, another policy
-        p.error(str(exc))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

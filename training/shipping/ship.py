@@ -35,11 +35,11 @@ from typing import Any
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.learned.heuristic_weights import HeuristicWeights
-from tablezoo.agents.learned.policy import PRETRAINED_DIR, NumpyMLP, load_model_file, model_agent
+from tablezoo.agents.learned.policy import NumpyMLP, load_model_file, model_agent
 from tablezoo.agents.registry import factory_from_spec
-from tablezoo.training.cli.options import add_games, add_seed, eval_options, make_parser, out_dir
 from tablezoo.training.evaluation.evaluate import evaluate_seat
 from tablezoo.training.evaluation.stats import finite_or_none, interval_caveat, summarize
+from tablezoo.training.runs import eval_options
 from tablezoo.training.shipping.commands import join, model_folder
 
 DEFAULT_GAMES, DEFAULT_SEED = 400, 5_000_000
@@ -154,37 +154,3 @@ def ship(run: Path, strength: dict[str, Any], dest: Path | None = None,
     size = None if isinstance(model, HeuristicWeights) else model.env_obs_size
     load_model_file(target, card["env"], size)  # the shipped pair reads back
     return target
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = make_parser("ship", __doc__)
-    p.add_argument("run", type=Path, help="a run directory of tablezoo train or tablezoo evolve")
-    add_games(p, default=DEFAULT_GAMES, help="games against each opponent (heuristic, random), "
-                                             "seats rotated")
-    add_seed(p, default=DEFAULT_SEED, help="seed of the first game (game k uses seed + k); "
-                                           "keep it away from the seeds training looked at")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--dest", type=out_dir, default=None, metavar="DIR",
-                       help="folder the model and its card are written to, as "
-                            "<env>_<n>p.npz/.json (default: RUN itself)")
-    where.add_argument("--install", action="store_true",
-                       help=f"write them into the repository's agents/pretrained/ "
-                            f"({PRETRAINED_DIR}), replacing the shipped model there")
-    p.add_argument("--no-ship", action="store_true", help="measure only")
-    args = p.parse_args(argv)
-    try:
-        load_model_file(args.run / "model.npz")  # the run's model, read before any game
-        strength = measure(args.run, args.games, args.seed)
-    except (ValueError, FileNotFoundError) as exc:
-        p.error(f"{exc} (RUN: a folder of tablezoo train or tablezoo evolve with its model.npz)")
-    env_defaults = measure_env_defaults(args.run, args.games, args.seed)
-    measured = strength if env_defaults is None else {**strength, "env_defaults": env_defaults}
-    (args.run / "strength.json").write_text(json.dumps(measured, indent=2) + "\n")
-    if not args.no_ship:
-        dest = PRETRAINED_DIR if args.install else args.dest
-        print(f"shipped {ship(args.run, strength, dest, env_defaults, args.games, args.seed)}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

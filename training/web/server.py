@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tablezoo import envs
 from tablezoo.agents.registry import AGENTS
-from tablezoo.training.cli.options import make_parser
+from tablezoo.training.runs import SettingsError
 from tablezoo.training.web.sessions import (
     HUMAN,
     GameSession,
@@ -211,34 +212,28 @@ def create_app(sessions: Sessions | None = None) -> Any:
     return app
 
 
-def build_parser():
-    p = make_parser("serve", __doc__)
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on; 127.0.0.1 keeps it to this machine, 0.0.0.0 "
-                        "opens it to the network on purpose")
-    p.add_argument("--port", type=int, default=8765, help="port to listen on")
-    p.add_argument("--log-level", default="warning",
-                   choices=("critical", "error", "warning", "info", "debug"),
-                   help="uvicorn's log level (info logs every request)")
-    return p
+@dataclass
+class ServeSettings:
+    """Where ``tablezoo serve`` listens: ``host`` (127.0.0.1 keeps it to this machine),
+    ``port``, and uvicorn's ``log_level``."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    log_level: str = "warning"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def serve(settings: ServeSettings) -> None:
+    """Serve the web app until stopped; ``SettingsError`` where starlette or uvicorn is
+    missing."""
     try:
         import uvicorn
         app = create_app()
     except ImportError as exc:
-        parser.error(f"the web app needs starlette and uvicorn: pip install "
-                     f'"tablezoo[web]" ({exc})')
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"warning: listening on {args.host}: anyone who can reach port {args.port} can "
-              "start games on this machine", file=sys.stderr)
-    print(f"tablezoo serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+        raise SettingsError(f"the web app needs starlette and uvicorn: pip install "
+                            f'"tablezoo[web]" ({exc})') from exc
+    if settings.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: listening on {settings.host}: anyone who can reach port "
+              f"{settings.port} can start games on this machine", file=sys.stderr)
+    print(f"tablezoo serve: open http://{settings.host}:{settings.port}/ (Ctrl-C stops)",
+          flush=True)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level)

@@ -29,8 +29,8 @@ from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.errors import TablezooError
 from tablezoo.envs.core.game import Game, State
 from tablezoo.envs.pictures.moves import LastMove, record_move
-from tablezoo.training.cli.options import parse_env_options
 from tablezoo.training.evaluation.match import seeds_for
+from tablezoo.training.runs import parse_env_options
 
 HUMAN = "human"
 LOG_LIMIT = 400  # the last moves a view lists

@@ -165,7 +165,7 @@ def test_a_damaged_model_file_is_refused_naming_the_file_and_the_problem(damaged
 @pytest.mark.parametrize("damaged", ["card is a list", "truncated npz", "NaN weights"],
                          indirect=True)
 def test_evaluate_reports_a_damaged_model_in_one_line(damaged, capsys):
-    from tablezoo.training.evaluation import evaluate
+    from tablezoo.training.cli.evaluation import evaluate
 
     path, message = damaged
     with pytest.raises(SystemExit) as exc:

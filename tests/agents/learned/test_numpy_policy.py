@@ -163,7 +163,7 @@ def test_a_zip_without_its_config_or_not_a_zip_is_refused_before_any_game(tmp_pa
     a file that is not a MaskablePPO zip, or a damaged config.json, is named."""
     from sb3_contrib import MaskablePPO
 
-    from tablezoo.training.evaluation import evaluate
+    from tablezoo.training.cli.evaluation import evaluate
     from tablezoo.training.selfplay.train import build_shard
 
     vec = build_shard(ENV, {"num_players": 2}, {"specs": ["random"]}, True, 1.0, 2, 0)

@@ -29,8 +29,8 @@ from tablezoo.envs.integrations.rllib import (
     masked_module_spec,
     ppo_config,
 )
-from tablezoo.training.evaluation import evaluate
-from tablezoo.training.selfplay import rllib as rllib_cli
+from tablezoo.training.cli.evaluation import evaluate
+from tablezoo.training.cli.selfplay import rllib as rllib_cli
 
 OPTIONS = {"bauer_trick_v0": {"episode": "deal"}}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tablezoo.training.cli.evaluation import evaluate
 from tablezoo.training.cli.main import main
-from tablezoo.training.evaluation import evaluate
 from tablezoo.training.web.replay import evaluation_game, seeded_game
 
 pytest.importorskip("cairosvg")

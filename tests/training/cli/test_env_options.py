@@ -10,9 +10,9 @@ import json
 import pytest
 
 from tablezoo import envs
-from tablezoo.training.cli.options import env_options_for, option_item, parse_env_options
-from tablezoo.training.evaluation import evaluate
-from tablezoo.training.selfplay import train
+from tablezoo.training.cli.evaluation import evaluate
+from tablezoo.training.cli.selfplay import train
+from tablezoo.training.runs import env_options_for, option_item, parse_env_options
 
 GLORY = [0, 1, 3, 6, 10, 16]
 TRIBES = ["dwarves", "elves", "giants", "halflings", "merfolk"]

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tablezoo.training.cli.options import clear_run, existing_run
-from tablezoo.training.selfplay import train
+from tablezoo.training.cli.selfplay import train
+from tablezoo.training.runs import clear_run, existing_run
 
 
 def run_train(*args: str) -> subprocess.CompletedProcess:
-    code = ("import sys, tablezoo.training.selfplay.train as t\n"
+    code = ("import sys, tablezoo.training.cli.selfplay.train as t\n"
             "try:\n    t.main(sys.argv[1:])\n"
             "finally:\n    print('TORCH_LOADED', 'torch' in sys.modules, file=sys.stderr)\n")
     return subprocess.run([sys.executable, "-c", code, "--env", "bower_v0", "--timesteps", "10",
@@ -79,7 +79,7 @@ def test_max_snapshots_below_one_is_refused_by_name(tmp_path, capsys):
 @pytest.mark.parametrize("flag", ["--json", "--out"])
 def test_folder_where_nothing_can_be_created_is_refused_before_any_game(flag, capsys):
     # os.access says root may write into /proc; creating a file there fails all the same.
-    from tablezoo.training.evaluation import evaluate
+    from tablezoo.training.cli.evaluation import evaluate
 
     target = "/proc/tablezoo-eval.json" if flag == "--json" else "/proc/tablezoo-run"
     with pytest.raises(SystemExit) as stop:

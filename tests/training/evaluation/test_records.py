@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tablezoo.training.evaluation import evaluate
+from tablezoo.training.cli.evaluation import evaluate
+from tablezoo.training.evaluation import evaluate as evaluation
 
 ENV = "bauer_draft_v0"
 GAMES = 12
@@ -30,13 +31,13 @@ def game_lines(path: Path) -> list[dict]:
 def counted_games(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The seeds of the games ``tablezoo.training.evaluation.evaluate`` actually plays."""
     seeds: list[int] = []
-    real = evaluate.play_game
+    real = evaluation.play_game
 
     def play(game, agents, seed, *args, **kwargs):
         seeds.append(seed)
         return real(game, agents, seed, *args, **kwargs)
 
-    monkeypatch.setattr(evaluate, "play_game", play)
+    monkeypatch.setattr(evaluation, "play_game", play)
     return seeds
 
 

@@ -88,7 +88,7 @@ def _strict_json(text: str) -> object:
 
 def test_one_games_missing_interval_is_written_as_null_not_infinity(tmp_path, capsys):
     from tablezoo.training.cli import quickstart
-    from tablezoo.training.evaluation import evaluate
+    from tablezoo.training.cli.evaluation import evaluate
 
     one = summarize([1.0]).as_dict()
     assert one["mean_reward_low"] is None and one["mean_reward_high"] is None
@@ -106,7 +106,7 @@ def test_a_model_card_from_one_evaluation_game_is_strict_json(tmp_path, capsys):
     """The card's ``eval_during_training`` took the evaluation rows as they were, infinities
     included, and ``tablezoo.training.shipping.ship`` copies cards into ``agents/pretrained``."""
     pytest.importorskip("sb3_contrib")
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     assert train.main(["--env", "bower_v0", "--timesteps", "64", "--n-envs", "2", "--n-steps",
                        "32", "--batch-size", "32", "--eval-games", "1", "--eval-every", "64",

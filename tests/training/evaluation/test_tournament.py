@@ -10,7 +10,7 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
-from tablezoo.training.evaluation import tournament
+from tablezoo.training.cli.evaluation import tournament
 from tablezoo.training.evaluation.ratings import Ratings, ranks_from_returns
 from tablezoo.training.evaluation.tournament import block_lineup, run_tournament
 from tests.training.selfplay.toy_games import BidGame

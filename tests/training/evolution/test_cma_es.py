@@ -5,13 +5,13 @@ from __future__ import annotations
 import csv
 import json
 import os
-from argparse import Namespace
 
 import pytest
 
 import tablezoo.training.evolution.cma_es as evolve
 from tablezoo.agents import make_agent
 from tablezoo.agents.learned.heuristic_weights import WeightedHeuristicAgent
+from tablezoo.training.cli import evolve as evolve_cli
 
 ENV = "bower_v0"
 
@@ -41,16 +41,16 @@ def test_bounds_are_checked_against_the_heuristic():
 def test_a_step_size_or_generation_count_out_of_range_is_named(flag, value, tmp_path, capsys):
     """A negative sigma stopped with an AssertionError from inside cmaes."""
     with pytest.raises(SystemExit) as stop:
-        evolve.main(["--env", ENV, "--param", "bonus_value=0:2", "--out", str(tmp_path),
+        evolve_cli.main(["--env", ENV, "--param", "bonus_value=0:2", "--out", str(tmp_path),
                      flag, value])
     shown = value if flag in ("--generations", "--eval-every") else float(value)
     assert stop.value.code == 2 and f"{flag} {shown}" in capsys.readouterr().err
 
 
-def _args(**kw):
-    base = dict(env=ENV, env_options={}, seed=0, population=6, pairs=3, sigma=0.2, processes=1,
+def _settings(**kw):
+    base = dict(env=ENV, out="unused", seed=0, population=6, pairs=3, sigma=0.2, processes=1,
                 eval_games=4)
-    return Namespace(**{**base, **kw})
+    return evolve.EvolutionSettings(**{**base, **kw})
 
 
 def test_generation_pairs_every_candidate_on_the_same_deals_and_climbs(monkeypatch):
@@ -67,7 +67,7 @@ def test_generation_pairs_every_candidate_on_the_same_deals_and_climbs(monkeypat
 
     monkeypatch.setattr(evolve, "_play_pairs", fake_pairs)
     bounds = evolve.parse_bounds(["bonus_value=0:2", "keep_weight=0:1"], ENV)
-    evo = evolve.Evolution(_args(), bounds)
+    evo = evolve.Evolution(_settings(), bounds, {})
     deals = []
     for g in range(25):
         start = len(seen)
@@ -84,7 +84,7 @@ def test_small_run_writes_a_model_the_trained_spec_plays(tmp_path):
     argv = ["--env", ENV, "--param", "read_opponent=0:4", "--param", "bonus_value=0:2",
             "--out", str(out), "--pairs", "2", "--population", "4", "--generations", "2",
             "--eval-every", "1", "--eval-games", "4", "--processes", "1"]
-    assert evolve.main(argv) == 0
+    assert evolve_cli.main(argv) == 0
     rows = list(csv.DictReader((out / "eval.csv").open()))
     assert [int(r["step"]) for r in rows] == [0, 16, 32]  # 4 candidates x 2 deals x 2 seats
     assert (out / "learning_curve.png").stat().st_size > 0
@@ -97,8 +97,8 @@ def test_small_run_writes_a_model_the_trained_spec_plays(tmp_path):
     assert isinstance(agent, WeightedHeuristicAgent)
     assert agent.heuristic.read_opponent == pytest.approx(card["parameters"]["read_opponent"])
     with pytest.raises(SystemExit):  # an existing run is not overwritten without --force
-        evolve.main(argv)
-    assert evolve.main([*argv, "--force"]) == 0
+        evolve_cli.main(argv)
+    assert evolve_cli.main([*argv, "--force"]) == 0
     assert len(list(csv.DictReader((out / "eval.csv").open()))) == 3
 
 
@@ -106,7 +106,7 @@ def test_tail_average_takes_the_last_fraction_of_the_generations():
     evo = evolve.Evolution.__new__(evolve.Evolution)
     for played, fraction, tail in ((26, 0.5, range(14, 27)), (3, 0.5, range(2, 4)),
                                    (1, 0.5, [1]), (26, 0.0, [26]), (4, 1.0, range(1, 5))):
-        evo.args = Namespace(tail_average=fraction)
+        evo.settings = _settings(tail_average=fraction)
         evo.means = [None] * played
         assert evo.tail() == list(tail)
 
@@ -115,7 +115,7 @@ def test_tail_averaged_run_saves_the_average_of_the_logged_means(tmp_path):
     """The model of a ``--tail-average 0.5`` run over 4 generations is the average of the
     means that evolution.csv logged after generations 3 and 4, not the last mean."""
     out = tmp_path / "run"
-    assert evolve.main(["--env", ENV, "--param", "read_opponent=0:4", "--param",
+    assert evolve_cli.main(["--env", ENV, "--param", "read_opponent=0:4", "--param",
                         "bonus_value=0:2", "--out", str(out), "--pairs", "1", "--population",
                         "4", "--generations", "4", "--eval-every", "0", "--eval-games", "2",
                         "--processes", "1", "--sigma", "0.3", "--tail-average", "0.5"]) == 0
@@ -131,22 +131,22 @@ def test_config_with_an_unknown_key_is_refused(tmp_path, capsys):
     config = tmp_path / "c.json"
     config.write_text(json.dumps({"param": ["bonus_value=0:2"], "popsize": 4}))
     with pytest.raises(SystemExit):
-        evolve.main(["--config", str(config), "--out", str(tmp_path / "o")])
+        evolve_cli.main(["--config", str(config), "--out", str(tmp_path / "o")])
     assert "unknown key(s) popsize" in capsys.readouterr().err
     config.write_text("{population: 8")
     with pytest.raises(SystemExit):
-        evolve.main(["--config", str(config), "--out", str(tmp_path / "o")])
+        evolve_cli.main(["--config", str(config), "--out", str(tmp_path / "o")])
     assert "not JSON" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        evolve.main(["--param", "bonus_value=0:2", "--population", "3", "--out",
+        evolve_cli.main(["--param", "bonus_value=0:2", "--population", "3", "--out",
                      str(tmp_path / "o")])
     assert "--population must be at least 4" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        evolve.main(["--param", "bonus_value=0:2", "--tail-average", "1.5", "--out",
+        evolve_cli.main(["--param", "bonus_value=0:2", "--tail-average", "1.5", "--out",
                      str(tmp_path / "o")])
     assert "--tail-average must be between 0 and 1, got 1.5" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        evolve.main(["--param", "bonus_value=0:2", "--env-option", "colour=blue", "--out",
+        evolve_cli.main(["--param", "bonus_value=0:2", "--env-option", "colour=blue", "--out",
                      str(tmp_path / "o")])
     assert "colour" in capsys.readouterr().err
 
@@ -162,7 +162,7 @@ def test_team_games_seat_the_candidate_with_its_partners():
 def test_a_card_from_one_evaluation_game_is_strict_json(tmp_path):
     """One game's mean has no interval: its bounds are null in the card, not Infinity."""
     out = tmp_path / "run"
-    assert evolve.main(["--env", ENV, "--param", "read_opponent=0:4", "--out", str(out),
+    assert evolve_cli.main(["--env", ENV, "--param", "read_opponent=0:4", "--out", str(out),
                         "--pairs", "1", "--population", "4", "--generations", "1",
                         "--eval-every", "1", "--eval-games", "1", "--processes", "1"]) == 0
 

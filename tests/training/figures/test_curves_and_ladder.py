@@ -82,7 +82,7 @@ def test_ladder_matrix_is_complementary_and_ratings_cover_every_agent():
 
 
 def test_ladder_command_prints_and_writes_the_matrix(tmp_path, capsys):
-    from tablezoo.training.evaluation import ladder
+    from tablezoo.training.cli.evaluation import ladder
 
     out = tmp_path / "ladder.json"
     assert ladder.main(["--env", "bower_v0", "--agents", "random", "heuristic",
@@ -104,7 +104,7 @@ def test_ladder_command_prints_and_writes_the_matrix(tmp_path, capsys):
     (["random", "wizard"], "4", "wizard"),
 ])
 def test_ladder_command_refuses_bad_input_by_name(agents, games, message, capsys):
-    from tablezoo.training.evaluation import ladder
+    from tablezoo.training.cli.evaluation import ladder
 
     with pytest.raises(SystemExit) as stop:
         ladder.main(["--env", "bower_v0", "--agents", *agents, "--games-per-pair", games])
@@ -114,7 +114,7 @@ def test_ladder_command_refuses_bad_input_by_name(agents, games, message, capsys
 
 
 def test_ladder_json_into_a_folder_still_to_be_made(tmp_path, capsys):
-    from tablezoo.training.evaluation import ladder
+    from tablezoo.training.cli.evaluation import ladder
 
     out = tmp_path / "new" / "sub" / "ladder.json"
     assert ladder.main(["--env", "bower_v0", "--agents", "random", "heuristic",

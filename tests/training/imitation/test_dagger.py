@@ -96,7 +96,7 @@ def test_cloning_data_is_teacher_self_play():
 
 def test_training_run_with_dagger_rounds(tmp_path):
     pytest.importorskip("sb3_contrib")
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     out = tmp_path / "run"
     assert train.main(["--env", "bauer_trick_v0", "--timesteps", "0", "--out", str(out),
@@ -112,7 +112,7 @@ def test_training_run_with_dagger_rounds(tmp_path):
 
 def test_dagger_needs_a_clone(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     with pytest.raises(SystemExit):
         train.main(["--env", "bauer_trick_v0", "--timesteps", "0", "--out",

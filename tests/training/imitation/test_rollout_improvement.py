@@ -328,7 +328,7 @@ def test_bad_fit_options_are_refused(kwargs, message):
 
 def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     for extra, message in ((["--rollout-margin", "-1"], "margin=-1.0: allowed: 0 or more"),
                            (["--rollout-games", "-3"], "--rollout-games -3"),
@@ -360,7 +360,7 @@ def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
 def test_a_training_run_records_the_improvement_on_the_models_card(tmp_path):
     pytest.importorskip("sb3_contrib")
     from tablezoo.agents.learned.policy import MLPAgent, load_mlp
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     out = tmp_path / "run"
     code = train.main(["--env", "bauer_trick_v0", "--env-option", "episode=deal",
@@ -389,8 +389,8 @@ def test_a_rollout_run_with_evaluation_games_draws_its_curve_over_the_epochs(tmp
     pytest.importorskip("sb3_contrib")
     import csv
 
-    from tablezoo.training.figures import learning_curve as plot
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli import plot
+    from tablezoo.training.cli.selfplay import train
 
     def run(out, eval_games):
         code = train.main(["--env", "bauer_trick_v0", "--env-option", "episode=deal",
@@ -420,7 +420,7 @@ def test_a_rollout_run_with_evaluation_games_draws_its_curve_over_the_epochs(tmp
 
 
 def test_plotting_a_run_without_its_csv_names_the_missing_file(tmp_path, capsys):
-    from tablezoo.training.figures import learning_curve as plot
+    from tablezoo.training.cli import plot
 
     for extra, name, how in (([], "eval.csv", "(train with --eval-games > 0)"),
                              (["--rollout"], "rollout_eval.csv", "--rollout-games N and")):
@@ -434,7 +434,7 @@ def test_saved_rollout_values_fit_again_to_the_same_weights(tmp_path, capsys):
     # --rollout-save writes the values; a run that fits them (--rollout-values) instead of
     # playing the games gets the same network; values of another shape are refused by name
     pytest.importorskip("sb3_contrib")
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     common = ["--env", "bauer_trick_v0", "--env-option", "episode=deal", "--advice",
               "heuristic", "--rollout-games", "6", "--rollout-epochs", "2", "--timesteps", "0",

@@ -155,8 +155,8 @@ def test_advice_misfits_are_refused_by_name(tmp_path):
 
 
 def test_a_small_advised_run_trains_exports_and_plays_as_trained(tmp_path):
+    from tablezoo.training.cli.selfplay import train
     from tablezoo.training.evaluation.evaluate import evaluate_seat
-    from tablezoo.training.selfplay import train
 
     out = tmp_path / "run"
     code = train.main(["--env", "bauer_trick_v0", "--env-option", "episode=deal", "--advice",

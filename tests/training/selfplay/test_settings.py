@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tablezoo.training.selfplay import train
+from tablezoo.training.cli.selfplay import train
 from tablezoo.training.selfplay.settings import hidden_layers, setting_problems
 
 BAD = [  # flag, value, words of the error
@@ -107,10 +107,11 @@ def test_repeatable_flags_on_the_command_line_win_over_the_config():
 
 
 def test_evolve_params_on_the_command_line_replace_the_configs_same_parameter():
+    from tablezoo.training.cli import evolve as evolve_cli
     from tablezoo.training.cli.options import parse_with_config
     from tablezoo.training.evolution import cma_es as evolve
 
-    args = parse_with_config(evolve.build_parser(), [
+    args = parse_with_config(evolve_cli.build_parser(), [
         "--config", "training/configs/bower_evolve.json", "--out", "/x",
         "--param", "bonus_value=0:3"])
     bounds = evolve.parse_bounds(args.param, "bower_v0")

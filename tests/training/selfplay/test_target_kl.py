@@ -9,7 +9,7 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO
 
-from tablezoo.training.selfplay import train
+from tablezoo.training.cli.selfplay import train
 
 TINY = ["--env", "bauer_trick_v0", "--timesteps", "256", "--n-envs", "2", "--n-steps", "128",
         "--batch-size", "64", "--n-epochs", "6", "--net-arch", "16", "--lr", "0.01",

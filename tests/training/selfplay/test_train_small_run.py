@@ -14,8 +14,8 @@ pytest.importorskip("sb3_contrib")
 
 from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.training.evaluation import evaluate
-from tablezoo.training.selfplay import train
+from tablezoo.training.cli.evaluation import evaluate
+from tablezoo.training.cli.selfplay import train
 
 ENV = "bauer_trick_v0"
 SMALL = ["--n-envs", "4", "--n-steps", "128", "--batch-size", "128", "--n-epochs", "1",
@@ -216,7 +216,7 @@ def test_bad_command_lines_exit_with_a_clear_message(tool, extra, message, tmp_p
 
 
 def test_ship_measures_on_its_own_seeds_and_copies_weights_and_card(run_dir, tmp_path):
-    from tablezoo.training.shipping import ship
+    from tablezoo.training.cli.shipping import ship
 
     assert ship.main([str(run_dir), "--games", "8", "--seed", "77", "--dest",
                       str(tmp_path)]) == 0

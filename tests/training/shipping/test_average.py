@@ -13,8 +13,8 @@ pytest.importorskip("sb3_contrib")
 
 from tablezoo.agents import make_agent
 from tablezoo.agents.learned.policy import NumpyMLP
-from tablezoo.training.selfplay import train
-from tablezoo.training.shipping import average
+from tablezoo.training.cli.selfplay import train
+from tablezoo.training.cli.shipping import average
 from tablezoo.training.shipping.average import average_mlps, tail_steps
 
 ENV = "bauer_trick_v0"

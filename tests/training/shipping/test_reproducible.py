@@ -17,9 +17,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from tablezoo.training.evolution import cma_es
-from tablezoo.training.selfplay import train
-from tablezoo.training.shipping import average, ship
+from tablezoo.training.cli import evolve as cma_es
+from tablezoo.training.cli.selfplay import train
+from tablezoo.training.cli.shipping import average, ship
 from tablezoo.training.shipping.commands import unsafe_paths
 
 # a shipped config's shape: a step budget and no clock (cloning, league with self-play,
@@ -119,7 +119,7 @@ def test_evolution_reruns_game_for_game(tmp_path, monkeypatch):
 
 
 def test_export_then_ship_extends_the_cards_command(tmp_path, monkeypatch):
-    from tablezoo.training.shipping import export
+    from tablezoo.training.cli.shipping import export
 
     monkeypatch.chdir(tmp_path)
     config = {**TINY, "timesteps": 512, "bc_games": 0, "eval_games": 0, "self_play": False}

@@ -11,8 +11,9 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
-from tablezoo.training.evaluation import evaluate, tournament
+from tablezoo.training.cli.evaluation import evaluate, tournament
 from tablezoo.training.evaluation.match import play_game
+from tablezoo.training.evaluation.tournament import schedule
 from tablezoo.training.web.replay import (
     RecordError,
     evaluation_game,
@@ -51,7 +52,7 @@ def test_a_tournament_game_replays_as_the_tournament_played_it(tmp_path):
     data = json.loads((tmp_path / "tournament.json").read_text())
     game = envs.make_game("bower_v0")
     makers = [factory_from_spec(s, "bower_v0", 2) for s in data["agents"]]
-    for k, (seats, _, deal_seed) in enumerate(tournament.schedule(game, 2, 4, 9)):
+    for k, (seats, _, deal_seed) in enumerate(schedule(game, 2, 4, 9)):
         _, _, _, frames, title, seed = tournament_game(data, k)
         played = play_game(game, [makers[i](None) for i in seats], deal_seed)
         assert seed == deal_seed and f"tournament game {k}" in title

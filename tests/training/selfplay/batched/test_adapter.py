@@ -153,7 +153,7 @@ def test_rewards_are_scaled_and_the_league_hears_every_result():
 
 
 def tiny_run(out):
-    from tablezoo.training.selfplay import train
+    from tablezoo.training.cli.selfplay import train
 
     return train.main(["--env", "bauer_trick_v0", "--timesteps", "4096", "--out", str(out),
                        "--engine", "compiled", "--self-play", "--n-envs", "32",

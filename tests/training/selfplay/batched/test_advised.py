@@ -17,7 +17,7 @@ from tablezoo.agents.games import batched_agents, heuristic_class
 from tablezoo.agents.learned.advice import advice_of
 from tablezoo.training.batched.advised import AdvisedStepper
 from tablezoo.training.batched.stepping import make_stepper
-from tablezoo.training.selfplay import train
+from tablezoo.training.cli.selfplay import train
 
 ENV = "bauer_trick_v0"
 
@@ -57,9 +57,8 @@ def test_an_env_without_a_batched_heuristic_is_refused_advice_on_the_compiled_en
 
     monkeypatch.setattr(games, "batched_agents", lambda env_name: {})
     with pytest.raises(SystemExit):
-        train.parse_args(train.build_parser(), ["--env", ENV, "--advice", "heuristic",
-                                                "--engine", "compiled", "--timesteps", "1",
-                                                "--out", "unused"])
+        train.main(["--env", ENV, "--advice", "heuristic", "--engine", "compiled",
+                    "--timesteps", "1", "--out", "unused"])
     assert "--advice needs a batched heuristic" in capsys.readouterr().err
 
 

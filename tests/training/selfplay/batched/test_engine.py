@@ -8,12 +8,15 @@ import pytest
 pytest.importorskip("numba")
 pytest.importorskip("sb3_contrib")
 
-from tablezoo.training.selfplay import throughput, train
+from tablezoo.training.cli.selfplay import train
+from tablezoo.training.selfplay import throughput
+from tablezoo.training.selfplay.train import resolved
 
 
 def parsed(*argv):
-    return train.parse_args(train.build_parser(), ["--timesteps", "1", "--out", "unused",
-                                                   *argv])
+    """The settings of these flags as a run starts them (engine made concrete)."""
+    args = train.parse_args(train.build_parser(), ["--timesteps", "1", "--out", "unused", *argv])
+    return resolved(train.settings_from_args(args))
 
 
 def test_auto_takes_the_compiled_engine_where_there_is_one_and_its_defaults():
@@ -35,7 +38,7 @@ def test_auto_takes_the_compiled_engine_where_there_is_one_and_its_defaults():
 ])
 def test_engine_compiled_is_refused_where_it_cannot_run(argv, why, capsys):
     with pytest.raises(SystemExit) as stop:
-        parsed(*argv, "--engine", "compiled")
+        train.main([*argv, "--engine", "compiled", "--timesteps", "1", "--out", "unused"])
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert why in err and "allowed here: --engine python" in err

@@ -1,0 +1,1 @@
+"""The evaluation tools' command lines (evaluate, tournament, ladder): flags into a run."""

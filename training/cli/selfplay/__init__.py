@@ -1,0 +1,1 @@
+"""The self-play tools' command lines (train, rllib, bench-training): flags into settings."""

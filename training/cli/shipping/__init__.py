@@ -1,0 +1,1 @@
+"""The shipping tools' command lines (export, average, ship): flags into a run."""
