@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import multiprocessing as mp
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -223,28 +224,68 @@ def merge(a: Demonstrations, b: Demonstrations) -> Demonstrations:
                           np.concatenate([a.returns, b.returns]))
 
 
-def dagger(policy: Any, demos: Demonstrations, game: Game, env_name: str, rounds: int,
-           games: int, seed: int = 0, teacher: str = "heuristic",
-           obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
-           reward_scale: float = 1.0, epochs: int = 4, log: Any = print,
-           advice: str | None = None, processes: int = 1) -> list[dict[str, Any]]:
-    """``rounds`` DAgger iterations after cloning ``demos`` into ``policy``: the greedy policy
-    plays ``games`` games against the teacher (``generate_dagger``, seeds apart from the cloning
-    games'), the labelled samples join the aggregate, and the policy is fitted to it again
-    (``epochs`` passes, from its current weights). Returns one record per round; its
-    ``learner_agreement`` is measured on the policy's own positions, before that round's fit."""
+@dataclass(kw_only=True)
+class ImitationSettings:
+    """A warm start by imitation (``tablezoo train --bc-*``/``--dagger-*``, ``tablezoo
+    imitate``): the ``teacher`` plays ``games`` seeded games from ``seed`` on, at most
+    ``max_samples`` decisions are kept (per DAgger round too), the clone fits them in ``epochs``
+    passes; then ``dagger_rounds`` rounds of ``dagger_games`` games (default: ``games``) and
+    ``dagger_epochs`` passes. ``reward_scale`` and ``advice`` are the training run's."""
+
+    env: str
+    games: int
+    teacher: str = "heuristic"
+    seed: int = 0
+    epochs: int = 10
+    max_samples: int = 200_000
+    reward_scale: float = 1.0
+    advice: str | None = None
+    processes: int = 1
+    dagger_rounds: int = 0
+    dagger_games: int | None = None
+    dagger_epochs: int = 4
+
+
+def warm_start(policy: Any, game: Game, settings: ImitationSettings,
+               obs_scale: np.ndarray | None, log: Any = print) -> dict[str, Any]:
+    """Clone the teacher's games into ``policy``, then run the DAgger rounds; returns the
+    card's ``bc`` record (samples, agreement, the rounds, the seconds)."""
+    t0 = time.perf_counter()
+    demos = generate(game, settings.env, settings.games, settings.seed, settings.teacher,
+                     obs_scale, settings.max_samples, settings.reward_scale, settings.advice,
+                     processes=settings.processes)
+    info = clone(policy, demos, epochs=settings.epochs, seed=settings.seed, log=log)
+    info.update({"games": settings.games, "teacher": settings.teacher})
+    if settings.dagger_rounds > 0:
+        info["dagger"] = dagger(policy, demos, game, settings, obs_scale, log=log)
+    info["seconds"] = round(time.perf_counter() - t0, 1)
+    return info
+
+
+def dagger(policy: Any, demos: Demonstrations, game: Game, settings: ImitationSettings,
+           obs_scale: np.ndarray | None = None, log: Any = print) -> list[dict[str, Any]]:
+    """``settings.dagger_rounds`` DAgger iterations after cloning ``demos`` into ``policy``: the
+    greedy policy plays ``settings.dagger_games`` games against the teacher
+    (``generate_dagger``, seeds apart from the cloning games'), the labelled samples join the
+    aggregate, and the policy is fitted to it again (``settings.dagger_epochs`` passes, from
+    its current weights). Returns one record per round; its ``learner_agreement`` is measured
+    on the policy's own positions, before that round's fit."""
     from tablezoo.agents.learned.policy import MLPAgent
     from tablezoo.training.selfplay.callbacks import export_policy
 
+    s = settings
+    rounds, games = s.dagger_rounds, s.dagger_games or s.games
     history = []
     for r in range(rounds):
-        card = {"env": env_name, "advice": advice} if advice else None
+        card = {"env": s.env, "advice": s.advice} if s.advice else None
         learner = MLPAgent(export_policy(policy, obs_scale, card), deterministic=True)
-        recording = generate_dagger(game, env_name, games, learner,
-                                    seed + DAGGER_SEED_STRIDE * (r + 1), teacher, obs_scale,
-                                    max_samples, reward_scale, advice, processes)
+        recording = generate_dagger(game, s.env, games, learner,
+                                    seed=s.seed + DAGGER_SEED_STRIDE * (r + 1),
+                                    teacher=s.teacher, obs_scale=obs_scale,
+                                    max_samples=s.max_samples, reward_scale=s.reward_scale,
+                                    advice=s.advice, processes=s.processes)
         demos = merge(demos, recording.demos)
-        fit = clone(policy, demos, epochs=epochs, seed=seed + r + 1, log=log)
+        fit = clone(policy, demos, epochs=s.dagger_epochs, seed=s.seed + r + 1, log=log)
         # clone's held-out split is drawn afresh from the aggregate, so it can hold samples an
         # earlier round was fitted on: optimistic, hence its own name; the clean figure is
         # learner_agreement (fresh games, before the fit)

@@ -14,7 +14,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tablezoo.training.imitation.cloning import ImitationSettings
 
 
 @dataclass(kw_only=True)
@@ -85,6 +88,18 @@ class TrainSettings:
     learner_forward: str = "collector"
     no_progress: bool = False
     verbose: int = 0
+
+    @property
+    def imitation(self) -> ImitationSettings:
+        """The warm start's settings (``bc_*``, ``dagger_*``) as the imitation tools take them."""
+        from tablezoo.training.imitation.cloning import ImitationSettings
+
+        return ImitationSettings(
+            env=self.env, games=self.bc_games, teacher=self.bc_teacher, seed=self.seed,
+            epochs=self.bc_epochs, max_samples=self.bc_max_samples,
+            reward_scale=self.reward_scale, advice=self.advice, processes=self.processes,
+            dagger_rounds=self.dagger_rounds, dagger_games=self.dagger_games,
+            dagger_epochs=self.dagger_epochs)
 
 # setting -> (the test a value must pass, the allowed values in words); ``None`` is always
 # allowed where the option's default is ``None`` (it means "not set")

@@ -498,24 +498,10 @@ def warm_start(settings: TrainSettings, game: Any, policy: Any,
     ``bc`` record, ``None`` where the run clones nothing (or resumes)."""
     if settings.bc_games <= 0 or settings.resume:
         return None
-    from tablezoo.training.imitation.cloning import clone, dagger, generate
+    from tablezoo.training.imitation.cloning import warm_start as imitate
 
-    t0 = time.perf_counter()
-    demos = generate(game, settings.env, settings.bc_games, settings.seed, settings.bc_teacher,
-                     obs_scale, settings.bc_max_samples, settings.reward_scale, settings.advice,
-                     processes=settings.processes)
-    bc_info = clone(policy, demos, epochs=settings.bc_epochs, seed=settings.seed,
-                    log=lambda m: print(m, file=sys.stderr))
-    bc_info.update({"games": settings.bc_games, "teacher": settings.bc_teacher})
-    if settings.dagger_rounds > 0:
-        bc_info["dagger"] = dagger(
-            policy, demos, game, settings.env, settings.dagger_rounds,
-            settings.dagger_games or settings.bc_games, settings.seed, settings.bc_teacher,
-            obs_scale, settings.bc_max_samples, settings.reward_scale, settings.dagger_epochs,
-            log=lambda m: print(m, file=sys.stderr), advice=settings.advice,
-            processes=settings.processes)
-    bc_info["seconds"] = round(time.perf_counter() - t0, 1)
-    return bc_info
+    return imitate(policy, game, settings.imitation, obs_scale,
+                   log=lambda m: print(m, file=sys.stderr))
 
 
 def make_callbacks(settings: TrainSettings, vec_env: Any, eval_game: Any,
