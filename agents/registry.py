@@ -96,10 +96,10 @@ def agent_factory(
     else:
         allowed = _policy_params()
         if "path" in kw and "model" not in kw:
-            from tablezoo.agents.learned.policy import load_model
+            from tablezoo.agents.learned.policy import load_policy
 
             kw = {**{k: v for k, v in kw.items() if k != "path"},
-                  "model": load_model(kw["path"], env_name)}  # load the zip once, not per agent
+                  "model": load_policy(kw["path"], env_name)}  # load the zip once, not per agent
         cls = _policy
     unknown = sorted(set(kw) - allowed)
     if unknown:
@@ -264,10 +264,10 @@ def factory_from_spec(spec: str, env_name: str | None = None,
     if name == "policy" and "path" in kw and env_name is not None and num_players is not None:
         # a zip away from its run's config.json names no env: check its input size against
         # the game's here, not at its first move (a shape error from inside torch)
-        from tablezoo.agents.learned.policy import load_model, observation_size
+        from tablezoo.agents.learned.policy import load_policy, observation_size
 
-        kw["model"] = load_model(kw.pop("path"), env_name,
-                                 observation_size(env_name, num_players))
+        kw["model"] = load_policy(kw.pop("path"), env_name,
+                                  observation_size(env_name, num_players))
     make = agent_factory(name, env_name=env_name, **kw)
     if name == "ismcts" and env_name is not None and num_players is not None:
         check_search_options(make(0), env_name, num_players)  # this player count's defaults

@@ -599,10 +599,26 @@ def _player_option(env_name: str, num_players: int) -> dict[str, Any]:
 
 
 # --- saved MaskablePPO zips ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class SavedPolicy:
+    """A MaskablePPO model read from a run with the input scaling it was trained with: the
+    ``obs_scale`` its run's ``config.json`` records (``None``: raw observations)."""
+
+    model: Any
+    obs_scale: np.ndarray | None
+
+
 def load_model(path: str | Path, env_name: str | None = None,
                obs_size: int | None = None, allow_advised: bool = False) -> Any:
     """Load a ``MaskablePPO`` zip on the CPU; refuse it (via the run's ``config.json`` and the
-    model's observation space) for another env or observation size."""
+    model's observation space) for another env or observation size (``load_policy``)."""
+    return load_policy(path, env_name, obs_size, allow_advised).model
+
+
+def load_policy(path: str | Path, env_name: str | None = None,
+                obs_size: int | None = None, allow_advised: bool = False) -> SavedPolicy:
+    """``load_model``'s model with the input scaling its run trained with (what
+    ``PolicyAgent`` applies)."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"policy agent: no model file at {path}")
@@ -630,9 +646,7 @@ def load_model(path: str | Path, env_name: str | None = None,
             raise ModelMismatchError(
                 f"{path} expects observations of size {model_obs}, but {env_name} gives "
                 + ", ".join(f"{size} ({n} players)" for n, size in sizes.items()))
-    # the fixed input scaling the run trained with (``PolicyAgent`` applies it)
-    model.tablezoo_obs_scale = _config_obs_scale(config.get("obs_scale"), model_obs, path)
-    return model
+    return SavedPolicy(model, _config_obs_scale(config.get("obs_scale"), model_obs, path))
 
 
 def _config_obs_scale(scale: Any, model_obs: int, path: Path) -> np.ndarray | None:
@@ -688,9 +702,11 @@ class PolicyAgent(BaseAgent):
 
         self._torch = torch
         if model is None:
-            model = load_model(path)
+            model = load_policy(path)
+        self.obs_scale = None  # a bare model or policy reads raw observations
+        if isinstance(model, SavedPolicy):
+            model, self.obs_scale = model.model, model.obs_scale
         self.policy = getattr(model, "policy", model)
-        self.obs_scale = getattr(model, "tablezoo_obs_scale", None)
         self.policy.set_training_mode(False)
         self.num_actions = int(self.policy.action_space.n)
         self.deterministic = deterministic

@@ -54,6 +54,11 @@ class ObsSpec:
         self.size: int = start
         self.low = np.concatenate([np.full(p.size, p.low, OBS_DTYPE) for p in self.pieces])
         self.high = np.concatenate([np.full(p.size, p.high, OBS_DTYPE) for p in self.pieces])
+        # 1 / the upper bound per entry (1 where the bound is 0): a network's input scaling that
+        # puts every entry in [0, 1] (ethnos counts reach 3000); read-only, shared
+        self.scale = np.where(self.high > 0, 1.0 / np.maximum(self.high, 1e-12),
+                              1.0).astype(OBS_DTYPE)
+        self.scale.flags.writeable = False
         self._by_name = {p.name: p for p in self.pieces}
         # name -> (slice, shape), computed once: heuristics read pieces on every decision
         self._layout = {p.name: (slice(self.offsets[p.name], self.offsets[p.name] + p.size),

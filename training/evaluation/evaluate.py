@@ -135,10 +135,10 @@ def _hero_and_game(settings: EvaluationSettings) -> tuple[Game, dict[str, Any], 
         else:
             import torch
 
-            from tablezoo.agents.learned.policy import PolicyAgent, load_model
+            from tablezoo.agents.learned.policy import PolicyAgent, load_policy
 
             torch.set_num_threads(1)
-            model = load_model(settings.model, settings.env, game.obs_spec.size)  # or another's
+            model = load_policy(settings.model, settings.env, game.obs_spec.size)  # or another's
 
             def make_hero(seed: int | None) -> BaseAgent:
                 return PolicyAgent(model=model, seed=seed,

@@ -81,11 +81,12 @@ class Slot:
 
 
 def obs_scale_for(game: Game, advised: bool = False) -> np.ndarray:
-    """1 / the spec's upper bound per entry: every input in [0, 1] (ethnos counts reach 3000);
+    """The network's input scaling: the spec's ``scale`` (1 / its upper bound per entry);
     an advised network's advice one-hot (``tablezoo.agents.learned.advice``) stays as it is."""
-    high = np.asarray(game.obs_spec.high, np.float32)
-    scale = np.where(high > 0, 1.0 / np.maximum(high, 1e-12), 1.0).astype(np.float32)
-    return np.concatenate([scale, np.ones(game.num_actions, np.float32)]) if advised else scale
+    scale = game.obs_spec.scale
+    if advised:
+        return np.concatenate([scale, np.ones(game.num_actions, np.float32)])
+    return scale.copy()
 
 
 def network_input_size(game: Game, advised: bool) -> int:

@@ -11,6 +11,7 @@ import pytest
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.cli.evaluation import tournament
+from tablezoo.training.evaluation import tournament as tournaments
 from tablezoo.training.evaluation.ratings import Ratings, ranks_from_returns
 from tablezoo.training.evaluation.tournament import block_lineup, run_tournament
 from tests.training.selfplay.toy_games import BidGame
@@ -96,7 +97,7 @@ def test_an_agent_in_several_seats_scores_their_mean_once_a_game(monkeypatch):
             return agent
         return make
 
-    monkeypatch.setattr(tournament, "play_game", fixed_game)
+    monkeypatch.setattr(tournaments, "play_game", fixed_game)
     rows = run_tournament(BidGame(), ["a", "b"], [tagged("a"), tagged("b")], games=10, seed=2)
     for row in rows:
         expected = seen[row["agent"]]
