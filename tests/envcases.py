@@ -13,8 +13,15 @@ from tablezoo import envs
 # scales them down for a quick local run (e.g. 0.05); CI runs them in full. bower's own
 # 3,000-game simulation lives in tests/envs/bower, so the generic pass over its variants is shorter.
 SIM_GAMES = {"bauer_trick_v0": 200, "bauer_draft_v0": 1000, "bower_v0": 250, "ethnos_v0": 500}
+SIM_DEFAULT = 250  # a game without a count here (the tests' example game, a user's own game)
 SIM_CHUNK = 250
 SCALE = float(os.environ.get("TABLEZOO_SIM_SCALE", "1"))
+
+
+def shipped_envs() -> list[str]:
+    """The registered envs whose games ship with tablezoo (their ``Game`` is in the package), the
+    ones its READMEs document; the tests' example game (``tests/example_game``) is not one."""
+    return [name for name in envs.ENVS if envs.spec(name).game.__module__.startswith("tablezoo.")]
 
 
 def case_id(name: str, options: dict) -> str:
@@ -32,7 +39,7 @@ def cases() -> list:
 def sim_chunks() -> list:
     out = []
     for name in envs.ENVS:
-        games = max(1, round(SIM_GAMES[name] * SCALE))
+        games = max(1, round(SIM_GAMES.get(name, SIM_DEFAULT) * SCALE))
         for options in envs.VARIANTS[name]:
             for start in range(0, games, SIM_CHUNK):
                 stop = min(games, start + SIM_CHUNK)

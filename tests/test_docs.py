@@ -33,6 +33,7 @@ import pytest
 from tablezoo import envs
 from tablezoo.training.cli.docs import information_state_table, readme_path, state_table, tables
 from tablezoo.training.cli.main import COMMANDS
+from tests.envcases import shipped_envs
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -87,7 +88,7 @@ def test_the_readmes_are_found():
     names = {_name(p) for p in READMES}
     for name in ("README.md", *TOPIC_DOCS, "notebooks/README.md"):
         assert name in names, f"no {name}"
-    for name in envs.ENVS:
+    for name in shipped_envs():
         assert _name(readme_path(name)) in names
 
 
@@ -207,7 +208,7 @@ def test_readme_is_a_short_front_door():
     assert not re.search(r"\bsession \d+", "\n".join(lines)), "README cites session numbers"
 
 
-@pytest.mark.parametrize("name", list(envs.ENVS))
+@pytest.mark.parametrize("name", shipped_envs())
 def test_readme_links_every_env_readme(name):
     link = readme_path(name).relative_to(ROOT).as_posix()
     assert f"]({link})" in README.read_text(encoding="utf-8"), f"README does not link {link}"
@@ -244,14 +245,14 @@ def test_saved_position_example_plays(tmp_path, monkeypatch):
     assert "(you)" in out.getvalue()
 
 
-@pytest.mark.parametrize("name", envs.ENVS)
+@pytest.mark.parametrize("name", shipped_envs())
 def test_env_readme_has_current_tables(name):
     path = readme_path(name)
     text = path.read_text(encoding="utf-8")
     assert tables(name) in text, f"{path} tables of {name} are stale: tablezoo docs {name}"
 
 
-@pytest.mark.parametrize("name", envs.ENVS)
+@pytest.mark.parametrize("name", shipped_envs())
 def test_state_table_lists_every_state_piece(name):
     """The generated state table has one row per ``state_spec`` piece, in order, and the
     README, once it embeds it (``tablezoo docs <env> --state``), shows the current one."""
@@ -264,7 +265,7 @@ def test_state_table_lists_every_state_piece(name):
         assert state_table(name) in text, f"README state table of {name} is stale"
 
 
-@pytest.mark.parametrize("name", envs.ENVS)
+@pytest.mark.parametrize("name", shipped_envs())
 def test_env_readme_has_current_information_state_table(name):
     """Each env's README shows what its information state adds to the observation and the
     kinds of its history rows exactly as the code declares them (``tablezoo docs <env>

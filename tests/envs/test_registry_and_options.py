@@ -6,10 +6,12 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.envs.core import InvalidOptionError
+from tests.envcases import shipped_envs
 
 
 def test_env_names():
-    assert envs.ENVS == ("bauer_trick_v0", "bauer_draft_v0", "bower_v0", "ethnos_v0")
+    builtin = ("bauer_trick_v0", "bauer_draft_v0", "bower_v0", "ethnos_v0")
+    assert envs.ENVS[:4] == builtin and shipped_envs() == list(builtin)  # then the tests' own
     with pytest.raises(InvalidOptionError, match="known envs: bauer_trick_v0"):
         envs.make("bauer_trik_v0")
 

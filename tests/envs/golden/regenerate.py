@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+import tests.conftest  # noqa: F401  (the games the test session registers, as test_golden sees)
 from tablezoo import envs
 from tests.envs.golden_io import golden_path, playthrough_text
 

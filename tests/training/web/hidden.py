@@ -10,6 +10,13 @@ import numpy as np
 
 from tablezoo.envs.core.game import State
 
+NAMED = ("bauer_trick", "bauer_draft", "bower", "ethnos")  # the games _hidden knows
+
+
+def has_names(game_name: str) -> bool:
+    """Whether ``hidden_names`` knows the game (another game gets the re-sampling check only)."""
+    return game_name in NAMED
+
 
 def hidden_names(state: State, seat: int) -> set[str]:
     """Names that identify something ``seat`` cannot see in ``state`` and that nothing public
