@@ -21,8 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("envs", "agents", "training")  # lowest floor first
 GAMES = ("bauer_trick", "bauer_draft", "bower", "ethnos")
-PLAN = ("components", "rules", "scoring", "actions", "observation", "hidden", "saving", "render",
-        "picture", "spec")
+PLAN = ("components", "rules", "scoring", "actions", "observation", "hidden", "saving",
+        "invariants", "information_state", "render", "picture", "spec")
 MAX_LINES = 700
 MAX_MODULES = 15
 

@@ -42,8 +42,8 @@ from tablezoo.envs.core.errors import (
     ResetNeededError,
     StateFormatError,
 )
+from tablezoo.envs.core.fields import check_saved_options, options_record
 from tablezoo.envs.core.game import State, short
-from tablezoo.envs.core.saved_options import check_saved_options, options_record
 from tablezoo.envs.vector.base import Decisions, StepResult, VectorEnv
 
 ENV_NAME = "bauer_trick_v0"

@@ -7,8 +7,8 @@ choice, scoring) run inside ``apply`` until the next decision with at least one 
 
 Seats are absolute here (0 = ``player_0``); only ``observe`` and the TARGET action are relative.
 The helpers take the state as an argument and never import this module: ``bonus`` (§5 bonus
-step), ``scoring`` (§6), ``observation`` (encoder), ``hidden`` (determinize), ``saving``
-(to_dict / state_from_dict) and ``render`` (text view); ``options`` lists the variants.
+step), ``scoring`` (§6), ``observation`` (encoder), ``hidden`` (determinize), ``saving`` (the
+codec), ``invariants``, ``information_state`` and ``render``; ``OPTIONS`` lists the variants.
 """
 
 from __future__ import annotations
@@ -86,7 +86,6 @@ from tablezoo.envs.bower.observation import (
     observe,
     paint_cell,
 )
-from tablezoo.envs.bower.options import OPTIONS
 from tablezoo.envs.bower.saving import state_from_dict
 from tablezoo.envs.bower.scoring import (
     compute_final,
@@ -100,12 +99,54 @@ from tablezoo.envs.core.errors import IllegalActionError
 from tablezoo.envs.core.fields import CALL, COPY, ITEMS, RESET, SHARED, Field, Fields
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.obs_spec import OBS_DTYPE, EventLog
+from tablezoo.envs.core.options import Option
 from tablezoo.envs.core.views import TextViews
 
 FEATHER_MASK = np.zeros(len(CODES), bool)
 FEATHER_MASK[0:5] = True
 FLOWER_MASK = np.zeros(len(CODES), bool)
 FLOWER_MASK[5:10] = True
+
+
+# Bower's options: each assumed-rule variant (README.md beside this), its default and values.
+def _on(opt: str, default: Any, doc: str, allowed: tuple) -> Option:
+    return Option(opt, default, doc, allowed=allowed)
+
+
+OPTIONS: tuple[Option, ...] = (
+    _on("bonus_tiles", True, "gem triggers and bonus tiles; False: gems do nothing and there "
+        "is no bonus step (assumed variant)", (True, False)),
+    _on("egg_columns", "random", "which columns hold whose request eggs: a random 3 each, or "
+        "'alternate' (the start player owns columns 0, 2, 4)", ("random", "alternate")),
+    _on("double_turn_mode", "shift", "IA3: 'shift' = the opponent plays two turns in a row, "
+        "then plain alternation; 'swap' = after those two turns the giver also plays two",
+        ("shift", "swap")),
+    _on("forced_fallback", "any_tile", "an unplaceable forced tile lets the player play another "
+        "tile ('any_tile') or nothing ('none'); equivalent in practice, since legality never "
+        "depends on the tile", ("any_tile", "none")),
+    _on("flag_all_triggers", True, "every met gem condition is flagged even when the bonus is "
+        "declined; False: flagged only when a bonus tile is kept", (True, False)),
+    _on("x_cancels", "cell", "the X token cancels all feather/flower units of its cell; 'one': "
+        "a single unit (one half of a pair)", ("cell", "one")),
+    _on("pink_column_scope", "tile", "columns where the pink shell wins ties: those of NB4's "
+        "visible cells ('tile'), the pink cell's only ('cell'), or 'tile' plus every tie left "
+        "after shells ('all')", ("tile", "cell", "all")),
+    _on("pink_moss_scope", "any", "the pink shell wins a tied moss group wherever it lies "
+        "('any') or only inside its owner's largest moss group ('in_group')",
+        ("any", "in_group")),
+    _on("column_zero_tie", "nobody", "a 0-0 column goes to nobody; 'tiebreak': it also goes "
+        "through the pink and shell tie-breaks", ("nobody", "tiebreak")),
+    _on("material_tie", "nobody", "a tied material (except the pink moss rule) goes to nobody; "
+        "'shells_in_group': to the player with more shells in that largest group",
+        ("nobody", "shells_in_group")),
+    _on("single_item_bonus", False, "True: a column won 1-0 pays 1 extra egg", (True, False)),
+    _on("bonus_optional", True, "the bonus may be declined (ACCEPT/PASS); False: always taken",
+        (True, False)),
+    _on("hands_public", True, "both hands are seen; False: only the opponent's hand size (and "
+        "forced mark)", (True, False)),
+    _on("reward", "win_loss", "'win_loss': +1/-1/0 at the end (the pink shell breaks egg "
+        "ties); 'egg_diff': own eggs minus the opponent's", ("win_loss", "egg_diff")),
+)  # fmt: skip
 
 
 class BowerGame(Game):
@@ -156,8 +197,7 @@ class BowerGame(Game):
 
 
 def _share_rng(state: BowerState) -> np.random.Generator | None:
-    """Copy-on-use generator: a clone and its original share it until one of them touches
-    ``rng``, which then takes its own copy (most clones in search never draw)."""
+    """Copy-on-use generator: shared with a clone until either touches ``rng`` (then copied)."""
     state._rng_own = False
     return state._rng
 
@@ -630,7 +670,6 @@ class BowerState(State):
         information_state.check(self)
         super().check()
 
-    # ------------------------------------------------------------------ display
     def __str__(self) -> str:
         return render.render(self)
 

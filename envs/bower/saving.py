@@ -52,9 +52,8 @@ from tablezoo.envs.bower.invariants import check_conservation
 from tablezoo.envs.bower.observation import S_ALL, repaint_all
 from tablezoo.envs.bower.scoring import compute_final
 from tablezoo.envs.core.errors import StateFormatError
-from tablezoo.envs.core.fields import OMIT
+from tablezoo.envs.core.fields import OMIT, check_saved_options, options_record
 from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
-from tablezoo.envs.core.saved_options import check_saved_options, options_record
 
 if TYPE_CHECKING:
     from tablezoo.envs.bower.rules import BowerGame, BowerState

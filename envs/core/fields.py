@@ -30,17 +30,21 @@ The copy kinds (how ``clone`` copies a field):
 - ``RESET``: a cache: the clone gets ``reset`` (the field's declared fresh value);
 - ``CALL``: ``copy(source_state)`` computes the clone's value (lazy or copy-on-use fields);
 - ``AFTER``: set by the class's ``after`` hook, which ``clone`` calls last (views into copies).
+
+A save also records its game's options (``options_record``); ``check_saved_options`` refuses to
+load it into a game with other ones (the same position under other rules is another game).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.core.game import Game
+from tablezoo.envs.core.game import Game, require, short
 
 SHARED = "shared"
 COPY = "copy"
@@ -238,3 +242,24 @@ def _immutable(value: Any) -> bool:
     if isinstance(value, np.ndarray):
         return not value.flags.writeable
     return isinstance(value, Game)
+
+
+# --- a save's options ---------------------------------------------------------------------------
+def options_record(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's options as a saved state records them: JSON's own types (tuples as lists)."""
+    return json.loads(json.dumps(dict(options)))
+
+
+def check_saved_options(game: Game, data: Mapping[str, Any], label: str) -> None:
+    """A saved state's ``"options"`` (optional: states saved before games recorded them have
+    none) must be the loading game's own: the same position under other rules is another game,
+    and loading it silently would play it by the wrong rules."""
+    if "options" not in data:
+        return
+    saved = data["options"]
+    require(isinstance(saved, dict), f"{label}: options must be a dict, got {short(saved)}")
+    own = options_record(game.options)
+    differ = sorted(k for k in set(saved) | set(own) if saved.get(k) != own.get(k))
+    require(not differ, f"{label}: saved under other options ({', '.join(differ)}: "
+            f"{short({k: saved.get(k) for k in differ})}) than this game's "
+            f"({short({k: own.get(k) for k in differ})}); make the game with the saved options")

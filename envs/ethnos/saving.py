@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tablezoo.envs.core.errors import StateFormatError
-from tablezoo.envs.core.fields import OMIT
+from tablezoo.envs.core.fields import OMIT, check_saved_options, options_record
 from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
-from tablezoo.envs.core.saved_options import check_saved_options, options_record
 from tablezoo.envs.ethnos import actions as act
 from tablezoo.envs.ethnos import information_state
 from tablezoo.envs.ethnos.components import (

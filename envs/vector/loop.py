@@ -26,8 +26,8 @@ from tablezoo.envs.core.errors import (
     ResetNeededError,
     StateFormatError,
 )
+from tablezoo.envs.core.fields import check_saved_options, options_record
 from tablezoo.envs.core.game import Game, State, short
-from tablezoo.envs.core.saved_options import check_saved_options, options_record
 from tablezoo.envs.vector.base import Decisions, StepResult, VectorEnv
 from tablezoo.envs.vector.slots import Slots
 from tablezoo.envs.vector.workers import WorkerPool, local_arrays
