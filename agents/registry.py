@@ -16,6 +16,7 @@ from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.games import heuristic_class
 from tablezoo.agents.random_agent import RandomAgent
+from tablezoo.agents.search.defaults import SearchSettings
 from tablezoo.agents.search.flat import SearchAgent
 from tablezoo.agents.search.ismcts import ISMCTSAgent
 
@@ -80,7 +81,7 @@ def agent_factory(
     elif name == "random":
         cls, allowed = RandomAgent, _params(RandomAgent)
     elif name == "ismcts":
-        cls, allowed = ISMCTSAgent, _params(ISMCTSAgent)
+        cls, allowed = ISMCTSAgent, _params(SearchSettings)  # its options are these fields
     elif ALIASES.get(name, name) == "flat_search":
         cls, allowed = SearchAgent, _params(SearchAgent)
     elif name == "rllib":
@@ -141,7 +142,8 @@ def check_search_options(agent: ISMCTSAgent, env_name: str,
 
 
 def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
-    """The class whose keyword defaults say what kind of value each option takes."""
+    """The class whose keyword defaults say what kind of value each option takes (ISMCTS's
+    options are its ``SearchSettings`` fields)."""
     if name == "heuristic":
         return heuristic_class(str(env_name))
     if name in ("policy", "trained"):
@@ -152,7 +154,7 @@ def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
         from tablezoo.agents.learned.rllib import RLlibAgent
 
         return RLlibAgent
-    return {"random": RandomAgent, "ismcts": ISMCTSAgent}.get(name, SearchAgent)
+    return {"random": RandomAgent, "ismcts": SearchSettings}.get(name, SearchAgent)
 
 
 def _kind_of(param: inspect.Parameter) -> tuple[str | None, bool]:

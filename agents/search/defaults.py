@@ -1,9 +1,38 @@
-"""ISMCTS's per-game settings (``GameDefaults``): each game's agent record
-(``agents/games/<game>/__init__.py``) declares its own; ``FALLBACK`` serves a game without one."""
+"""ISMCTS's settings: what a user asks of one agent (``SearchSettings``) and each game's
+defaults for what it leaves unset (``GameDefaults``): each game's agent record
+(``agents/games/<game>/__init__.py``) declares its own; ``FALLBACK`` serves a game without one.
+The fields of the two share their names, so a setting reads the same in both."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchSettings:
+    """The options of one ``ISMCTSAgent`` (its docstring explains each); ``None`` takes the
+    game's ``GameDefaults`` value at the first move. These fields are the keywords
+    ``make_agent("ismcts", ...)`` and spec strings (``ismcts:iterations=300``) accept."""
+
+    iterations: int | None = None
+    seconds: float | None = None  # a time budget per move instead of iterations
+    exploration: float | None = None
+    playout: Any = None  # "random", "heuristic", "trained", an agent or a callable
+    depth: int | None = None
+    leaf_scale: float | None = None
+    prior: Any = "default"  # "default": the game's; None: no prior
+    prior_weight: float | None = None
+    evaluator: Any = None  # a named leaf evaluator or a callable
+    margin_weight: float | None = None
+    keys: str | None = None
+    candidates: int | None = None
+    paired: bool | None = None
+    belief: str | None = None
+    belief_tries: int = 20
+    exact_turns: int | None = None
+    reuse: bool = True
+    max_nodes: int | None = None
 
 
 @dataclass(frozen=True)

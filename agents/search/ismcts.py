@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import time
 from collections.abc import Callable
 from functools import cache
@@ -79,7 +80,7 @@ from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
 from tablezoo.agents.games import game_agents
 from tablezoo.agents.learned.policy import shipped_models, trained_factory
 from tablezoo.agents.search.belief import BELIEFS, consistent, rebuild_for, world_belief_for
-from tablezoo.agents.search.defaults import GameDefaults
+from tablezoo.agents.search.defaults import GameDefaults, SearchSettings
 from tablezoo.agents.search.leaf_values import (
     evaluator_names,
     leaf_evaluator,
@@ -91,6 +92,9 @@ from tablezoo.envs.core.game import Game, State
 PlayoutPolicy = Callable[[State, int], int]
 # a playout/prior policy spec: "random", "heuristic", an agent object or a callable
 PolicySpec = Any
+# the settings that ``_configure`` resolves against the game's defaults at the first move
+GIVEN = ("iterations", "exploration", "playout", "depth", "leaf_scale", "prior_weight",
+         "evaluator", "margin_weight")
 
 KEYS = ("searcher", "own", "policy", "root")
 POLICY_NAMES = ("random", "heuristic", "trained")
@@ -127,82 +131,64 @@ class ISMCTSAgent(BaseAgent):
 
     name = "ismcts"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        exploration: float | None = None,
-        playout: PolicySpec = None,
-        depth: int | None = None,
-        leaf_scale: float | None = None,
-        prior: PolicySpec = "default",
-        prior_weight: float | None = None,
-        evaluator: Any = None,
-        margin_weight: float | None = None,
-        keys: str | None = None,
-        candidates: int | None = None,
-        paired: bool | None = None,
-        belief: str | None = None,
-        belief_tries: int = 20,
-        exact_turns: int | None = None,
-        reuse: bool = True,
-        max_nodes: int | None = None,
-    ):
+    def __init__(self, seed: int | None = None, settings: SearchSettings | None = None,
+                 **options: Any):
+        """``settings``, with any ``SearchSettings`` field given as a keyword over it
+        (``ISMCTSAgent(iterations=300)``); an unknown keyword is a ``TypeError``."""
         super().__init__(seed)
-        if iterations is not None and seconds is not None:
+        o = self.settings = dataclasses.replace(settings or SearchSettings(), **options)
+        if o.iterations is not None and o.seconds is not None:
             raise ValueError("ismcts agent: give iterations= or seconds=, not both")
-        if iterations is not None and (type(iterations) is not int or iterations < 1):
-            raise ValueError(f"ismcts agent: iterations={iterations!r}; expected an int >= 1")
-        if seconds is not None and (not isinstance(seconds, (int, float)) or seconds <= 0):
-            raise ValueError(f"ismcts agent: seconds={seconds!r}; expected a number > 0")
-        if depth is not None and (type(depth) is not int or depth < 0):
-            raise ValueError(f"ismcts agent: depth={depth!r}; expected None or an int >= 0")
-        for label, value in (("exploration", exploration), ("leaf_scale", leaf_scale),
-                             ("prior_weight", prior_weight), ("margin_weight", margin_weight)):
+        if o.iterations is not None and (type(o.iterations) is not int or o.iterations < 1):
+            raise ValueError(f"ismcts agent: iterations={o.iterations!r}; expected an int >= 1")
+        if o.seconds is not None and (not isinstance(o.seconds, (int, float)) or o.seconds <= 0):
+            raise ValueError(f"ismcts agent: seconds={o.seconds!r}; expected a number > 0")
+        if o.depth is not None and (type(o.depth) is not int or o.depth < 0):
+            raise ValueError(f"ismcts agent: depth={o.depth!r}; expected None or an int >= 0")
+        for label, value in (("exploration", o.exploration), ("leaf_scale", o.leaf_scale),
+                             ("prior_weight", o.prior_weight), ("margin_weight", o.margin_weight)):
             if value is not None and (not isinstance(value, (int, float)) or value < 0):
                 raise ValueError(f"ismcts agent: {label}={value!r}; expected a number >= 0")
-        if leaf_scale is not None and leaf_scale <= 0:
-            raise ValueError(f"ismcts agent: leaf_scale={leaf_scale!r}; expected a number > 0")
-        if keys is not None and keys not in KEYS:
-            raise ValueError(f"ismcts agent: keys={keys!r}; allowed: {', '.join(KEYS)}")
-        for label, spec in (("playout", playout), ("prior", prior)):
+        if o.leaf_scale is not None and o.leaf_scale <= 0:
+            raise ValueError(f"ismcts agent: leaf_scale={o.leaf_scale!r}; expected a number > 0")
+        if o.keys is not None and o.keys not in KEYS:
+            raise ValueError(f"ismcts agent: keys={o.keys!r}; allowed: {', '.join(KEYS)}")
+        for label, spec in (("playout", o.playout), ("prior", o.prior)):
             _check_policy_spec(label, spec, allow_none=True,
                                allow_default=label == "prior")
-        if evaluator is not None and not callable(evaluator) \
-                and evaluator not in evaluator_names():
-            raise ValueError(f"ismcts agent: evaluator={evaluator!r}; expected one of "
+        if o.evaluator is not None and not callable(o.evaluator) \
+                and o.evaluator not in evaluator_names():
+            raise ValueError(f"ismcts agent: evaluator={o.evaluator!r}; expected one of "
                              f"{', '.join(evaluator_names())} or a callable (state, player) -> "
                              "per-seat values (or None: play on)")
-        self.given = {"iterations": iterations, "exploration": exploration, "playout": playout,
-                      "depth": depth, "leaf_scale": leaf_scale, "prior_weight": prior_weight,
-                      "evaluator": evaluator, "margin_weight": margin_weight}
-        self.seconds = seconds
-        self.prior_spec = prior
-        self.keys_given = keys
-        if candidates is not None and (type(candidates) is not int or candidates < 1):
+        self.given = {name: getattr(o, name) for name in GIVEN}
+        self.seconds = o.seconds
+        self.prior_spec = o.prior
+        self.keys_given = o.keys
+        if o.candidates is not None and (type(o.candidates) is not int or o.candidates < 1):
             raise ValueError(
-                f"ismcts agent: candidates={candidates!r}; expected None or an int >= 1")
-        self.candidates_given = candidates
-        if paired is not None and not isinstance(paired, bool):
-            raise ValueError(f"ismcts agent: paired={paired!r}; expected true or false")
-        if paired and keys not in (None, "root"):
-            raise ValueError(_paired_needs_root(keys))
-        self.paired_given = paired
-        if belief is not None and belief not in BELIEFS:
-            raise ValueError(f"ismcts agent: belief={belief!r}; allowed: {', '.join(BELIEFS)}")
-        if type(belief_tries) is not int or belief_tries < 1:
-            raise ValueError(f"ismcts agent: belief_tries={belief_tries!r}; expected an int >= 1")
-        self.belief_given = belief
-        self.belief_tries = belief_tries
-        if exact_turns is not None and (type(exact_turns) is not int or exact_turns < 0):
-            raise ValueError(f"ismcts agent: exact_turns={exact_turns!r}; expected None or an "
+                f"ismcts agent: candidates={o.candidates!r}; expected None or an int >= 1")
+        self.candidates_given = o.candidates
+        if o.paired is not None and not isinstance(o.paired, bool):
+            raise ValueError(f"ismcts agent: paired={o.paired!r}; expected true or false")
+        if o.paired and o.keys not in (None, "root"):
+            raise ValueError(_paired_needs_root(o.keys))
+        self.paired_given = o.paired
+        if o.belief is not None and o.belief not in BELIEFS:
+            raise ValueError(f"ismcts agent: belief={o.belief!r}; allowed: {', '.join(BELIEFS)}")
+        if type(o.belief_tries) is not int or o.belief_tries < 1:
+            raise ValueError(f"ismcts agent: belief_tries={o.belief_tries!r}; expected an int >= 1")
+        self.belief_given = o.belief
+        self.belief_tries = o.belief_tries
+        if o.exact_turns is not None and (type(o.exact_turns) is not int or o.exact_turns < 0):
+            raise ValueError(f"ismcts agent: exact_turns={o.exact_turns!r}; expected None or an "
                              "int >= 0")
-        self.exact_turns_given = exact_turns
-        self.reuse = bool(reuse)
-        if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
-            raise ValueError(f"ismcts agent: max_nodes={max_nodes!r}; expected None or an int >= 1")
-        self.max_nodes_given = max_nodes
+        self.exact_turns_given = o.exact_turns
+        self.reuse = bool(o.reuse)
+        if o.max_nodes is not None and (type(o.max_nodes) is not int or o.max_nodes < 1):
+            raise ValueError(f"ismcts agent: max_nodes={o.max_nodes!r}; expected None or an "
+                             "int >= 1")
+        self.max_nodes_given = o.max_nodes
         self._game_name: tuple[str, int] | None = None
         self.table: dict[tuple[int, bytes], _Node] = {}
         self.last_iterations = 0
