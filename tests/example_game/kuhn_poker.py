@@ -45,7 +45,7 @@ class KuhnGame(Game):
     name = "kuhn_poker"
     OPTIONS = (
         Option("num_players", 2, "seats (the deck has one card more)", allowed=(2, 3)),
-        Option("hands", 20, "hands in a match", check=int_range(1, 100)),
+        Option("hands", 20, "hands in a match, 1..100", check=int_range(1, 100)),
     )
 
     def __init__(self, **options: Any):
