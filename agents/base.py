@@ -34,6 +34,19 @@ class Agent(Protocol):
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; with ``seed``, the agent's choices become reproducible."""
 
+    def action_values(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        state: State | None = None,
+        player: int | None = None,
+    ) -> dict[int, float] | None:
+        """How much the agent likes each legal action (higher: better), which a search ranks
+        its candidates by; ``None`` for an agent that does not value its moves (the default)."""
+
+    # the search iterations of the agent's last decision (0 for an agent that does not search)
+    last_iterations: int
+
 
 def _generator(agent: str, seed: int | None) -> np.random.Generator:
     """numpy's generator, with the error naming the agent's seed (numpy's own says only
@@ -45,9 +58,11 @@ def _generator(agent: str, seed: int | None) -> np.random.Generator:
 
 
 class BaseAgent:
-    """Holds the agent's own generator; subclasses implement ``act``."""
+    """Holds the agent's own generator; subclasses implement ``act``, and where they can
+    ``action_values`` (the default values nothing) and ``last_iterations``."""
 
     name = "base"
+    last_iterations = 0
 
     def __init__(self, seed: int | None = None):
         self.rng = _generator(self.name, seed)
@@ -64,6 +79,16 @@ class BaseAgent:
         player: int | None = None,
     ) -> int:
         raise NotImplementedError
+
+    def action_values(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        state: State | None = None,
+        player: int | None = None,
+    ) -> dict[int, float] | None:
+        """``None``: this agent does not value its moves (``Agent.action_values``)."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"

@@ -20,7 +20,6 @@ from __future__ import annotations
 import inspect
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,12 +144,9 @@ class WeightedHeuristicAgent(BaseAgent):
             state: State | None = None, player: int | None = None) -> int:
         return self.heuristic.act(observation, action_mask, state=state, player=player)
 
-    @property
-    def action_values(self) -> Callable[..., dict[int, float]]:
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None,
+                      player: int | None = None) -> dict[int, float] | None:
         """The heuristic's own ``action_values`` under the learned parameters (a search ranks
-        candidates by them); absent, as on the heuristic, where the heuristic has none."""
-        try:
-            return self.heuristic.action_values  # type: ignore[attr-defined]
-        except AttributeError:
-            raise AttributeError(f"{type(self.heuristic).__name__} gives no action_values"
-                                 ) from None
+        candidates by them); ``None``, as on the heuristic, where the heuristic has none."""
+        return self.heuristic.action_values(observation, action_mask, state, player)

@@ -76,7 +76,7 @@ from typing import Any
 import numpy as np
 
 from tablezoo import envs
-from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
+from tablezoo.agents.base import Agent, BaseAgent, acting_seat, search_preamble
 from tablezoo.agents.games import game_agents
 from tablezoo.agents.learned.policy import shipped_models, trained_factory
 from tablezoo.agents.search.belief import BELIEFS, consistent, rebuild_for, world_belief_for
@@ -291,7 +291,7 @@ class ISMCTSAgent(BaseAgent):
         without ``reset`` is not reseeded."""
         with contextlib.suppress(TypeError, copy.Error, RecursionError):
             agent = copy.deepcopy(agent)
-        if callable(getattr(agent, "reset", None)):
+        if isinstance(agent, Agent):  # the protocol's reset (a bare object with act has none)
             agent.reset(int(self.rng.integers(2**63)))
         return agent
 
@@ -345,11 +345,13 @@ class ISMCTSAgent(BaseAgent):
         """The prior's ``candidates`` best actions, best first, when the prior agent can value
         its actions (``action_values``); ``None`` when not asked for or not possible. Computed
         on a determinization, so it too depends only on what ``me`` has seen."""
-        agent = getattr(self.prior, "agent", None)
-        values_of = getattr(agent, "action_values", None)
-        if not self.candidates or values_of is None:
+        if not self.candidates or not isinstance(self.prior, _AgentPolicy) \
+                or not isinstance(self.prior.agent, Agent):
             return None
-        values = values_of(first.observe(me), first.legal_mask(me), state=first, player=me)
+        values = self.prior.agent.action_values(first.observe(me), first.legal_mask(me),
+                                                state=first, player=me)
+        if values is None:
+            return None
         ranked = sorted(values, key=lambda a: (-values[a], a))
         return [int(a) for a in ranked[: self.candidates]]
 

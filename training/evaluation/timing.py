@@ -13,14 +13,16 @@ from typing import Any
 
 import numpy as np
 
+from tablezoo.agents.base import Agent
+
 
 class TimedAgent:
     """``agent`` with a CPU-time record of its real decisions (shared lists, so one record can
     collect every copy the evaluation creates)."""
 
-    def __init__(self, agent: Any, seconds: list[float], iterations: list[int]):
+    def __init__(self, agent: Agent, seconds: list[float], iterations: list[int]):
         self.agent = agent
-        self.name = getattr(agent, "name", type(agent).__name__)
+        self.name = agent.name
         self.seconds = seconds
         self.iterations = iterations
 
@@ -34,7 +36,7 @@ class TimedAgent:
         spent = time.process_time() - start
         if np.count_nonzero(action_mask) > 1:
             self.seconds.append(spent)
-            self.iterations.append(int(getattr(self.agent, "last_iterations", 0) or 0))
+            self.iterations.append(int(self.agent.last_iterations or 0))
         return action
 
 

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from tablezoo import envs
 from tablezoo.agents.learned.advice import with_advice
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game, State
@@ -242,7 +243,10 @@ def check_candidates(candidates: int | None, teacher: str, env_name: str) -> Non
     if candidates < 2:
         raise ValueError(f"rollout candidates={candidates}: allowed: 2 or more (the teacher's "
                          "move and at least one alternative), or none for every legal move")
-    if not hasattr(factory_from_spec(teacher, env_name)(0), "action_values"):
+    state = envs.make_game(env_name).new_state(0)
+    seat = state.acting_players()[0]
+    if factory_from_spec(teacher, env_name)(0).action_values(
+            state.observe(seat), state.legal_mask(seat), state=state, player=seat) is None:
         raise ValueError(f"rollout candidates: the teacher {teacher!r} does not rank its moves "
                          "(no action_values); allowed: a teacher that does, or every legal move")
 

@@ -81,7 +81,10 @@ def test_action_values_are_the_heuristics_where_it_has_them():
     assert agent.action_values(obs, mask, state, p) == \
         HeuristicAgent(seed=0).action_values(obs, mask, state, p)
     trick = WeightedHeuristicAgent(HeuristicWeights("bauer_trick_v0", {}))
-    assert not hasattr(trick, "action_values")  # searches then rank by other means
+    state = envs.make_game("bauer_trick_v0").new_state(3)
+    p = state.acting_players()[0]
+    assert trick.action_values(state.observe(p), state.legal_mask(p), state, p) is None  # none:
+    # searches then rank by other means
 
 
 def test_weights_for_another_env_are_refused_naming_both(tmp_path):
