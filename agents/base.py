@@ -80,13 +80,9 @@ class BaseAgent:
     ) -> int:
         raise NotImplementedError
 
-    def action_values(
-        self,
-        observation: np.ndarray,
-        action_mask: np.ndarray,
-        state: State | None = None,
-        player: int | None = None,
-    ) -> dict[int, float] | None:
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None,
+                      player: int | None = None) -> dict[int, float] | None:
         """``None``: this agent does not value its moves (``Agent.action_values``)."""
         return None
 

@@ -13,12 +13,11 @@ from tablezoo.training.cli.options import (
     add_out,
     add_seed,
     make_parser,
-    parse_env_options,
     parse_with_config,
 )
 from tablezoo.training.evolution import cma_es
 from tablezoo.training.evolution.cma_es import EvolutionSettings, evolve
-from tablezoo.training.runs import SettingsError
+from tablezoo.training.runs import SettingsError, parse_env_options
 from tablezoo.training.shipping.commands import RUN, join, portable
 
 

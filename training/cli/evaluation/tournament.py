@@ -8,30 +8,22 @@ import sys
 
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
-from tablezoo.training.cli.options import (
-    add_env,
-    add_env_options,
-    add_games,
-    add_out,
-    add_seed,
-    make_parser,
-    parse_with_env_options,
-)
+from tablezoo.training.cli import options as flags
 from tablezoo.training.evaluation import tournament
 from tablezoo.training.evaluation.report import write_plot, write_tables
 from tablezoo.training.evaluation.tournament import check_games, run_tournament
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = make_parser("tournament", tournament.__doc__)
-    add_env(p, help="the env of the tournament")
+    p = flags.make_parser("tournament", tournament.__doc__)
+    flags.add_env(p, help="the env of the tournament")
     p.add_argument("--agents", required=True, nargs="+", metavar="SPEC",
                    help="two or more distinct agent specs, e.g. random heuristic "
                         "ismcts:iterations=200 policy:RUN/model.zip trained")
-    add_games(p, default=400, help="seeded games in all, seats rotated")
-    add_seed(p)
-    add_env_options(p)
-    add_out(p, help="folder for results.{csv,md,png} and tournament.json")
+    flags.add_games(p, default=400, help="seeded games in all, seats rotated")
+    flags.add_seed(p)
+    flags.add_env_options(p)
+    flags.add_out(p, help="folder for results.{csv,md,png} and tournament.json")
     p.add_argument("--no-plot", action="store_true", help="skip the ratings plot")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
@@ -39,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args, options = parse_with_env_options(parser, argv)
+    args, options = flags.parse_with_env_options(parser, argv)
     try:
         players = envs.make_game(args.env, **options).num_players
         factories = [factory_from_spec(spec, args.env, players) for spec in args.agents]

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from tablezoo.training.cli.options import (
-    add_env,
-    add_env_options,
-    add_out,
-    add_seed,
-    make_parser,
-    parse_env_options,
-)
+from tablezoo.training.cli.options import add_env, add_env_options, add_out, add_seed, make_parser
+from tablezoo.training.runs import parse_env_options
 from tablezoo.training.selfplay import rllib
 from tablezoo.training.selfplay.rllib import RllibSettings, check_settings, run_rllib
 
