@@ -221,6 +221,7 @@ def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any],
     state = _load(game, data, state_class, complete)
     # the game's events (information_state); a save without them: rebuilt or unknown
     information_state.from_list(state, data.get("history", information_state.NOT_SAVED))
+    state_class.FIELDS.check_types(state, "bauer_draft state")  # what each declared field holds
     state.check()
     return state
 

@@ -172,6 +172,7 @@ def state_from_dict(
     # the deal's history (information_state); a save without it is rebuilt where the position
     # tells it, else the information state is refused (information_state.from_dict)
     information_state.from_dict(state, data.get("history", information_state.NOT_SAVED))
+    state_class.FIELDS.check_types(state, "bauer_trick state")  # what each declared field holds
     state.check()
     state.encode()
     return state

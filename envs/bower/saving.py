@@ -176,6 +176,7 @@ def state_from_dict(
         raise StateFormatError(
             f"bower: malformed state dict: {type(exc).__name__}: {short(str(exc))}"
         ) from exc
+    state_class.FIELDS.check_types(s, "bower")  # what each declared field holds
     s.check()
     return s
 

@@ -202,6 +202,32 @@ class Fields:
             return f"unexpected keys {extra}"
         return None
 
+    def check_types(self, state: Any, label: str) -> None:
+        """After a load: raise ``StateFormatError`` (via ``require``) unless every declared field
+        is set and holds what its copy kind needs (``SHARED``: immutable; ``COPY``: a mutable
+        value with ``copy``; ``ITEMS``/``NESTED``: a list of such; ``RNG``: a generator), so a
+        loaded state clones like a played one."""
+        for f in self.fields:
+            require(hasattr(state, f.name) or f.copy == AFTER, f"{label}: field {f.name} not set")
+            if not hasattr(state, f.name):
+                continue
+            value = getattr(state, f.name)
+            if f.copy == SHARED:
+                ok = _immutable(value) or value is state.game.options
+            elif f.copy == COPY:
+                ok = _copyable(value)
+            elif f.copy == ITEMS:
+                ok = type(value) is list and all(_copyable(x) for x in value)
+            elif f.copy == NESTED:
+                ok = type(value) is list and all(
+                    type(x) is list and all(_copyable(y) for y in x) for x in value)
+            elif f.copy == RNG:
+                ok = isinstance(value, np.random.Generator)
+            else:
+                ok = True
+            require(ok, f"{label}: field {f.name} holds a {type(value).__name__}, which its copy "
+                    f"kind {f.copy} cannot copy")
+
     # --- the guarantee --------------------------------------------------------------------------
     def check_clone(self, state: Any, clone: Any) -> list[str]:
         """The ways ``clone`` fails to be a separate copy of ``state`` (empty when it is one): a
@@ -233,6 +259,14 @@ class Fields:
                         x is y and not _immutable(x) for x, y in zip(a, b)):
                     problems.append(f"{f.name} is COPY but holds mutable items (use ITEMS)")
         return problems
+
+
+def _copyable(value: Any) -> bool:
+    """True for a mutable value whose ``copy()`` makes an independent one (a list, dict, deque,
+    writeable array, event log)."""
+    if isinstance(value, np.ndarray):
+        return value.flags.writeable
+    return not _immutable(value) and callable(getattr(value, "copy", None))
 
 
 def _immutable(value: Any) -> bool:

@@ -299,6 +299,7 @@ def state_from_dict(game: EthnosGame, d: Mapping[str, Any],
     _rebuild_derived(s)
     s._mask = None
     information_state.from_list(s, d.get("history", information_state.NOT_SAVED))
+    state_cls.FIELDS.check_types(s, "ethnos state")  # what each declared field holds
     s.check()
     return s
 

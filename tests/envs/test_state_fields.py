@@ -1,16 +1,19 @@
 """Every game's State declares its fields once (``envs.core.fields``): after random play a state
 has exactly the declared attributes (slots, no ``__dict__``, so no helper can add one), a clone
-shares no mutable field with its original, and ``to_dict`` writes exactly the declared keys."""
+shares no mutable field with its original, ``to_dict`` writes exactly the declared keys, and a
+loaded state's fields hold what their copy kinds need."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from tablezoo import envs
-from tablezoo.envs.core.fields import Fields
+from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.core.fields import COPY, SHARED, Fields
 from tablezoo.envs.core.game import State
 from tests.envcases import case_id
 
@@ -64,3 +67,21 @@ def test_declared_fields(name, options):
             state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p))))
                          for p in state.acting_players()})
             step += 1
+
+
+def test_the_checks_catch_a_wrong_declaration():
+    """A list declared SHARED (aliased between clones) or a list of lists declared COPY (its
+    items aliased) is reported; a field holding what its kind cannot copy is refused on load."""
+    game = envs.make_game("bauer_trick_v0")
+    state = game.new_state(1)
+    for _ in range(12):
+        state.step(state.legal_actions(state.acting_players()[0])[0])
+    declared = type(state).FIELDS
+    kinds = {"points": SHARED, "trick_history": COPY}
+    wrong = Fields(*(replace(f, copy=kinds.get(f.name, f.copy)) for f in declared.fields))
+    problems = wrong.check_clone(state, wrong.clone_method()(state))
+    assert problems == ["points is SHARED but holds a mutable list",
+                        "trick_history is COPY but holds mutable items (use ITEMS)"]
+    state.tricks = tuple(state.tricks)
+    with pytest.raises(StateFormatError, match="field tricks holds a tuple"):
+        declared.check_types(state, "bauer_trick state")
