@@ -34,9 +34,8 @@ def hand_result(n: int, hand: int, cards: list[int], bets: list[int]) -> tuple[l
     if not hand_over(n, bets):
         return paid, [0] * n, []
     still_in = [p for p in range(n) if paid[p] == 2] if BET in bets else list(range(n))
-    won = [0] * n
-    won[max(still_in, key=lambda p: cards[p])] = sum(paid)
-    return paid, won, still_in if len(still_in) > 1 else []
+    best = max(still_in, key=lambda p: cards[p])
+    return paid, [sum(paid) * (p == best) for p in range(n)], still_in if len(still_in) > 1 else []
 
 
 class KuhnGame(Game):
@@ -84,6 +83,7 @@ class KuhnGame(Game):
             require(ok and all(type(v) is int for v in dealt + made), f"kuhn_poker: bad hand {h}")
         state = KuhnState(self, rng_from_dict(data["rng"]))
         state.cards, state.bets = [list(c) for c in cards], [list(b) for b in bets]
+        KuhnState.FIELDS.check_types(state, "kuhn_poker state")  # each field as declared
         state.check()
         return state
 
@@ -108,8 +108,7 @@ class KuhnState(State):
         self.game, self.rng, self.cards, self.bets = game, rng, [], []
 
     def deal(self) -> None:  # a chance event: from the state's own generator
-        n = self.game.num_players
-        self.cards.append(self.rng.permutation(n + 1)[:n].tolist())
+        self.cards.append(self.rng.permutation(self.game.num_cards)[1:].tolist())  # one left out
         self.bets.append([])
 
     def acting_players(self) -> tuple[int, ...]:  # the opener of hand h is seat h % n
@@ -164,15 +163,14 @@ class KuhnState(State):
     information_state = observe  # the observation already recalls everything the seat saw
 
     def determinize(self, player: int, rng: np.random.Generator) -> KuhnState:
-        """Every card ``player`` has not seen re-dealt, and the later deals' generator too."""
-        world = self.clone()
+        world = self.clone()  # then every card ``player`` has not seen is dealt again
         for cards, (_, _, shown) in zip(world.cards, self.results()):
             known = {player, *shown}
             free = sorted(set(range(self.game.num_cards)) - {cards[p] for p in known})
             hidden = [p for p in range(self.game.num_players) if p not in known]
             for p, card in zip(hidden, rng.permutation(free).tolist()):
                 cards[p] = card
-        world.rng = np.random.default_rng(int(rng.integers(2**63)))
+        world.rng = np.random.default_rng(int(rng.integers(2**63)))  # later deals: hidden too
         return world
 
     def check(self) -> None:
