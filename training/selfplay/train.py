@@ -582,6 +582,27 @@ def model_card_of(settings: TrainSettings, setup: RunSetup, model: Any, machine:
             "eval_during_training": records["eval_during_training"], **advice}
 
 
+def write_summary(settings: TrainSettings, total_steps: int, steps: int, seconds: float,
+                  wall: float, snapshots: list[str], records: dict[str, Any],
+                  plot: bool) -> dict[str, Any]:
+    """``OUT/summary.json`` (and, with evaluations to draw, the learning curve); returns it."""
+    summary = {"timesteps": steps, "total_timesteps": total_steps,
+               "seconds": round(seconds, 2), "wall_seconds": round(wall, 1),
+               "steps_per_second": round(steps / seconds, 1) if seconds > 0 and steps else None,
+               # the league keeps the newest max_snapshots of the snapshots it was given
+               "final_pool": snapshots[-settings.max_snapshots:],
+               "snapshots_added": len(snapshots), "bc": records["bc"],
+               "rollout": records["rollout"]}
+    (settings.out / "summary.json").write_text(json.dumps(summary, indent=2))
+    if plot:
+        from tablezoo.training.figures.learning_curve import plot_run
+
+        plot_run(settings.out)
+    print(f"trained {steps} steps in {seconds:.1f} s; saved {settings.out / 'model.zip'} and "
+          f"{settings.out / 'model.npz'}")
+    return summary
+
+
 def train(settings: TrainSettings, command: str | None = None) -> dict[str, Any]:
     """Run ``settings``: check them, warm-start, improve, train, and write the run folder
     (module docstring); returns ``OUT/summary.json``'s record. ``command`` is what
@@ -628,18 +649,5 @@ def train(settings: TrainSettings, command: str | None = None) -> dict[str, Any]
     card = model_card_of(settings, setup, model, machine, wall, clock, records)
     export_policy(model.policy, obs_scale).save(settings.out / "model.npz", card)
     vec_env.close()
-    summary = {"timesteps": steps, "total_timesteps": model.num_timesteps,
-               "seconds": round(seconds, 2), "wall_seconds": round(wall, 1),
-               "steps_per_second": round(steps / seconds, 1) if seconds > 0 and steps else None,
-               # the league keeps the newest max_snapshots of the snapshots it was given
-               "final_pool": league_cb.names()[-settings.max_snapshots:],
-               "snapshots_added": len(league_cb.names()), "bc": records["bc"],
-               "rollout": rollout_info}
-    (settings.out / "summary.json").write_text(json.dumps(summary, indent=2))
-    if eval_cb.rows:
-        from tablezoo.training.figures.learning_curve import plot_run
-
-        plot_run(settings.out)
-    print(f"trained {steps} steps in {seconds:.1f} s; saved {settings.out / 'model.zip'} and "
-          f"{settings.out / 'model.npz'}")
-    return summary
+    return write_summary(settings, model.num_timesteps, steps, seconds, wall, league_cb.names(),
+                         records, plot=bool(eval_cb.rows))
