@@ -12,17 +12,25 @@ every position (duplicate format, which cancels much of the luck of the deal).
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
+from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.evaluation.ratings import Ratings
+from tablezoo.training.evaluation.report import write_plot, write_tables
 from tablezoo.training.evaluation.stats import summarize
 from tablezoo.training.evaluation.teams import teams_of
+from tablezoo.training.runs import SettingsError, env_options_for
 
 AgentFactory = Callable[[int | None], BaseAgent]
 
@@ -114,4 +122,63 @@ def run_tournament(
                      "win": summary.win.value, "draw": summary.draw.value,
                      "loss": summary.loss.value, **table[name]})
     rows.sort(key=lambda row: -row["ordinal"])
+    return rows
+
+
+@dataclass(kw_only=True)
+class TournamentSettings:
+    """One tournament (``tablezoo tournament``'s flags): two or more distinct agent specs,
+    the games in all (whole blocks, ``check_games``), the first seed, the game options over the
+    tools' defaults, and the folder for the tables, the plot and ``tournament.json``."""
+
+    env: str
+    agents: list[str]
+    games: int = 400
+    seed: int = 0
+    env_options: dict[str, Any] | None = None
+    out: Path
+    plot: bool = True
+    progress: bool = True
+
+
+def play_tournament(settings: TournamentSettings) -> list[dict[str, Any]]:
+    """Play the tournament, print its table and write its files; returns the rows. Settings that
+    cannot run raise ``SettingsError`` before any game."""
+    s = settings
+    try:
+        options = env_options_for(s.env, s.env_options or {})
+        players = envs.make_game(s.env, **options).num_players
+        factories = [factory_from_spec(spec, s.env, players) for spec in s.agents]
+        if len(s.agents) < 2 or len(set(s.agents)) != len(s.agents):
+            raise ValueError(f"--agents needs at least two distinct specs, got {s.agents}")
+        check_games(s.games, len(s.agents))
+    except (ValueError, FileNotFoundError) as exc:
+        raise SettingsError(str(exc)) from exc
+    if any(spec.startswith("policy") for spec in s.agents):
+        import torch
+
+        torch.set_num_threads(1)
+    game = envs.make_game(s.env, **options)
+    bar = None
+    if s.progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=s.games, file=sys.stderr, desc="tournament")
+    rows = run_tournament(game, s.agents, factories, s.games, s.seed,
+                          progress=bar.update if bar else None)
+    if bar is not None:
+        bar.close()
+    written = write_tables(rows, s.out)
+    if s.plot:
+        plot = write_plot(rows, s.out, f"{s.env} {options}")
+        if plot is not None:
+            written.append(plot)
+    summary = s.out / "tournament.json"
+    summary.write_text(json.dumps(
+        {"env": s.env, "env_options": options, "games": s.games, "seed": s.seed,
+         "agents": s.agents, "results": rows}, indent=2))
+    written.append(summary)
+    print(f"{s.env} {options}: {s.games} games, seeds from {s.seed}")
+    print((s.out / "results.md").read_text())
+    print("wrote " + ", ".join(str(p) for p in written))
     return rows
