@@ -267,6 +267,16 @@ def check_env_name(name: str) -> str:
     return name
 
 
+def given_env_options(parser: argparse.ArgumentParser, items: list[str] | None
+                      ) -> dict[str, Any]:
+    """The ``--env-option KEY=VALUE`` items as a dict (no tool defaults added); a malformed
+    one is a one-line parser error."""
+    try:
+        return parse_env_options(items)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
 def parse_with_env_options(parser: argparse.ArgumentParser, argv: list[str] | None
                            ) -> tuple[argparse.Namespace, dict[str, Any]]:
     """A tool's arguments and the game options of its ``--env``/``--env-option`` (the tools'

@@ -12,9 +12,9 @@ from tablezoo.training.cli.options import (
     add_opponent,
     add_out,
     add_seed,
+    given_env_options,
     make_parser,
     out_file,
-    parse_env_options,
 )
 from tablezoo.training.evaluation import evaluate
 from tablezoo.training.evaluation.evaluate import EvaluationSettings, run_evaluation
@@ -54,12 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def settings_from_args(args: argparse.Namespace) -> EvaluationSettings:
+def settings_from_args(parser: argparse.ArgumentParser,
+                       args: argparse.Namespace) -> EvaluationSettings:
     """The settings the flags ask for (``--env-option`` left out: the run's options)."""
     return EvaluationSettings(
         env=args.env, model=args.model, agent=args.agent, opponent=args.opponent,
         partner=args.partner, games=args.games, seed=args.seed,
-        env_options=None if args.env_option is None else parse_env_options(args.env_option),
+        env_options=(None if args.env_option is None
+                     else given_env_options(parser, args.env_option)),
         stochastic=args.stochastic, out=args.out, json=args.json, records=args.records,
         progress=not args.no_progress, timing=args.timing)
 
@@ -67,10 +69,7 @@ def settings_from_args(args: argparse.Namespace) -> EvaluationSettings:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        settings = settings_from_args(args)
-    except ValueError as exc:  # a malformed --env-option
-        parser.error(str(exc))
+    settings = settings_from_args(parser, args)
     try:
         run_evaluation(settings)
     except SettingsError as exc:

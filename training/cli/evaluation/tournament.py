@@ -7,7 +7,7 @@ import argparse
 from tablezoo.training.cli import options as flags
 from tablezoo.training.evaluation import tournament
 from tablezoo.training.evaluation.tournament import TournamentSettings, play_tournament
-from tablezoo.training.runs import SettingsError, parse_env_options
+from tablezoo.training.runs import SettingsError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,15 +28,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    settings = TournamentSettings(
+        env=args.env, agents=args.agents, games=args.games, seed=args.seed,
+        env_options=flags.given_env_options(parser, args.env_option), out=args.out,
+        plot=not args.no_plot, progress=not args.no_progress)
     try:
-        options = parse_env_options(args.env_option)
-    except ValueError as exc:  # a malformed --env-option
-        parser.error(str(exc))
-    try:
-        play_tournament(TournamentSettings(
-            env=args.env, agents=args.agents, games=args.games, seed=args.seed,
-            env_options=options, out=args.out, plot=not args.no_plot,
-            progress=not args.no_progress))
+        play_tournament(settings)
     except SettingsError as exc:
         parser.error(str(exc))
     return 0
