@@ -251,9 +251,10 @@ def warm_start(policy: Any, game: Game, settings: ImitationSettings,
     """Clone the teacher's games into ``policy``, then run the DAgger rounds; returns the
     card's ``bc`` record (samples, agreement, the rounds, the seconds)."""
     t0 = time.perf_counter()
-    demos = generate(game, settings.env, settings.games, settings.seed, settings.teacher,
-                     obs_scale, settings.max_samples, settings.reward_scale, settings.advice,
-                     processes=settings.processes)
+    demos = generate(game, settings.env, settings.games, seed=settings.seed,
+                     teacher=settings.teacher, obs_scale=obs_scale,
+                     max_samples=settings.max_samples, reward_scale=settings.reward_scale,
+                     advice=settings.advice, processes=settings.processes)
     info = clone(policy, demos, epochs=settings.epochs, seed=settings.seed, log=log)
     info.update({"games": settings.games, "teacher": settings.teacher})
     if settings.dagger_rounds > 0:

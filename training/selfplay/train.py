@@ -290,9 +290,10 @@ def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
         values = saved
     else:
         values = generate(game, settings.env, settings.rollout_games,
-                          settings.seed + ROLLOUT_SEED_OFFSET, settings.bc_teacher, obs_scale,
-                          settings.rollout_explore, settings.reward_scale, settings.advice,
-                          settings.processes, settings.rollout_candidates)
+                          seed=settings.seed + ROLLOUT_SEED_OFFSET, teacher=settings.bc_teacher,
+                          obs_scale=obs_scale, explore=settings.rollout_explore,
+                          reward_scale=settings.reward_scale, advice=settings.advice,
+                          processes=settings.processes, candidates=settings.rollout_candidates)
     if settings.rollout_save:
         save_values(values, settings.out / ROLLOUT_VALUES)
     generated = time.perf_counter() - t0
