@@ -91,7 +91,6 @@ from tablezoo.envs.core.fields import COPY as COPIED  # actions.COPY is a decisi
 from tablezoo.envs.core.game import Game, State, rng_from, rng_from_dict
 from tablezoo.envs.core.obs_spec import EventLog
 from tablezoo.envs.core.options import Option
-from tablezoo.envs.core.views import TextViews
 
 
 class BauerDraftGame(Game):
@@ -133,9 +132,6 @@ class BauerDraftGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
-
-    def text_views(self) -> TextViews:
-        return render
 
 
 def _rng_state_of(state: BauerDraftState) -> dict[str, Any] | None:

@@ -24,7 +24,7 @@ winning/losing team, 0 on truncation (``reward="points"``: also +1/-1 per point 
 
 Version history: v0, first release; rules review: ``determinize`` exactly uniform (was a biased
 greedy deal); saved states are validated by ``State.check()`` (the invariants are listed in
-``saving``), legal masks are read-only, ``global_state`` is full information.
+``invariants``), legal masks are read-only, ``global_state`` is full information.
 """
 
 from tablezoo.envs.bauer_trick.rules import BauerTrickGame, BauerTrickState

@@ -45,7 +45,6 @@ from tablezoo.envs.core.fields import COPY, ITEMS, RESET, RNG, SHARED, Field, Fi
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.options import Option, int_range
 from tablezoo.envs.core.symmetry import Symmetries
-from tablezoo.envs.core.views import TextViews
 
 _ACTING = tuple((p,) for p in range(NUM_SEATS))
 _MASK_BYTES = (NUM_ACTIONS + 7) // 8
@@ -109,9 +108,6 @@ class BauerTrickGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
-
-    def text_views(self) -> TextViews:
-        return render
 
     def symmetries(self) -> Symmetries:
         """The 8 colour-preserving suit renamings (``envs/bauer_trick/symmetry.py``)."""

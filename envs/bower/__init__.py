@@ -9,7 +9,7 @@ and for the majority of the item each column's hidden request egg asks for. Agen
 (option ``reward="egg_diff"``: own eggs minus the opponent's). See ``envs/bower/README.md`` for
 every assumed rule, the options, the 648-id action table and the observation table.
 Version history: v0; reliability: saved states are validated by ``State.check()`` (invariants:
-``saving.check_state``), read-only legal masks, bounded caches, a full-information global state.
+``invariants.check_state``), read-only legal masks, bounded caches, a full-information global state.
 """
 
 from tablezoo.envs.bower.rules import OPTIONS, BowerGame, BowerState

@@ -100,7 +100,6 @@ from tablezoo.envs.core.fields import CALL, COPY, ITEMS, RESET, SHARED, Field, F
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.obs_spec import OBS_DTYPE, EventLog
 from tablezoo.envs.core.options import Option
-from tablezoo.envs.core.views import TextViews
 
 FEATHER_MASK = np.zeros(len(CODES), bool)
 FEATHER_MASK[0:5] = True
@@ -169,9 +168,6 @@ class BowerGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(int(action))
-
-    def text_views(self) -> TextViews:
-        return render
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> BowerState:
         rng = rng_from(seed)

@@ -25,7 +25,7 @@ PASS with ten Skeletons, unlimited markers by default).
 
 Version history: v0, first release; rules review: ``third_dragon`` observation piece (spec §11),
 PASS reveals the ten Skeletons, ``determinize`` re-samples another seat's hidden partial band.
-Reliability: saved states are validated by ``State.check()`` (invariants: ``saving.check_state``);
+Reliability: saved states are validated by ``State.check()`` (``invariants.check_state``);
 read-only legal masks; a full-information global state (``observation.global_state``).
 """
 

@@ -20,7 +20,6 @@ from tablezoo.envs.core.errors import InvalidOptionError
 from tablezoo.envs.core.fields import AFTER, COPY, ITEMS, NESTED, RESET, RNG, SHARED, Field, Fields
 from tablezoo.envs.core.game import Game, State, rng_from
 from tablezoo.envs.core.obs_spec import EventLog
-from tablezoo.envs.core.views import TextViews
 from tablezoo.envs.ethnos import actions as act
 from tablezoo.envs.ethnos import (
     ages,
@@ -130,9 +129,6 @@ class EthnosGame(Game):
 
     def action_name(self, action: int) -> str:
         return act.action_name(action)
-
-    def text_views(self) -> TextViews:
-        return render
 
 
 class EthnosState(State):
