@@ -1,14 +1,17 @@
 """The registry: ``make``, ``make_parallel``, ``make_game`` and ``make_vector`` by env id, over
 the games' records (``tablezoo.envs.core.spec``).
 
-The built-in games register their records when this module is imported; a game of your own
-registers its ``GameSpec`` with ``register`` and is then made, vectorised and played like them
-(``envs/ADDING_A_GAME.md``).
+The built-in games register their records when this module is imported, and so do the games
+that installed packages declare under the entry-point group ``tablezoo.games`` (so the
+``tablezoo`` command knows them too); a game of your own registers its ``GameSpec`` with
+``register`` and is then made, vectorised and played like them (``envs/ADDING_A_GAME.md``).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -28,9 +31,30 @@ BUILTIN = ("tablezoo.envs.bauer_trick.spec", "tablezoo.envs.bauer_draft.spec",
 for _module in BUILTIN:
     importlib.import_module(_module)
 
-__all__ = ["SPECS", "VARIANTS", "GameSpec", "constructors", "make", "make_game",
-           "make_parallel", "make_vector", "register", "spec", "spec_of", "unregister",
-           "vector_backends"]
+PLUGIN_GROUP = "tablezoo.games"  # entry point: a module that registers a game's record
+
+
+def load_plugins() -> list[str]:
+    """Import every module installed packages declare under ``PLUGIN_GROUP`` (each registers
+    its records); returns their names. One that fails to load is skipped with a warning naming
+    it, so a broken plugin cannot take the built-in games down."""
+    loaded = []
+    for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        try:
+            entry.load()
+        except Exception as exc:  # any error of a third-party module
+            warnings.warn(f"tablezoo: the game plugin {entry.name!r} ({entry.value}) failed to "
+                          f"load and is skipped: {type(exc).__name__}: {exc}", stacklevel=2)
+            continue
+        loaded.append(entry.name)
+    return loaded
+
+
+load_plugins()
+
+__all__ = ["PLUGIN_GROUP", "SPECS", "VARIANTS", "GameSpec", "constructors", "load_plugins",
+           "make", "make_game", "make_parallel", "make_vector", "register", "spec", "spec_of",
+           "unregister", "vector_backends"]
 
 
 class _Variants(Mapping[str, list[dict[str, Any]]]):

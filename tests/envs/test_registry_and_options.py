@@ -31,3 +31,35 @@ def test_bad_option_value_names_allowed_values():
         envs.make("bauer_trick_v0", start_score=0)
     with pytest.raises(InvalidOptionError, match="allowed values: False, True"):
         envs.make("bauer_trick_v0", defenders_score_on_fail=1)
+
+
+def test_installed_game_plugins_register_and_a_broken_one_is_skipped_by_name(monkeypatch,
+                                                                            tmp_path):
+    """Packages declare their games under the entry-point group ``tablezoo.games``: each module
+    is imported (registering its record); one that fails is skipped with a warning naming it."""
+    import importlib.metadata
+    import sys
+
+    from tablezoo.envs import registry
+
+    (tmp_path / "plugin_game_ok.py").write_text("LOADED = True\n")
+    (tmp_path / "plugin_game_broken.py").write_text("raise RuntimeError('no cards')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    points = [importlib.metadata.EntryPoint("ok", "plugin_game_ok", registry.PLUGIN_GROUP),
+              importlib.metadata.EntryPoint("broken", "plugin_game_broken",
+                                            registry.PLUGIN_GROUP)]
+    asked = []
+
+    def entry_points(group):
+        asked.append(group)
+        return points
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    try:
+        with pytest.warns(UserWarning, match="'broken' .*plugin_game_broken.*no cards"):
+            assert registry.load_plugins() == ["ok"]
+        assert asked == ["tablezoo.games"] and sys.modules["plugin_game_ok"].LOADED
+    finally:
+        for name in ("plugin_game_ok", "plugin_game_broken"):
+            sys.modules.pop(name, None)
+    assert envs.ENVS[:4] == ("bauer_trick_v0", "bauer_draft_v0", "bower_v0", "ethnos_v0")
