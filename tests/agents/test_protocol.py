@@ -198,7 +198,7 @@ def test_agent_specs_parse_types():
     ("ismcts:belief=items", "bauer_trick_v0", "belief='items' has no reading"),
     ("ismcts:belief=policy", "bower_v0", "belief='policy' cannot rebuild"),
     ("ismcts:evaluator=world_heuristic", "bauer_trick_v0", "is bower's"),
-    ("ismcts:evaluator=age_end", "bower_v0", "scores Ethnos Ages"),
+    ("ismcts:evaluator=age_end", "bower_v0", "'age_end' is ethnos's"),
 ])
 def test_option_values_of_the_wrong_kind_are_refused_when_the_agent_is_made(spec, env, words):
     """They were read as true ('maybe'), passed every comparison (NaN), or failed only at the
