@@ -44,7 +44,7 @@ from tablezoo.training.batched.opponents import (
 from tablezoo.training.batched.sparse import Sparse, pair_logits, sparse_rows, worth_it
 from tablezoo.training.batched.sparse import logits as sparse_logits
 from tablezoo.training.batched.stepping import Stepper
-from tablezoo.training.selfplay.collector import Ended, LockstepVecEnv
+from tablezoo.training.selfplay.collector import Ended, LockstepVecEnv, obs_scale_for
 from tablezoo.training.selfplay.league import Deferred, League, Plan
 
 MAX_RESET_TRIES = 100
@@ -54,20 +54,21 @@ class VectorLeagueEnv(LockstepVecEnv):
     """``stepper``'s games, the learner in one seat of each, the league in the others."""
 
     def __init__(self, stepper: Stepper, league: League, seed: int = 0,
-                 obs_scale: np.ndarray | None = None, reward_scale: float = 1.0,
+                 scaled: bool = False, reward_scale: float = 1.0,
                  env_name: str | None = None, sparse: bool = True):
         game = stepper.game
         self.stepper, self.game, self.league = stepper, game, league
         self.render_mode = None
-        self.obs_scale = obs_scale
         self.reward_scale = reward_scale
         spec = game.obs_spec
         low, high = np.asarray(spec.low, np.float32), np.asarray(spec.high, np.float32)
         extra = stepper.obs.shape[1] - spec.size  # an advised stepper's one-hot (0 or 1)
+        # ``scaled``: the network reads the observations times the spec's scale
+        self.obs_scale = obs_scale_for(game, extra > 0) if scaled else None
         low = np.concatenate([low, np.zeros(extra, np.float32)])
         high = np.concatenate([high, np.ones(extra, np.float32)])
-        if obs_scale is not None:
-            low, high = low * obs_scale, high * obs_scale
+        if self.obs_scale is not None:
+            low, high = low * self.obs_scale, high * self.obs_scale
         super().__init__(stepper.num_envs, spaces.Box(low, high, (low.size,), np.float32),
                          spaces.Discrete(game.num_actions))
         n, players = stepper.num_envs, game.num_players

@@ -52,15 +52,16 @@ class Demonstrations:
 
 
 def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
-             obs_scale: np.ndarray | None = None, max_samples: int = 200_000,
+             scaled: bool = False, max_samples: int = 200_000,
              reward_scale: float = 1.0, advice: str | None = None,
              processes: int = 1) -> Demonstrations:
     """The teacher's decisions in ``games`` self-play games (at most ``max_samples``); returns
     are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
     values PPO will see. With ``advice`` each sample's input also holds the move of that seat's
     advisor (``tablezoo.agents.learned.advice``), as an advised network will read it. ``processes``
-    > 1 plays the games in that many worker processes (the same samples, in the same order)."""
-    return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
+    > 1 plays the games in that many worker processes (the same samples, in the same order).
+    ``scaled``: the inputs are the observations times the spec's scale (``scale_inputs``)."""
+    return _record_split(processes, game, env_name, games, seed, teacher, scaled,
                          max_samples, reward_scale, advice=advice).demos
 
 
@@ -85,7 +86,7 @@ class Recording:
 
 
 def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed: int = 0,
-                    teacher: str = "heuristic", obs_scale: np.ndarray | None = None,
+                    teacher: str = "heuristic", scaled: bool = False,
                     max_samples: int = 200_000, reward_scale: float = 1.0,
                     advice: str | None = None, processes: int = 1) -> Recording:
     """DAgger data (Ross, Gordon & Bagnell 2011): in game ``g`` the ``learner`` plays seat
@@ -95,7 +96,7 @@ def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed:
     shown every observation of it, so stateful teachers keep their plans). The samples come
     from the positions the learner's own play leads to, which cloning the teacher's games
     never shows, and where a clone's early mistakes would otherwise compound."""
-    return _record_split(processes, game, env_name, games, seed, teacher, obs_scale,
+    return _record_split(processes, game, env_name, games, seed, teacher, scaled,
                          max_samples, reward_scale, learner, advice)
 
 
@@ -117,7 +118,7 @@ def play_in_blocks(record: Callable[..., Any], games: int, processes: int,
 
 
 def _record_split(processes: int, game: Game, env_name: str, games: int, seed: int,
-                  teacher: str, obs_scale: np.ndarray | None, max_samples: int,
+                  teacher: str, scaled: bool, max_samples: int,
                   reward_scale: float, learner: Agent | None = None,
                   advice: str | None = None) -> Recording:
     """``_record`` over all ``games``, in ``processes`` worker processes when more than one.
@@ -128,7 +129,7 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
     expensive teacher (bower's heuristic, a search) is what makes cloning slow; it plays the
     games in parallel, the fit afterwards stays in the main process.
     """
-    args = (game, env_name, seed, teacher, obs_scale, max_samples, reward_scale, learner, advice)
+    args = (game, env_name, seed, teacher, scaled, max_samples, reward_scale, learner, advice)
     parts = play_in_blocks(_record, games, processes, args)
     if len(parts) == 1:
         return parts[0]
@@ -146,7 +147,7 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
 
 
 def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
-            obs_scale: np.ndarray | None, max_samples: int, reward_scale: float,
+            scaled: bool, max_samples: int, reward_scale: float,
             learner: Agent | None = None, advice: str | None = None) -> Recording:
     make = factory_from_spec(teacher, env_name)
     # an advisor of the teacher's own kind is the teacher: its advice is the label itself (a
@@ -210,11 +211,17 @@ def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
     width = game.obs_spec.size + (game.num_actions if advice is not None else 0)
     # a block of games with no real choice in it records nothing (joined with other blocks)
     x = np.stack(obs).astype(np.float32) if obs else np.zeros((0, width), np.float32)
-    if obs_scale is not None:
-        x *= obs_scale
+    if scaled:
+        scale_inputs(x, game)
     m = np.stack(masks).astype(bool) if masks else np.zeros((0, game.num_actions), bool)
     demos = Demonstrations(x, m, np.asarray(actions, np.int64), np.asarray(finals, np.float32))
     return Recording(demos, game_samples, game_decisions, game_hits)
+
+
+def scale_inputs(x: np.ndarray, game: Game) -> None:
+    """Network inputs ``x`` (rows, in place) times the spec's scale: the network's input scaling
+    (``obs_scale_for``), whose advice one-hot (an advised input's columns past the spec) is 1."""
+    x[:, :game.obs_spec.size] *= game.obs_spec.scale
 
 
 def merge(a: Demonstrations, b: Demonstrations) -> Demonstrations:
@@ -230,7 +237,8 @@ class ImitationSettings:
     imitate``): the ``teacher`` plays ``games`` seeded games from ``seed`` on, at most
     ``max_samples`` decisions are kept (per DAgger round too), the clone fits them in ``epochs``
     passes; then ``dagger_rounds`` rounds of ``dagger_games`` games (default: ``games``) and
-    ``dagger_epochs`` passes. ``reward_scale`` and ``advice`` are the training run's."""
+    ``dagger_epochs`` passes. ``reward_scale``, ``advice`` and ``scaled`` (the network reads
+    the observations times the spec's scale) are the training run's."""
 
     env: str
     games: int
@@ -244,27 +252,28 @@ class ImitationSettings:
     dagger_rounds: int = 0
     dagger_games: int | None = None
     dagger_epochs: int = 4
+    scaled: bool = True
 
 
 def warm_start(policy: Any, game: Game, settings: ImitationSettings,
-               obs_scale: np.ndarray | None, log: Any = print) -> dict[str, Any]:
+               log: Any = print) -> dict[str, Any]:
     """Clone the teacher's games into ``policy``, then run the DAgger rounds; returns the
     card's ``bc`` record (samples, agreement, the rounds, the seconds)."""
     t0 = time.perf_counter()
     demos = generate(game, settings.env, settings.games, seed=settings.seed,
-                     teacher=settings.teacher, obs_scale=obs_scale,
+                     teacher=settings.teacher, scaled=settings.scaled,
                      max_samples=settings.max_samples, reward_scale=settings.reward_scale,
                      advice=settings.advice, processes=settings.processes)
     info = clone(policy, demos, epochs=settings.epochs, seed=settings.seed, log=log)
     info.update({"games": settings.games, "teacher": settings.teacher})
     if settings.dagger_rounds > 0:
-        info["dagger"] = dagger(policy, demos, game, settings, obs_scale, log=log)
+        info["dagger"] = dagger(policy, demos, game, settings, log=log)
     info["seconds"] = round(time.perf_counter() - t0, 1)
     return info
 
 
 def dagger(policy: Any, demos: Demonstrations, game: Game, settings: ImitationSettings,
-           obs_scale: np.ndarray | None = None, log: Any = print) -> list[dict[str, Any]]:
+           log: Any = print) -> list[dict[str, Any]]:
     """``settings.dagger_rounds`` DAgger iterations after cloning ``demos`` into ``policy``: the
     greedy policy plays ``settings.dagger_games`` games against the teacher
     (``generate_dagger``, seeds apart from the cloning games'), the labelled samples join the
@@ -279,10 +288,10 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, settings: ImitationSe
     history = []
     for r in range(rounds):
         card = {"env": s.env, "advice": s.advice} if s.advice else None
-        learner = MLPAgent(export_policy(policy, obs_scale, card), deterministic=True)
+        learner = MLPAgent(export_policy(policy, game, s.scaled, card), deterministic=True)
         recording = generate_dagger(game, s.env, games, learner,
                                     seed=s.seed + DAGGER_SEED_STRIDE * (r + 1),
-                                    teacher=s.teacher, obs_scale=obs_scale,
+                                    teacher=s.teacher, scaled=s.scaled,
                                     max_samples=s.max_samples, reward_scale=s.reward_scale,
                                     advice=s.advice, processes=s.processes)
         demos = merge(demos, recording.demos)

@@ -45,7 +45,7 @@ from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game, State
 from tablezoo.envs.core.symmetry import Symmetries
 from tablezoo.training.evaluation.match import seeds_for
-from tablezoo.training.imitation.cloning import descend, play_in_blocks
+from tablezoo.training.imitation.cloning import descend, play_in_blocks, scale_inputs
 
 
 @dataclass
@@ -126,10 +126,11 @@ def check_options(margin: float, explore: float, advice: str | None, teacher: st
                          "the teacher)")
 
 
-def check_symmetries(game: Game, env_name: str, obs_scale: np.ndarray | None) -> Symmetries:
+def check_symmetries(game: Game, env_name: str, scaled: bool,
+                     advised: bool = False) -> Symmetries:
     """The game's symmetries for ``--rollout-symmetries``, or a ValueError naming the envs that
-    have some. The inputs are scaled before they are relabelled, so the scale must not change
-    under a relabelling."""
+    have some. ``scaled`` inputs (of an ``advised`` network or not) are scaled before they are
+    relabelled, so the scale must not change under a relabelling."""
     symmetries = game.symmetries()
     if symmetries is None:
         from tablezoo import envs
@@ -137,7 +138,10 @@ def check_symmetries(game: Game, env_name: str, obs_scale: np.ndarray | None) ->
         having = [name for name in envs.ENVS if envs.make_game(name).symmetries() is not None]
         raise ValueError(f"--rollout-symmetries: {env_name} declares no symmetries; allowed for: "
                          f"{', '.join(having)}")
-    if obs_scale is not None:
+    if scaled:
+        from tablezoo.training.selfplay.collector import obs_scale_for
+
+        obs_scale = obs_scale_for(game, advised)
         table = symmetries.input_table(len(obs_scale))
         if not all(np.array_equal(obs_scale[row], obs_scale) for row in table):
             raise ValueError(f"--rollout-symmetries: {env_name}'s observation scale differs "
@@ -159,7 +163,7 @@ def _simultaneous(env_name: str, acting: tuple[int, ...]) -> str:
 
 
 def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
-             obs_scale: np.ndarray | None = None, explore: float = 0.05,
+             scaled: bool = False, explore: float = 0.05,
              reward_scale: float = 1.0, advice: str | None = None,
              processes: int = 1, candidates: int | None = None) -> ActionValues:
     """Rollout values of every legal action at each real choice of ``games`` teacher games.
@@ -174,15 +178,17 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
     rule). The other legal moves get no rollout (NaN): a game with dozens of placements a turn
     (bower) costs K rollouts a choice instead of dozens, and the moves the teacher itself ranks
     lowest are the least likely improvements. ``targets`` keeps them below the teacher's move.
+
+    ``scaled``: the inputs are the observations times the spec's scale (``scale_inputs``).
     """
     check_options(0.0, explore, advice, teacher)
     check_candidates(candidates, teacher, env_name)
-    args = (game, env_name, seed, teacher, obs_scale, explore, reward_scale, advice, candidates)
+    args = (game, env_name, seed, teacher, scaled, explore, reward_scale, advice, candidates)
     return functools.reduce(merge, play_in_blocks(_values, games, processes, args))
 
 
 def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
-            obs_scale: np.ndarray | None, explore: float, reward_scale: float,
+            scaled: bool, explore: float, reward_scale: float,
             advice: str | None, candidates: int | None = None) -> ActionValues:
     make = factory_from_spec(teacher, env_name)
     n, num_actions = game.num_players, game.num_actions
@@ -228,8 +234,8 @@ def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             decisions += 1
     width = game.obs_spec.size + (num_actions if advice is not None else 0)
     x = np.stack(obs) if obs else np.zeros((0, width), np.float32)
-    if obs_scale is not None:
-        x *= obs_scale
+    if scaled:
+        scale_inputs(x, game)
     return ActionValues(x, np.stack(masks) if masks else np.zeros((0, num_actions), bool),
                         np.asarray(moves, np.int64),
                         np.stack(values) if values else np.zeros((0, num_actions), np.float32),

@@ -42,11 +42,16 @@ def eval_row(step: int, opponent: str, rewards: list[float], seconds: float) -> 
             "draw": s.draw.value, "draw_low": s.draw.low, "draw_high": s.draw.high}
 
 
-def export_policy(policy: Any, obs_scale: np.ndarray | None,
+def export_policy(policy: Any, game: Game, scaled: bool,
                   card: dict[str, Any] | None = None) -> NumpyMLP:
-    """The actor as a ``NumpyMLP``; ``card`` (e.g. an advised model's ``env`` and ``advice``)
-    goes with it."""
-    return mlp_from_policy(policy, obs_scale, card)
+    """The actor as a ``NumpyMLP`` that plays ``game``; ``scaled``: it reads the observations
+    times the spec's scale (``obs_scale_for``; a network wider than the spec is advised, its
+    advice one-hot unscaled). ``card`` (e.g. an advised model's ``env`` and ``advice``) goes with
+    it."""
+    from tablezoo.training.selfplay.collector import obs_scale_for
+
+    advised = policy.observation_space.shape[0] > game.obs_spec.size
+    return mlp_from_policy(policy, obs_scale_for(game, advised) if scaled else None, card)
 
 
 def make_checkpoint_callback(settings: Any) -> CheckpointCallback:
@@ -99,12 +104,13 @@ class UpdateThreads(BaseCallback):
 
 
 class LeagueCallback(BaseCallback):
-    """Keeps the collector's ``self`` network current and freezes snapshots."""
+    """Keeps the collector's ``self`` network current and freezes snapshots (networks of
+    ``game``, reading its observations times the spec's scale where ``scaled``)."""
 
-    def __init__(self, vec_env: Any, obs_scale: np.ndarray | None, snapshot_every: int):
+    def __init__(self, vec_env: Any, game: Game, scaled: bool, snapshot_every: int):
         super().__init__()
         self.vec_env = vec_env
-        self.obs_scale = obs_scale
+        self.game, self.scaled = game, scaled  # what ``export_policy`` needs
         self.snapshot_every = snapshot_every
         self.next_at = 0
         self.snapshot_names: list[str] = []
@@ -116,8 +122,11 @@ class LeagueCallback(BaseCallback):
 
         name = f"checkpoint:{Path(path).name}"
         self.vec_env.add_snapshot(
-            name, export_policy(load_model(path, allow_advised=True).policy, self.obs_scale))
+            name, self.export(load_model(path, allow_advised=True).policy))
         self.snapshot_names.append(name)
+
+    def export(self, policy: Any) -> NumpyMLP:
+        return export_policy(policy, self.game, self.scaled)
 
     def names(self) -> list[str]:
         return list(self.snapshot_names)
@@ -126,7 +135,7 @@ class LeagueCallback(BaseCallback):
         self.next_at = self.num_timesteps + self.snapshot_every
 
     def _on_rollout_start(self) -> None:
-        self.vec_env.set_self(export_policy(self.model.policy, self.obs_scale))
+        self.vec_env.set_self(self.export(self.model.policy))
 
     def _on_step(self) -> bool:
         return True
@@ -136,7 +145,7 @@ class LeagueCallback(BaseCallback):
         # long, and with --processes the workers are playing ahead, not listening.
         if self.snapshot_every and self.num_timesteps >= self.next_at:
             name = f"self@{self.num_timesteps}"
-            self.vec_env.add_snapshot(name, export_policy(self.model.policy, self.obs_scale))
+            self.vec_env.add_snapshot(name, self.export(self.model.policy))
             self.snapshot_names.append(name)
             while self.next_at <= self.num_timesteps:
                 self.next_at += self.snapshot_every
@@ -152,15 +161,16 @@ class EvalCallback(BaseCallback):
     """Fixed seeded games against random and heuristic every ``eval_every`` steps.
 
     ``filename`` names the run's csv: ``eval.csv`` for PPO (its ``step`` column in learner
-    steps), ``rollout_eval.csv`` for the epochs of a rollout fit (``step`` is the epoch)."""
+    steps), ``rollout_eval.csv`` for the epochs of a rollout fit (``step`` is the epoch).
+    ``scaled``: the network reads the observations times the spec's scale."""
 
-    def __init__(self, out: Path, game: Game, env_name: str, obs_scale: np.ndarray | None,
+    def __init__(self, out: Path, game: Game, env_name: str, scaled: bool,
                  eval_every: int, games: int, seed: int, card: dict[str, Any] | None = None,
                  filename: str = "eval.csv"):
         super().__init__()
         self.card = card  # what the exported network needs to play (an advised model's advice)
         self.path = Path(out) / filename
-        self.game, self.env_name, self.obs_scale = game, env_name, obs_scale
+        self.game, self.env_name, self.scaled = game, env_name, scaled
         self.eval_every, self.games, self.seed = eval_every, games, seed
         self.next_at = 0
         self.last_step = -1
@@ -180,7 +190,7 @@ class EvalCallback(BaseCallback):
     def evaluate_now(self, policy: Any, step: int) -> list[dict[str, Any]]:
         import time
 
-        mlp = export_policy(policy, self.obs_scale, self.card)
+        mlp = export_policy(policy, self.game, self.scaled, self.card)
 
         def hero(seed: int | None) -> MLPAgent:
             return MLPAgent(mlp, seed)

@@ -124,7 +124,7 @@ class MultiSeatVecEnv(LockstepVecEnv):
     """``num_envs`` lockstep games of ``game``; the league fills the non-learner seats."""
 
     def __init__(self, game: Game, league: League, num_envs: int = 16, seed: int = 0,
-                 obs_scale: np.ndarray | None = None, reward_scale: float = 1.0,
+                 scaled: bool = False, reward_scale: float = 1.0,
                  advice: str | None = None, env_name: str | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs={num_envs}; allowed: >= 1")
@@ -136,14 +136,15 @@ class MultiSeatVecEnv(LockstepVecEnv):
         self.reward_scale = reward_scale
         self.game = game
         self.league = league
-        self.obs_scale = obs_scale
+        # ``scaled``: the network reads the observations times the spec's scale
+        self.obs_scale = obs_scale_for(game, advice is not None) if scaled else None
         spec = game.obs_spec
         low, high = np.asarray(spec.low, np.float32), np.asarray(spec.high, np.float32)
         if advice is not None:
             low = np.concatenate([low, np.zeros(game.num_actions, np.float32)])
             high = np.concatenate([high, np.ones(game.num_actions, np.float32)])
-        if obs_scale is not None:
-            low, high = low * obs_scale, high * obs_scale
+        if self.obs_scale is not None:
+            low, high = low * self.obs_scale, high * self.obs_scale
         self.input_size = network_input_size(game, advice is not None)
         obs_space = spaces.Box(low, high, (self.input_size,), np.float32)
         super().__init__(num_envs, obs_space, spaces.Discrete(game.num_actions))

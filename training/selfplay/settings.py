@@ -99,7 +99,7 @@ class TrainSettings:
             epochs=self.bc_epochs, max_samples=self.bc_max_samples,
             reward_scale=self.reward_scale, advice=self.advice, processes=self.processes,
             dagger_rounds=self.dagger_rounds, dagger_games=self.dagger_games,
-            dagger_epochs=self.dagger_epochs)
+            dagger_epochs=self.dagger_epochs, scaled=not self.no_obs_scale)
 
 # setting -> (the test a value must pass, the allowed values in words); ``None`` is always
 # allowed where the option's default is ``None`` (it means "not set")

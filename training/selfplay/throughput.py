@@ -31,7 +31,6 @@ import dataclasses
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 from tablezoo import envs
 from tablezoo.training.selfplay.settings import TrainSettings
@@ -70,7 +69,7 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
     import torch
 
     from tablezoo.training.selfplay import train
-    from tablezoo.training.selfplay.callbacks import LeagueCallback, UpdateThreads, export_policy
+    from tablezoo.training.selfplay.callbacks import LeagueCallback, UpdateThreads
 
     torch.set_num_threads(1)
     settings = setup_settings(env, setup, n_envs, seed)
@@ -82,12 +81,12 @@ def measure(env: str, setup: str, steps: int, n_envs: int, seed: int) -> float:
         else:
             model = train.new_model(settings, vec, None)
         model.collector_forward = settings.learner_forward == "collector"
-        scale = None if settings.no_obs_scale else vec_scale(env, options)
-        vec.set_self(export_policy(model.policy, scale))
+        league = LeagueCallback(vec, envs.make_game(env, **options), not settings.no_obs_scale, 0)
+        vec.set_self(league.export(model.policy))
         if not setup.startswith("random"):
             for k in range(3):
-                vec.add_snapshot(f"snapshot{k}", export_policy(model.policy, scale))
-        callback = [LeagueCallback(vec, scale, 0)]
+                vec.add_snapshot(f"snapshot{k}", league.export(model.policy))
+        callback = [league]
         if settings.processes > 1:
             callback.append(UpdateThreads(settings.processes))
         t0 = time.perf_counter()
@@ -101,10 +100,3 @@ def load_average() -> str:
     """The 1, 5 and 15 minute load averages and the core count, in words."""
     one, five, fifteen = os.getloadavg()
     return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
-
-
-def vec_scale(env: str, options: dict[str, Any]) -> Any:
-    from tablezoo import envs
-    from tablezoo.training.selfplay.collector import obs_scale_for
-
-    return obs_scale_for(envs.make_game(env, **options))

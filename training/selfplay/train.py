@@ -44,8 +44,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.runs import (
@@ -101,15 +99,14 @@ def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str,
 
 
 def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
-                obs_scale: bool, reward_scale: float, num_envs: int, seed: int,
+                scaled: bool, reward_scale: float, num_envs: int, seed: int,
                 advice: str | None = None) -> Any:
     """One ``MultiSeatVecEnv`` (module-level so worker processes can build theirs)."""
-    from tablezoo.training.selfplay.collector import MultiSeatVecEnv, obs_scale_for
+    from tablezoo.training.selfplay.collector import MultiSeatVecEnv
     from tablezoo.training.selfplay.league import League
 
     game = envs.make_game(env_name, **env_options)
-    return MultiSeatVecEnv(game, League(game, env_name, **league), num_envs, seed,
-                           obs_scale_for(game, advice is not None) if obs_scale else None,
+    return MultiSeatVecEnv(game, League(game, env_name, **league), num_envs, seed, scaled,
                            reward_scale, advice, env_name)
 
 
@@ -157,7 +154,7 @@ def make_vec_env(settings: TrainSettings, env_options: dict[str, Any]) -> Any:
 
 
 def build_batched(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
-                  obs_scale: bool, reward_scale: float, num_envs: int, seed: int,
+                  scaled: bool, reward_scale: float, num_envs: int, seed: int,
                   advice: str | None = None) -> Any:
     """The batched trainer's env: ``training/batched/adapter.py``'s ``VectorLeagueEnv`` over
     the compiled engine's ``num_envs`` games (``advice``: observations widened by the batched
@@ -166,15 +163,13 @@ def build_batched(env_name: str, env_options: dict[str, Any], league: dict[str, 
     from tablezoo.training.batched.adapter import VectorLeagueEnv
     from tablezoo.training.batched.advised import AdvisedStepper
     from tablezoo.training.batched.stepping import make_stepper
-    from tablezoo.training.selfplay.collector import obs_scale_for
     from tablezoo.training.selfplay.league import League
 
     game = envs.make_game(env_name, **env_options)
     stepper = make_stepper(env_name, num_envs, seed, backend="compiled", **env_options)
     if advice is not None:
         stepper = AdvisedStepper(stepper, batched_agents(env_name)[advice])
-    scale = obs_scale_for(game, advice is not None) if obs_scale else None
-    return VectorLeagueEnv(stepper, League(game, env_name, **league), seed, scale, reward_scale,
+    return VectorLeagueEnv(stepper, League(game, env_name, **league), seed, scaled, reward_scale,
                            env_name)
 
 
@@ -247,9 +242,13 @@ def session_history(previous_card: dict[str, Any], machine: dict[str, Any], wall
                        "timesteps": int(timesteps)}]
 
 
-def write_config(settings: TrainSettings, env_options: dict[str, Any], game: Any,
-                 obs_scale: np.ndarray | None, steps: int, command: str) -> None:
-    """``OUT/config.json``; a resumed run keeps the original record and appends the resume."""
+def write_config(settings: TrainSettings, env_options: dict[str, Any], game: Any, steps: int,
+                 command: str) -> None:
+    """``OUT/config.json``; a resumed run keeps the original record and appends the resume.
+    Its ``obs_scale`` is the network's input scaling (``obs_scale_for``), ``None`` where the
+    run has none (``no_obs_scale``)."""
+    from tablezoo.training.selfplay.collector import obs_scale_for
+
     path = settings.out / "config.json"
     run = {"opponents": league_kwargs(settings)["specs"], "self_play": settings.self_play,
            "command": command, "advice": settings.advice}
@@ -261,14 +260,14 @@ def write_config(settings: TrainSettings, env_options: dict[str, Any], game: Any
         config = {"env": settings.env, "env_options": env_options,
                   "num_players": game.num_players, "obs_size": game.obs_spec.size,
                   "num_actions": game.num_actions,
-                  "obs_scale": None if obs_scale is None else obs_scale.tolist(), **run,
+                  "obs_scale": None if settings.no_obs_scale else
+                  obs_scale_for(game, settings.advice is not None).tolist(), **run,
                   "hyperparameters": {k: v for k, v in vars(settings).items() if k not in
                                       ("env", "env_options", "out", "opponent", "resume")}}
     path.write_text(json.dumps(config, indent=2, default=str))
 
 
 def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
-                        obs_scale: np.ndarray | None,
                         on_epoch: Callable[[int], Any] | None = None,
                         saved: Any = None) -> dict[str, Any]:
     """``--rollout-games``: value the teacher's moves and their alternatives by rollouts and fit
@@ -283,15 +282,16 @@ def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
         save_values,
     )
 
-    symmetries = (check_symmetries(game, settings.env, obs_scale) if settings.rollout_symmetries
-                  else None)
+    symmetries = (check_symmetries(game, settings.env, not settings.no_obs_scale,
+                                   settings.advice is not None)
+                  if settings.rollout_symmetries else None)
     t0 = time.perf_counter()
     if saved is not None:
         values = saved
     else:
         values = generate(game, settings.env, settings.rollout_games,
                           seed=settings.seed + ROLLOUT_SEED_OFFSET, teacher=settings.bc_teacher,
-                          obs_scale=obs_scale, explore=settings.rollout_explore,
+                          scaled=not settings.no_obs_scale, explore=settings.rollout_explore,
                           reward_scale=settings.reward_scale, advice=settings.advice,
                           processes=settings.processes, candidates=settings.rollout_candidates)
     if settings.rollout_save:
@@ -321,22 +321,21 @@ def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
 
 
 def rollout_with_curve(settings: TrainSettings, game: Any, eval_game: Any, policy: Any,
-                       obs_scale: np.ndarray | None, model_card: dict[str, Any] | None,
-                       saved: Any = None) -> dict[str, Any]:
+                       model_card: dict[str, Any] | None, saved: Any = None) -> dict[str, Any]:
     """``improve_by_rollouts``; with ``--eval-games`` the policy also plays the evaluation games
     before the fit and after every epoch (``OUT/rollout_eval.csv``, drawn to
     ``OUT/rollout_curve.png``): the learning curve of a run that has no PPO steps. Playing only
     reads the policy, so the fitted weights are those of a run without it."""
     if settings.eval_games <= 0:
-        return improve_by_rollouts(settings, game, policy, obs_scale, saved=saved)
+        return improve_by_rollouts(settings, game, policy, saved=saved)
     from tablezoo.training.figures.learning_curve import ROLLOUT_EVAL, plot_run
     from tablezoo.training.selfplay.callbacks import EvalCallback
 
-    curve = EvalCallback(settings.out, eval_game, settings.env, obs_scale, 0,
+    curve = EvalCallback(settings.out, eval_game, settings.env, not settings.no_obs_scale, 0,
                          settings.eval_games, settings.eval_seed, model_card,
                          filename=ROLLOUT_EVAL)
     curve.evaluate_now(policy, 0)
-    info = improve_by_rollouts(settings, game, policy, obs_scale,
+    info = improve_by_rollouts(settings, game, policy,
                                functools.partial(curve.evaluate_now, policy), saved)
     info["eval_by_epoch"] = ROLLOUT_EVAL
     info["eval_after_fit"] = curve.last_row
@@ -417,7 +416,7 @@ def _check_improvement(settings: TrainSettings, game: Any) -> Any:
         check_symmetries,
         load_values,
     )
-    from tablezoo.training.selfplay.collector import network_input_size, obs_scale_for
+    from tablezoo.training.selfplay.collector import network_input_size
 
     saved_values = None
     try:
@@ -439,8 +438,8 @@ def _check_improvement(settings: TrainSettings, game: Any) -> Any:
             if settings.rollout_games <= 0:
                 raise ValueError("--rollout-symmetries relabels the rollout values, so it needs "
                                  "--rollout-games N > 0")
-            check_symmetries(game, settings.env, None if settings.no_obs_scale else
-                             obs_scale_for(game, settings.advice is not None))
+            check_symmetries(game, settings.env, not settings.no_obs_scale,
+                             settings.advice is not None)
         if settings.rollout_games > 0 or settings.bc_games > 0:
             factory_from_spec(settings.bc_teacher, settings.env, game.num_players)  # before OUT
     except (ValueError, OSError) as exc:  # OSError: a teacher's model file that is not there
@@ -493,20 +492,18 @@ def start_model(settings: TrainSettings, vec_env: Any) -> Any:
     return model
 
 
-def warm_start(settings: TrainSettings, game: Any, policy: Any,
-               obs_scale: np.ndarray | None) -> dict[str, Any] | None:
+def warm_start(settings: TrainSettings, game: Any, policy: Any) -> dict[str, Any] | None:
     """``bc_games``: clone the teacher into ``policy`` (then DAgger rounds); returns the card's
     ``bc`` record, ``None`` where the run clones nothing (or resumes)."""
     if settings.bc_games <= 0 or settings.resume:
         return None
     from tablezoo.training.imitation.cloning import warm_start as imitate
 
-    return imitate(policy, game, settings.imitation, obs_scale,
-                   log=lambda m: print(m, file=sys.stderr))
+    return imitate(policy, game, settings.imitation, log=lambda m: print(m, file=sys.stderr))
 
 
-def make_callbacks(settings: TrainSettings, vec_env: Any, eval_game: Any,
-                   obs_scale: np.ndarray | None, model_card: dict[str, Any] | None,
+def make_callbacks(settings: TrainSettings, vec_env: Any, game: Any, eval_game: Any,
+                   model_card: dict[str, Any] | None,
                    t_start: float) -> tuple[Any, Any, Any, list[Any]]:
     """The league's, the evaluation's and the wall clock's callbacks (the clock ``None``
     without ``max_minutes``), and the list ``learn`` runs (checkpoints and update threads too)."""
@@ -518,13 +515,14 @@ def make_callbacks(settings: TrainSettings, vec_env: Any, eval_game: Any,
         make_checkpoint_callback,
     )
 
-    league_cb = LeagueCallback(vec_env, obs_scale,
+    league_cb = LeagueCallback(vec_env, game, not settings.no_obs_scale,
                                settings.snapshot_every if settings.self_play else 0)
     if settings.resume and settings.self_play:
         for _, checkpoint in checkpoints(settings.out)[-settings.max_snapshots:]:
             league_cb.add_saved(checkpoint)
-    eval_cb = EvalCallback(settings.out, eval_game, settings.env, obs_scale, settings.eval_every,
-                           settings.eval_games, settings.eval_seed, model_card)
+    eval_cb = EvalCallback(settings.out, eval_game, settings.env, not settings.no_obs_scale,
+                           settings.eval_every, settings.eval_games, settings.eval_seed,
+                           model_card)
     callbacks = [league_cb, eval_cb]
     if settings.checkpoint_every > 0:
         callbacks.insert(0, make_checkpoint_callback(settings))
@@ -617,7 +615,6 @@ def train(settings: TrainSettings, command: str | None = None) -> dict[str, Any]
     import torch
 
     from tablezoo.training.selfplay.callbacks import export_policy
-    from tablezoo.training.selfplay.collector import obs_scale_for
 
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)  # the same command, the same bytes
@@ -625,22 +622,21 @@ def train(settings: TrainSettings, command: str | None = None) -> dict[str, Any]
     machine = machine_record(settings.processes, update_threads=settings.processes)
     settings.out.mkdir(parents=True, exist_ok=True)
     game = setup.game
-    obs_scale = (None if settings.no_obs_scale
-                 else obs_scale_for(game, settings.advice is not None))
+    scaled = not settings.no_obs_scale
     model_card = {"env": settings.env, "advice": settings.advice} if settings.advice else None
     vec_env = make_vec_env(settings, setup.env_options)
     model = start_model(settings, vec_env)
-    bc_info = warm_start(settings, game, model.policy, obs_scale)
+    bc_info = warm_start(settings, game, model.policy)
     eval_game = envs.make_game(settings.env, **eval_options(setup.env_options))
     rollout_info: dict[str, Any] | None = None
     if settings.rollout_games > 0 and not settings.resume:
-        rollout_info = rollout_with_curve(settings, game, eval_game, model.policy, obs_scale,
-                                          model_card, setup.saved_values)
+        rollout_info = rollout_with_curve(settings, game, eval_game, model.policy, model_card,
+                                          setup.saved_values)
     setup.saved_values = None
-    write_config(settings, setup.env_options, game, obs_scale, model.num_timesteps, command)
-    vec_env.set_self(export_policy(model.policy, obs_scale))
-    league_cb, eval_cb, clock, callbacks = make_callbacks(settings, vec_env, eval_game,
-                                                          obs_scale, model_card, t_start)
+    write_config(settings, setup.env_options, game, model.num_timesteps, command)
+    vec_env.set_self(export_policy(model.policy, game, scaled))
+    league_cb, eval_cb, clock, callbacks = make_callbacks(settings, vec_env, game, eval_game,
+                                                          model_card, t_start)
     start_steps = model.num_timesteps
     seconds = learn(settings, model, callbacks, eval_cb)
     steps = model.num_timesteps - start_steps
@@ -648,7 +644,7 @@ def train(settings: TrainSettings, command: str | None = None) -> dict[str, Any]
     records = {"bc": bc_info, "rollout": rollout_info, "model_card": model_card,
                "eval_during_training": eval_cb.last_row}
     card = model_card_of(settings, setup, model, machine, wall, clock, records)
-    export_policy(model.policy, obs_scale).save(settings.out / "model.npz", card)
+    export_policy(model.policy, game, scaled).save(settings.out / "model.npz", card)
     vec_env.close()
     return write_summary(settings, model.num_timesteps, steps, seconds, wall, league_cb.names(),
                          records, plot=bool(eval_cb.rows))

@@ -8,7 +8,6 @@ import pytest
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.imitation.cloning import generate, generate_dagger
-from tablezoo.training.selfplay.collector import obs_scale_for
 
 FIELDS = ("obs", "masks", "actions", "returns")
 
@@ -27,8 +26,7 @@ def assert_same(a, b):
 ])
 def test_teacher_games_in_three_processes_are_the_samples_of_one(env_name, options, advice):
     game = envs.make_game(env_name, **options)
-    scale = obs_scale_for(game, advised=advice is not None)
-    kwargs = dict(seed=11, obs_scale=scale, reward_scale=0.5, advice=advice)
+    kwargs = dict(seed=11, scaled=True, reward_scale=0.5, advice=advice)
     one = generate(game, env_name, 7, **kwargs)
     three = generate(game, env_name, 7, processes=3, **kwargs)  # blocks of 3, 2 and 2 games
     assert len(one) > 50

@@ -67,7 +67,7 @@ def test_dagger_samples_are_the_learners_positions_with_teacher_labels(env_name,
 
     expected = reference(game, env_name, games, 40, seats)
     scale = obs_scale_for(game)
-    rec = generate_dagger(game, env_name, games, LowestLegal(), seed=40, obs_scale=scale)
+    rec = generate_dagger(game, env_name, games, LowestLegal(), seed=40, scaled=True)
     assert len(rec.demos) == len(expected)
     np.testing.assert_allclose(rec.demos.obs, np.stack([e[2] for e in expected]) * scale)
     np.testing.assert_array_equal(rec.demos.masks, np.stack([e[3] for e in expected]))

@@ -91,9 +91,8 @@ def test_an_alternative_is_valued_by_playing_it_and_letting_the_teacher_finish(t
 def test_worker_processes_give_the_samples_of_one_process():
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
-    scale = obs_scale_for(game, True)
-    one = generate(game, env_name, 5, seed=3, obs_scale=scale, advice="heuristic", explore=0.3)
-    two = generate(game, env_name, 5, seed=3, obs_scale=scale, advice="heuristic", explore=0.3,
+    one = generate(game, env_name, 5, seed=3, scaled=True, advice="heuristic", explore=0.3)
+    two = generate(game, env_name, 5, seed=3, scaled=True, advice="heuristic", explore=0.3,
                    processes=2)
     for a, b in zip((one.obs, one.masks, one.teacher, one.values),
                     (two.obs, two.masks, two.teacher, two.values)):
@@ -109,7 +108,7 @@ def test_the_inputs_are_what_an_advised_model_reads_when_it_plays():
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
     scale = obs_scale_for(game, True)
-    data = generate(game, env_name, 2, seed=8, obs_scale=scale, advice="heuristic", explore=0.0)
+    data = generate(game, env_name, 2, seed=8, scaled=True, advice="heuristic", explore=0.0)
     width, a = game.obs_spec.size + game.num_actions, game.num_actions
     mlp = NumpyMLP([np.zeros((width, 4)), np.zeros((4, a))], [np.zeros(4), np.zeros(a)],
                    obs_scale=scale, card={"env": env_name, "advice": "heuristic"})

@@ -54,7 +54,7 @@ def test_advised_collector_equals_a_sequential_loop_with_one_advisor_per_seat(en
     league.set_self(random_mlp(size + n, n, 1, scale))
     league.add_snapshot("snap", random_mlp(size + n, n, 2, scale))
     learner = random_mlp(size + n, n, 3, None)  # acts on the collector's scaled inputs
-    vec = MultiSeatVecEnv(game, league, num_envs=3, seed=5, obs_scale=scale, advice="heuristic",
+    vec = MultiSeatVecEnv(game, league, num_envs=3, seed=5, scaled=True, advice="heuristic",
                           env_name=env_name)
     assert vec.observation_space.shape == (size + n,)
     obs, slots = vec.reset(), list(vec.slots)

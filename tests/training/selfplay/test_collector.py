@@ -98,7 +98,7 @@ def test_batched_collector_equals_sequential_reference(env_name, options):
     league.set_self(random_mlp(game, 1, scale))
     league.add_snapshot("snap", random_mlp(game, 2, scale))
     learner = random_mlp(game, 3, None)  # acts on the collector's scaled observations
-    vec = MultiSeatVecEnv(game, league, num_envs=6, seed=11, obs_scale=scale)
+    vec = MultiSeatVecEnv(game, league, num_envs=6, seed=11, scaled=True)
     episodes = record_batched(vec, learner, 60)
     league.add_snapshot("snap2", random_mlp(game, 4, scale))  # evicts "snap" (max 1) mid-game
     episodes += record_batched_more(vec, learner, 60)
@@ -121,7 +121,7 @@ def test_maskable_ppo_trains_on_the_collector_and_the_learner_is_the_partner():
     game = envs.make_game("bauer_trick_v0", episode="deal")
     league = League(game, "bauer_trick_v0", ["random"], partner_snapshot_prob=0.0)
     league.set_self(random_mlp(game, 1, obs_scale_for(game)))
-    vec = MultiSeatVecEnv(game, league, num_envs=4, seed=0, obs_scale=obs_scale_for(game))
+    vec = MultiSeatVecEnv(game, league, num_envs=4, seed=0, scaled=True)
     model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, device="cpu",
                         policy_kwargs={"net_arch": [16]})
     model.learn(128)

@@ -42,7 +42,7 @@ def test_learner_step_answers_as_the_torch_policy(env_name, options):
     game = envs.make_game(env_name, **options)
     scale = obs_scale_for(game)
     league = League(game, env_name, ["random"])
-    vec = MultiSeatVecEnv(game, league, num_envs=8, seed=3, obs_scale=scale)
+    vec = MultiSeatVecEnv(game, league, num_envs=8, seed=3, scaled=True)
     model = small_model(vec)
     league.set_self(mlp_from_policy(model.policy, scale))
     vec.set_learner(mlp_from_policy(model.policy), value_mlp_from_policy(model.policy))
@@ -110,7 +110,7 @@ def test_rollout_buffer_holds_what_the_policy_says_of_it(processes):
 def test_the_torch_switch_uses_sb3s_own_loop():
     game = envs.make_game("bauer_trick_v0", episode="deal")
     league = League(game, "bauer_trick_v0", ["random"])
-    vec = MultiSeatVecEnv(game, league, num_envs=4, seed=0, obs_scale=obs_scale_for(game))
+    vec = MultiSeatVecEnv(game, league, num_envs=4, seed=0, scaled=True)
     model = small_model(vec)
     model.collector_forward = False
     league.set_self(mlp_from_policy(model.policy, obs_scale_for(game)))

@@ -113,7 +113,7 @@ def test_the_adapters_games_equal_a_sequential_reference(env_name, options, back
     league.add_snapshot("snap", random_mlp(game, 2, scale))
     learner = random_mlp(game, 3, None)  # acts on the adapter's scaled observations
     stepper = make_stepper(env_name, 6, 11, backend=backend, **options)
-    vec = VectorLeagueEnv(stepper, league, 11, scale, 1.0, env_name)
+    vec = VectorLeagueEnv(stepper, league, 11, True, 1.0, env_name)
     episodes = play(vec, learner, 40 if options.get("episode") == "deal" else 80)
     assert len(episodes) >= 6
     kinds = {type(c).__name__ if not isinstance(c, str) else c
@@ -136,7 +136,7 @@ def test_rewards_are_scaled_and_the_league_hears_every_result():
     league = League(game, "bauer_trick_v0", ["heuristic"], self_play=False)
     league.set_self(random_mlp(game, 1, obs_scale_for(game)))
     vec = VectorLeagueEnv(make_stepper("bauer_trick_v0", 16, 0, episode="deal"), league, 0,
-                          obs_scale_for(game), 0.5, "bauer_trick_v0")
+                          True, 0.5, "bauer_trick_v0")
     vec.reset()
     total, seen = np.zeros(16), []
     for _ in range(60):
@@ -202,7 +202,7 @@ def test_batched_ppo_trains_the_same_weights_on_sparse_and_dense_first_layers():
     for sparse in (False, True):
         league = League(game, "bauer_trick_v0", ["random", "heuristic"])
         vec = VectorLeagueEnv(make_stepper("bauer_trick_v0", 16, 0, episode="deal"), league, 0,
-                              obs_scale_for(game), 1.0, "bauer_trick_v0", sparse=sparse)
+                              True, 1.0, "bauer_trick_v0", sparse=sparse)
         model = BatchedPPO("MlpPolicy", vec, n_steps=16, batch_size=64, n_epochs=2, seed=0,
                            device="cpu", policy_kwargs={"net_arch": [32]})
         league.set_self(mlp_from_policy(model.policy, obs_scale_for(game)))
