@@ -51,18 +51,15 @@ class Demonstrations:
         return len(self.actions)
 
 
-def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
-             scaled: bool = False, max_samples: int = 200_000,
-             reward_scale: float = 1.0, advice: str | None = None,
-             processes: int = 1) -> Demonstrations:
-    """The teacher's decisions in ``games`` self-play games (at most ``max_samples``); returns
-    are multiplied by ``reward_scale`` like the collector's rewards, so the critic learns the
-    values PPO will see. With ``advice`` each sample's input also holds the move of that seat's
-    advisor (``tablezoo.agents.learned.advice``), as an advised network will read it. ``processes``
-    > 1 plays the games in that many worker processes (the same samples, in the same order).
-    ``scaled``: the inputs are the observations times the spec's scale (``scale_inputs``)."""
-    return _record_split(processes, game, env_name, games, seed, teacher, scaled,
-                         max_samples, reward_scale, advice=advice).demos
+def generate(game: Game, settings: ImitationSettings) -> Demonstrations:
+    """The teacher's decisions in ``settings.games`` self-play games from ``settings.seed`` on
+    (at most ``max_samples``); returns are multiplied by ``reward_scale`` like the collector's
+    rewards, so the critic learns the values PPO will see. With ``advice`` each sample's input
+    also holds the move of that seat's advisor (``tablezoo.agents.learned.advice``), as an
+    advised network will read it. ``processes`` > 1 plays the games in that many worker
+    processes (the same samples, in the same order). ``scaled``: the inputs are the observations
+    times the spec's scale (``scale_inputs``)."""
+    return _record_split(game, settings, settings.games, settings.seed).demos
 
 
 @dataclass
@@ -85,19 +82,18 @@ class Recording:
         return sum(self.game_hits) / decisions if decisions else None
 
 
-def generate_dagger(game: Game, env_name: str, games: int, learner: Agent, seed: int = 0,
-                    teacher: str = "heuristic", scaled: bool = False,
-                    max_samples: int = 200_000, reward_scale: float = 1.0,
-                    advice: str | None = None, processes: int = 1) -> Recording:
-    """DAgger data (Ross, Gordon & Bagnell 2011): in game ``g`` the ``learner`` plays seat
+def generate_dagger(game: Game, settings: ImitationSettings, learner: Agent,
+                    seed: int) -> Recording:
+    """DAgger data (Ross, Gordon & Bagnell 2011) of ``settings.dagger_games`` games (default:
+    ``settings.games``) from ``seed`` on, the rest as ``generate``'s: in game ``g`` the
+    ``learner`` plays seat
     ``g mod players`` and its partners, the teacher every other seat. Each decision with more
     than one legal action is a sample labelled by the teacher: its own move in its seats, and
     in the learner's seats the move of a teacher that follows that seat (a separate instance,
     shown every observation of it, so stateful teachers keep their plans). The samples come
     from the positions the learner's own play leads to, which cloning the teacher's games
     never shows, and where a clone's early mistakes would otherwise compound."""
-    return _record_split(processes, game, env_name, games, seed, teacher, scaled,
-                         max_samples, reward_scale, learner, advice)
+    return _record_split(game, settings, settings.dagger_games or settings.games, seed, learner)
 
 
 def play_in_blocks(record: Callable[..., Any], games: int, processes: int,
@@ -117,11 +113,10 @@ def play_in_blocks(record: Callable[..., Any], games: int, processes: int,
         return list(pool.map(record, blocks, *[[a] * len(blocks) for a in args]))
 
 
-def _record_split(processes: int, game: Game, env_name: str, games: int, seed: int,
-                  teacher: str, scaled: bool, max_samples: int,
-                  reward_scale: float, learner: Agent | None = None,
-                  advice: str | None = None) -> Recording:
-    """``_record`` over all ``games``, in ``processes`` worker processes when more than one.
+def _record_split(game: Game, settings: ImitationSettings, games: int, seed: int,
+                  learner: Agent | None = None) -> Recording:
+    """``_record`` over all ``games`` from ``seed`` on, in ``settings.processes`` worker
+    processes when more than one.
 
     Game ``g`` is the same game wherever it is played (its seeds, and in DAgger the learner's
     seat, come from ``g``), so each worker records a contiguous block of games, and the blocks
@@ -129,8 +124,8 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
     expensive teacher (bower's heuristic, a search) is what makes cloning slow; it plays the
     games in parallel, the fit afterwards stays in the main process.
     """
-    args = (game, env_name, seed, teacher, scaled, max_samples, reward_scale, learner, advice)
-    parts = play_in_blocks(_record, games, processes, args)
+    max_samples = settings.max_samples
+    parts = play_in_blocks(_record, games, settings.processes, (game, settings, seed, learner))
     if len(parts) == 1:
         return parts[0]
     # one process stops after the game that reaches max_samples: so do the joined blocks
@@ -146,9 +141,10 @@ def _record_split(processes: int, game: Game, env_name: str, games: int, seed: i
                      [k for p in parts for k in p.game_hits][:played])
 
 
-def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
-            scaled: bool, max_samples: int, reward_scale: float,
-            learner: Agent | None = None, advice: str | None = None) -> Recording:
+def _record(game_ids: range, game: Game, settings: ImitationSettings, seed: int,
+            learner: Agent | None = None) -> Recording:
+    env_name, teacher, advice = settings.env, settings.teacher, settings.advice
+    max_samples, reward_scale = settings.max_samples, settings.reward_scale
     make = factory_from_spec(teacher, env_name)
     # an advisor of the teacher's own kind is the teacher: its advice is the label itself (a
     # separate instance would break exact ties with other random draws, and those contradicting
@@ -211,7 +207,7 @@ def _record(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
     width = game.obs_spec.size + (game.num_actions if advice is not None else 0)
     # a block of games with no real choice in it records nothing (joined with other blocks)
     x = np.stack(obs).astype(np.float32) if obs else np.zeros((0, width), np.float32)
-    if scaled:
+    if settings.scaled:
         scale_inputs(x, game)
     m = np.stack(masks).astype(bool) if masks else np.zeros((0, game.num_actions), bool)
     demos = Demonstrations(x, m, np.asarray(actions, np.int64), np.asarray(finals, np.float32))
@@ -260,10 +256,7 @@ def warm_start(policy: Any, game: Game, settings: ImitationSettings,
     """Clone the teacher's games into ``policy``, then run the DAgger rounds; returns the
     card's ``bc`` record (samples, agreement, the rounds, the seconds)."""
     t0 = time.perf_counter()
-    demos = generate(game, settings.env, settings.games, seed=settings.seed,
-                     teacher=settings.teacher, scaled=settings.scaled,
-                     max_samples=settings.max_samples, reward_scale=settings.reward_scale,
-                     advice=settings.advice, processes=settings.processes)
+    demos = generate(game, settings)
     info = clone(policy, demos, epochs=settings.epochs, seed=settings.seed, log=log)
     info.update({"games": settings.games, "teacher": settings.teacher})
     if settings.dagger_rounds > 0:
@@ -289,11 +282,7 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, settings: ImitationSe
     for r in range(rounds):
         card = {"env": s.env, "advice": s.advice} if s.advice else None
         learner = MLPAgent(export_policy(policy, game, s.scaled, card), deterministic=True)
-        recording = generate_dagger(game, s.env, games, learner,
-                                    seed=s.seed + DAGGER_SEED_STRIDE * (r + 1),
-                                    teacher=s.teacher, scaled=s.scaled,
-                                    max_samples=s.max_samples, reward_scale=s.reward_scale,
-                                    advice=s.advice, processes=s.processes)
+        recording = generate_dagger(game, s, learner, s.seed + DAGGER_SEED_STRIDE * (r + 1))
         demos = merge(demos, recording.demos)
         fit = clone(policy, demos, epochs=s.dagger_epochs, seed=s.seed + r + 1, log=log)
         # clone's held-out split is drawn afresh from the aggregate, so it can hold samples an

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
-from tablezoo.training.imitation.cloning import generate, generate_dagger
+from tablezoo.training.imitation.cloning import ImitationSettings, generate, generate_dagger
 
 FIELDS = ("obs", "masks", "actions", "returns")
 
@@ -26,9 +28,10 @@ def assert_same(a, b):
 ])
 def test_teacher_games_in_three_processes_are_the_samples_of_one(env_name, options, advice):
     game = envs.make_game(env_name, **options)
-    kwargs = dict(seed=11, scaled=True, reward_scale=0.5, advice=advice)
-    one = generate(game, env_name, 7, **kwargs)
-    three = generate(game, env_name, 7, processes=3, **kwargs)  # blocks of 3, 2 and 2 games
+    kwargs = dict(env=env_name, games=7, seed=11, scaled=True, reward_scale=0.5, advice=advice)
+    one = generate(game, ImitationSettings(**kwargs))
+    # blocks of 3, 2 and 2 games
+    three = generate(game, ImitationSettings(processes=3, **kwargs))
     assert len(one) > 50
     assert_same(one, three)
 
@@ -38,11 +41,12 @@ def test_the_sample_cap_ends_at_the_same_game_in_processes(max_samples):
     env_name = "bauer_trick_v0"
     game = envs.make_game(env_name, episode="deal")
     learner = factory_from_spec("random", env_name)(5)
-    one = generate_dagger(game, env_name, 9, learner, seed=3, max_samples=max_samples)
-    two = generate_dagger(game, env_name, 9, learner, seed=3, max_samples=max_samples,
-                          processes=2)
+    settings = ImitationSettings(env=env_name, games=9, scaled=False, max_samples=max_samples)
+    one = generate_dagger(game, settings, learner, seed=3)
+    two = generate_dagger(game, dataclasses.replace(settings, processes=2), learner, seed=3)
     assert_same(one.demos, two.demos)
-    uncapped = generate_dagger(game, env_name, 9, learner, seed=3, max_samples=10**9)
+    uncapped = generate_dagger(game, dataclasses.replace(settings, max_samples=10**9), learner,
+                               seed=3)
     assert len(uncapped.demos) > 120  # so the caps 1, 37 and 120 cut inside the games
     for field in FIELDS:  # the cap keeps the first samples of the same games
         np.testing.assert_array_equal(getattr(two.demos, field),
@@ -55,7 +59,7 @@ def test_the_sample_cap_ends_at_the_same_game_in_processes(max_samples):
 def test_zero_processes_is_refused_with_the_allowed_values():
     game = envs.make_game("bower_v0")
     with pytest.raises(ValueError, match="processes=0; allowed: >= 1"):
-        generate(game, "bower_v0", 2, processes=0)
+        generate(game, ImitationSettings(env="bower_v0", games=2, processes=0))
 
 
 @pytest.mark.parametrize("value", ["0", "-2"])

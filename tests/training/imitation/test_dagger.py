@@ -13,7 +13,12 @@ from tablezoo.agents.base import BaseAgent, legal_ids
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.evaluation.match import seeds_for
 from tablezoo.training.evaluation.teams import partners_of
-from tablezoo.training.imitation.cloning import generate, generate_dagger, merge
+from tablezoo.training.imitation.cloning import (
+    ImitationSettings,
+    generate,
+    generate_dagger,
+    merge,
+)
 from tablezoo.training.selfplay.collector import obs_scale_for
 
 
@@ -67,7 +72,8 @@ def test_dagger_samples_are_the_learners_positions_with_teacher_labels(env_name,
 
     expected = reference(game, env_name, games, 40, seats)
     scale = obs_scale_for(game)
-    rec = generate_dagger(game, env_name, games, LowestLegal(), seed=40, scaled=True)
+    rec = generate_dagger(game, ImitationSettings(env=env_name, games=games), LowestLegal(),
+                          seed=40)
     assert len(rec.demos) == len(expected)
     np.testing.assert_allclose(rec.demos.obs, np.stack([e[2] for e in expected]) * scale)
     np.testing.assert_array_equal(rec.demos.masks, np.stack([e[3] for e in expected]))
@@ -84,7 +90,7 @@ def test_cloning_data_is_teacher_self_play():
     """Without a learner the recorder is plain teacher self-play (the cloning data)."""
     game = envs.make_game("ethnos_v0", num_players=2)
     expected = reference(game, "ethnos_v0", 2, 7, lambda g: ())
-    demos = generate(game, "ethnos_v0", 2, seed=7)
+    demos = generate(game, ImitationSettings(env="ethnos_v0", games=2, seed=7, scaled=False))
     np.testing.assert_array_equal(demos.actions, [e[4] for e in expected])
     np.testing.assert_array_equal(demos.obs, np.stack([e[2] for e in expected]))
     for seed in (7, 8):  # the recorder spawns 2n + 2 seeds; the first n + 1 are self-play's

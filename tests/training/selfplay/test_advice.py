@@ -3,6 +3,7 @@ in the agent that plays a model, and in a training run's files; misfits are refu
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 
@@ -182,14 +183,16 @@ def test_a_small_advised_run_trains_exports_and_plays_as_trained(tmp_path):
 
 
 def test_cloning_data_carries_the_advice_and_the_teachers_own_advice_is_its_label():
-    from tablezoo.training.imitation.cloning import generate
+    from tablezoo.training.imitation.cloning import ImitationSettings, generate
 
     game = envs.make_game("ethnos_v0", num_players=2)
     n = game.num_actions
-    same = generate(game, "ethnos_v0", 2, seed=3, advice="heuristic")
+    settings = ImitationSettings(env="ethnos_v0", games=2, seed=3, advice="heuristic",
+                                 scaled=False)
+    same = generate(game, settings)
     assert same.obs.shape[1] == game.obs_spec.size + n
     np.testing.assert_array_equal(same.obs[:, -n:].argmax(axis=1), same.actions)
-    other = generate(game, "ethnos_v0", 2, seed=3, teacher="random", advice="heuristic")
+    other = generate(game, dataclasses.replace(settings, teacher="random"))
     advice = other.obs[:, -n:]
     assert (advice.sum(axis=1) == 1).all()  # every stored decision has a choice to advise on
     assert 0.05 < (advice.argmax(axis=1) == other.actions).mean() < 0.9  # a heuristic's moves
