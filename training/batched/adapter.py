@@ -306,7 +306,7 @@ class VectorLeagueEnv(LockstepVecEnv):
         probs = masked_softmax(np.concatenate(logits_parts), stepper.mask[sel])
         seats = stepper.seat[sel]
         # one uniform per sampled decision from the seat's stream; greedy networks
-        # (``League(sample_nets=False)``) take the argmax, random seats always sample
+        # (``LeagueSettings(sample_nets=False)``) take the argmax, random seats always sample
         draw = np.ones(len(sel), bool) if self.league.sample_nets \
             else self.controller[sel, seats] == RANDOM
         rows, seats = sel[draw], seats[draw]

@@ -78,26 +78,45 @@ class Plan:
     nets: dict[str, NumpyMLP] = field(default_factory=dict)
 
 
+@dataclass(kw_only=True)
+class LeagueSettings:
+    """A league (``tablezoo train --opponent``/``--self-play``/``--max-snapshots``/...): the
+    agent ``specs``; with ``self_play`` the learner's latest weights and its newest
+    ``max_snapshots`` snapshots too; PFSP's ``pfsp_power``, ``floor`` and ``window`` (module
+    docstring); the partner's ``partner_snapshot_prob``; ``sample_nets`` (networks sample their
+    moves; ``False``: the argmax); ``entry_weights``, a fixed factor on an entry's PFSP weight
+    (e.g. heuristic=3: meet the opponent the model is judged against more often than the
+    snapshots)."""
+
+    specs: Sequence[str] = ("heuristic",)
+    self_play: bool = False
+    max_snapshots: int = 5
+    pfsp_power: float = 2.0
+    floor: float = 0.05
+    window: int = 200
+    partner_snapshot_prob: float = 0.2
+    sample_nets: bool = True
+    entry_weights: dict[str, float] | None = None
+
+
 class League:
     """Opponent entries, the network bank (``self`` + snapshots) and PFSP sampling."""
 
-    def __init__(self, game: Game, env_name: str | None, specs: Sequence[str] = ("heuristic",),
-                 max_snapshots: int = 5, pfsp_power: float = 2.0, floor: float = 0.05,
-                 window: int = 200, self_play: bool = False, partner_snapshot_prob: float = 0.2,
-                 sample_nets: bool = True, entry_weights: dict[str, float] | None = None):
+    def __init__(self, game: Game, env_name: str | None,
+                 settings: LeagueSettings | None = None):
+        s = settings if settings is not None else LeagueSettings()
+        specs, self_play, window = s.specs, s.self_play, s.window
         if not specs and not self_play:
             raise ValueError("league: give at least one agent spec (e.g. heuristic) or self_play")
         self.game = game
-        self.max_snapshots = max_snapshots
-        self.pfsp_power = pfsp_power
-        self.floor = floor
+        self.max_snapshots = s.max_snapshots
+        self.pfsp_power = s.pfsp_power
+        self.floor = s.floor
         self.self_play = self_play
-        self.partner_snapshot_prob = partner_snapshot_prob
-        self.sample_nets = sample_nets
+        self.partner_snapshot_prob = s.partner_snapshot_prob
+        self.sample_nets = s.sample_nets
         self.window = window
-        # a fixed factor on an entry's PFSP weight (e.g. heuristic=3: meet the opponent the
-        # model is judged against more often than the snapshots)
-        self.entry_weights = dict(entry_weights or {})
+        self.entry_weights = dict(s.entry_weights or {})
         known = set(specs) | {SELF, "snapshots"}
         unknown = sorted(set(self.entry_weights) - known)
         if unknown:

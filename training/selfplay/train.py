@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
@@ -56,6 +56,9 @@ from tablezoo.training.runs import (
 from tablezoo.training.selfplay.settings import TrainSettings, hidden_layers, setting_problems
 from tablezoo.training.shipping.commands import RUN, portable_command
 from tablezoo.training.shipping.machine import machine_record
+
+if TYPE_CHECKING:
+    from tablezoo.training.selfplay.league import LeagueSettings
 
 ACTIVATIONS = ("tanh", "relu")
 ENGINES = ("auto", "compiled", "python")
@@ -72,12 +75,15 @@ ROLLOUT_SEED_OFFSET = 50_000_000
 
 
 # --- the collector -------------------------------------------------------------------------------
-def league_kwargs(settings: TrainSettings) -> dict[str, Any]:
+def league_settings(settings: TrainSettings) -> LeagueSettings:
+    """The run's ``LeagueSettings`` (``opponent`` default: random and heuristic)."""
+    from tablezoo.training.selfplay.league import LeagueSettings
+
     specs = ["random", "heuristic"] if settings.opponent is None else settings.opponent
-    return {"specs": specs, "self_play": settings.self_play,
-            "max_snapshots": settings.max_snapshots, "pfsp_power": settings.pfsp_power,
-            "partner_snapshot_prob": settings.partner_snapshot_prob,
-            "entry_weights": parse_entry_weights(settings.entry_weight)}
+    return LeagueSettings(specs=specs, self_play=settings.self_play,
+                          max_snapshots=settings.max_snapshots, pfsp_power=settings.pfsp_power,
+                          partner_snapshot_prob=settings.partner_snapshot_prob,
+                          entry_weights=parse_entry_weights(settings.entry_weight))
 
 
 def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str, float]:
@@ -98,7 +104,7 @@ def parse_entry_weights(items: list[str] | dict[str, float] | None) -> dict[str,
     return out
 
 
-def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
+def build_shard(env_name: str, env_options: dict[str, Any], league: LeagueSettings,
                 scaled: bool, reward_scale: float, num_envs: int, seed: int,
                 advice: str | None = None) -> Any:
     """One ``MultiSeatVecEnv`` (module-level so worker processes can build theirs)."""
@@ -106,7 +112,7 @@ def build_shard(env_name: str, env_options: dict[str, Any], league: dict[str, An
     from tablezoo.training.selfplay.league import League
 
     game = envs.make_game(env_name, **env_options)
-    return MultiSeatVecEnv(game, League(game, env_name, **league), num_envs, seed, scaled,
+    return MultiSeatVecEnv(game, League(game, env_name, league), num_envs, seed, scaled,
                            reward_scale, advice, env_name)
 
 
@@ -138,10 +144,10 @@ def resolve_engine(env: str, engine: str, advice: str | None = None) -> str:
 
 def make_vec_env(settings: TrainSettings, env_options: dict[str, Any]) -> Any:
     if settings.engine == "compiled":
-        return build_batched(settings.env, env_options, league_kwargs(settings),
+        return build_batched(settings.env, env_options, league_settings(settings),
                              not settings.no_obs_scale, settings.reward_scale, settings.n_envs,
                              settings.seed, settings.advice)
-    make = functools.partial(build_shard, settings.env, env_options, league_kwargs(settings),
+    make = functools.partial(build_shard, settings.env, env_options, league_settings(settings),
                              not settings.no_obs_scale, settings.reward_scale,
                              advice=settings.advice)
     if settings.processes <= 1:
@@ -153,7 +159,7 @@ def make_vec_env(settings: TrainSettings, env_options: dict[str, Any]) -> Any:
                          probe.observation_space, probe.action_space)
 
 
-def build_batched(env_name: str, env_options: dict[str, Any], league: dict[str, Any],
+def build_batched(env_name: str, env_options: dict[str, Any], league: LeagueSettings,
                   scaled: bool, reward_scale: float, num_envs: int, seed: int,
                   advice: str | None = None) -> Any:
     """The batched trainer's env: ``training/batched/adapter.py``'s ``VectorLeagueEnv`` over
@@ -169,7 +175,7 @@ def build_batched(env_name: str, env_options: dict[str, Any], league: dict[str, 
     stepper = make_stepper(env_name, num_envs, seed, backend="compiled", **env_options)
     if advice is not None:
         stepper = AdvisedStepper(stepper, batched_agents(env_name)[advice])
-    return VectorLeagueEnv(stepper, League(game, env_name, **league), seed, scaled, reward_scale,
+    return VectorLeagueEnv(stepper, League(game, env_name, league), seed, scaled, reward_scale,
                            env_name)
 
 
@@ -250,7 +256,7 @@ def write_config(settings: TrainSettings, env_options: dict[str, Any], game: Any
     from tablezoo.training.selfplay.collector import obs_scale_for
 
     path = settings.out / "config.json"
-    run = {"opponents": league_kwargs(settings)["specs"], "self_play": settings.self_play,
+    run = {"opponents": league_settings(settings).specs, "self_play": settings.self_play,
            "command": command, "advice": settings.advice}
     if settings.resume and path.is_file():
         config = json.loads(path.read_text())
@@ -379,7 +385,7 @@ def check_settings(settings: TrainSettings) -> RunSetup:
         game = envs.make_game(settings.env, **env_options)
         from tablezoo.training.selfplay.league import League
 
-        League(game, settings.env, **league_kwargs(settings))  # check the specs before starting
+        League(game, settings.env, league_settings(settings))  # check the specs before starting
     except ValueError as exc:  # unknown option or bad value
         raise SettingsError(str(exc)) from exc
     problem = earlier_run_problem(settings.out, force=settings.force, resume=settings.resume)
@@ -576,7 +582,7 @@ def model_card_of(settings: TrainSettings, setup: RunSetup, model: Any, machine:
                                                  {str(settings.out): RUN}),
             "timesteps": int(model.num_timesteps), "wall_seconds": round(earlier + wall, 1),
             "budget": budget, "seed": settings.seed, "bc": records["bc"],
-            "rollout": records["rollout"], "league": league_kwargs(settings)["specs"],
+            "rollout": records["rollout"], "league": league_settings(settings).specs,
             "self_play": settings.self_play, "engine": settings.engine,
             "eval_during_training": records["eval_during_training"], **advice}
 

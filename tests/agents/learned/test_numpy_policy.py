@@ -22,6 +22,7 @@ from tablezoo.agents.learned.policy import (
     load_model,
 )
 from tablezoo.training.selfplay.collector import obs_scale_for
+from tablezoo.training.selfplay.league import LeagueSettings
 from tablezoo.training.shipping.export import mlp_from_policy
 
 ENV = "bauer_draft_v0"
@@ -145,7 +146,7 @@ def test_sb3_zip_for_another_env_is_refused(tmp_path):
 
     from tablezoo.training.selfplay.train import build_shard
 
-    vec = build_shard(ENV, {"num_players": 2}, {"specs": ["random"]}, True, 1.0, 2, 0)
+    vec = build_shard(ENV, {"num_players": 2}, LeagueSettings(specs=["random"]), True, 1.0, 2, 0)
     MaskablePPO("MlpPolicy", vec, n_steps=8, batch_size=8, device="cpu").save(tmp_path / "m.zip")
     (tmp_path / "config.json").write_text(json.dumps({"env": ENV}))
     with pytest.raises(ModelMismatchError, match="'bauer_draft_v0', not for env 'bower_v0'"):
@@ -166,7 +167,7 @@ def test_a_zip_without_its_config_or_not_a_zip_is_refused_before_any_game(tmp_pa
     from tablezoo.training.cli.evaluation import evaluate
     from tablezoo.training.selfplay.train import build_shard
 
-    vec = build_shard(ENV, {"num_players": 2}, {"specs": ["random"]}, True, 1.0, 2, 0)
+    vec = build_shard(ENV, {"num_players": 2}, LeagueSettings(specs=["random"]), True, 1.0, 2, 0)
     MaskablePPO("MlpPolicy", vec, n_steps=8, batch_size=8, device="cpu").save(tmp_path / "m.zip")
     size4 = envs.make_game(ENV, num_players=4).obs_spec.size
     cases = {  # option, damage -> the error's words

@@ -23,7 +23,7 @@ from tablezoo.agents.learned.advice import (
 from tablezoo.agents.learned.policy import MLPAgent, ModelMismatchError, NumpyMLP, load_mlp
 from tablezoo.agents.registry import factory_from_spec, make_agent
 from tablezoo.training.selfplay.collector import MultiSeatVecEnv, obs_scale_for
-from tablezoo.training.selfplay.league import League
+from tablezoo.training.selfplay.league import League, LeagueSettings
 
 
 def random_mlp(size, num_actions, seed, scale, card=None):
@@ -51,7 +51,8 @@ def test_advised_collector_equals_a_sequential_loop_with_one_advisor_per_seat(en
     game = envs.make_game(env_name, **options)
     size, n = game.obs_spec.size, game.num_actions
     scale = obs_scale_for(game, advised=True)
-    league = League(game, env_name, ["heuristic"], self_play=True, max_snapshots=1)
+    league = League(game, env_name,
+                    LeagueSettings(specs=["heuristic"], self_play=True, max_snapshots=1))
     league.set_self(random_mlp(size + n, n, 1, scale))
     league.add_snapshot("snap", random_mlp(size + n, n, 2, scale))
     learner = random_mlp(size + n, n, 3, None)  # acts on the collector's scaled inputs

@@ -13,7 +13,7 @@ from tablezoo import envs
 from tablezoo.agents.learned.policy import MLPAgent, NumpyMLP
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.selfplay.collector import MultiSeatVecEnv, obs_scale_for
-from tablezoo.training.selfplay.league import League
+from tablezoo.training.selfplay.league import League, LeagueSettings
 
 
 def random_mlp(game, seed, scale):
@@ -93,8 +93,8 @@ def replay_sequentially(game, env_name, league, learner, slot):
 def test_batched_collector_equals_sequential_reference(env_name, options):
     game = envs.make_game(env_name, **options)
     scale = obs_scale_for(game)
-    league = League(game, env_name, ["random", "heuristic"], self_play=True,
-                    partner_snapshot_prob=0.5, max_snapshots=1)
+    league = League(game, env_name, LeagueSettings(specs=["random", "heuristic"], self_play=True,
+                                                   partner_snapshot_prob=0.5, max_snapshots=1))
     league.set_self(random_mlp(game, 1, scale))
     league.add_snapshot("snap", random_mlp(game, 2, scale))
     learner = random_mlp(game, 3, None)  # acts on the collector's scaled observations
@@ -119,7 +119,8 @@ def test_maskable_ppo_trains_on_the_collector_and_the_learner_is_the_partner():
     from sb3_contrib import MaskablePPO
 
     game = envs.make_game("bauer_trick_v0", episode="deal")
-    league = League(game, "bauer_trick_v0", ["random"], partner_snapshot_prob=0.0)
+    league = League(game, "bauer_trick_v0",
+                    LeagueSettings(specs=["random"], partner_snapshot_prob=0.0))
     league.set_self(random_mlp(game, 1, obs_scale_for(game)))
     vec = MultiSeatVecEnv(game, league, num_envs=4, seed=0, scaled=True)
     model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, device="cpu",
@@ -143,7 +144,7 @@ def test_two_worker_processes_play_the_games_of_their_shards():
     from tablezoo.training.selfplay.train import build_shard
 
     make = functools.partial(build_shard, "bauer_draft_v0", {"num_players": 2},
-                             {"specs": ["heuristic", "random"]}, True, 1.0)
+                             LeagueSettings(specs=["heuristic", "random"]), True, 1.0)
     local = [make(3, 7), make(3, 1007)]  # the shards' own seeds: seed + 1000 * k
     probe = local[0]
     sharded = ShardedVecEnv(make, 6, 2, 7, probe.observation_space, probe.action_space)
@@ -174,9 +175,9 @@ def test_a_worker_that_cannot_build_its_games_fails_the_constructor_with_its_rea
     from tablezoo.training.selfplay.train import build_shard
 
     good = functools.partial(build_shard, "bauer_draft_v0", {"num_players": 2},
-                             {"specs": ["random"]}, True, 1.0)
+                             LeagueSettings(specs=["random"]), True, 1.0)
     probe = good(2, 0)
     bad = functools.partial(build_shard, "bauer_draft_v0", {"num_players": 2},
-                            {"specs": ["no_such_agent"]}, True, 1.0)
+                            LeagueSettings(specs=["no_such_agent"]), True, 1.0)
     with pytest.raises(RuntimeError, match="worker 0 could not build its games.*no_such_agent"):
         ShardedVecEnv(bad, 4, 2, 0, probe.observation_space, probe.action_space)

@@ -14,7 +14,7 @@ import torch
 
 from tablezoo import envs
 from tablezoo.training.selfplay.collector import MultiSeatVecEnv, obs_scale_for
-from tablezoo.training.selfplay.league import League
+from tablezoo.training.selfplay.league import League, LeagueSettings
 from tablezoo.training.selfplay.ppo import CollectorPPO
 from tablezoo.training.shipping.export import mlp_from_policy, value_mlp_from_policy
 
@@ -41,7 +41,7 @@ def torch_view(model, obs, actions, masks):
 def test_learner_step_answers_as_the_torch_policy(env_name, options):
     game = envs.make_game(env_name, **options)
     scale = obs_scale_for(game)
-    league = League(game, env_name, ["random"])
+    league = League(game, env_name, LeagueSettings(specs=["random"]))
     vec = MultiSeatVecEnv(game, league, num_envs=8, seed=3, scaled=True)
     model = small_model(vec)
     league.set_self(mlp_from_policy(model.policy, scale))
@@ -67,7 +67,7 @@ def test_rollout_buffer_holds_what_the_policy_says_of_it(processes):
     from tablezoo.training.selfplay.train import build_shard
 
     make = functools.partial(build_shard, "bauer_trick_v0", {"episode": "deal"},
-                             {"specs": ["heuristic"]}, True, 1.0)
+                             LeagueSettings(specs=["heuristic"]), True, 1.0)
     vec = make(6, 5) if processes == 1 else ShardedVecEnv(
         make, 6, 2, 5, make(1, 5).observation_space, make(1, 5).action_space)
     try:
@@ -109,7 +109,7 @@ def test_rollout_buffer_holds_what_the_policy_says_of_it(processes):
 
 def test_the_torch_switch_uses_sb3s_own_loop():
     game = envs.make_game("bauer_trick_v0", episode="deal")
-    league = League(game, "bauer_trick_v0", ["random"])
+    league = League(game, "bauer_trick_v0", LeagueSettings(specs=["random"]))
     vec = MultiSeatVecEnv(game, league, num_envs=4, seed=0, scaled=True)
     model = small_model(vec)
     model.collector_forward = False

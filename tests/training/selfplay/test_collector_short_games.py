@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tablezoo.training.selfplay.collector import MAX_RESET_TRIES, MultiSeatVecEnv
-from tablezoo.training.selfplay.league import League
+from tablezoo.training.selfplay.league import League, LeagueSettings
 from tests.training.selfplay.toy_games import StopGame
 
 
@@ -27,7 +27,7 @@ def count_new_games(vec: MultiSeatVecEnv) -> dict[str, int]:
 @pytest.mark.parametrize("max_decisions", [6, 4])  # 4: some games are cut by the limit
 def test_only_games_the_learner_played_in_are_reported_with_their_returns(max_decisions):
     game = StopGame(max_decisions=max_decisions)
-    league = League(game, None, ["random"])
+    league = League(game, None, LeagueSettings(specs=["random"]))
     vec = MultiSeatVecEnv(game, league, num_envs=5, seed=3, reward_scale=0.5)
     vec.reset()
     rng = np.random.default_rng(0)
@@ -67,14 +67,16 @@ def test_only_games_the_learner_played_in_are_reported_with_their_returns(max_de
 
 def test_a_game_whose_learner_never_decides_is_refused_by_name():
     game = StopGame(over_at_start=True)
-    vec = MultiSeatVecEnv(game, League(game, None, ["random"]), num_envs=2, seed=0)
+    league = League(game, None, LeagueSettings(specs=["random"]))
+    vec = MultiSeatVecEnv(game, league, num_envs=2, seed=0)
     with pytest.raises(RuntimeError, match=f"never had a decision in {MAX_RESET_TRIES} new"):
         vec.reset()
 
 
 def test_new_games_after_a_step_that_never_reach_the_learner_are_refused_by_name():
     game = StopGame()
-    vec = MultiSeatVecEnv(game, League(game, None, ["random"]), num_envs=2, seed=0)
+    league = League(game, None, LeagueSettings(specs=["random"]))
+    vec = MultiSeatVecEnv(game, league, num_envs=2, seed=0)
     vec.reset()
     game.over_at_start = True  # every game from now on is over before anyone decides
     created = count_new_games(vec)

@@ -7,7 +7,7 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents.learned.policy import NumpyMLP
-from tablezoo.training.selfplay.league import League
+from tablezoo.training.selfplay.league import League, LeagueSettings
 
 
 def tiny_mlp(game) -> NumpyMLP:
@@ -18,7 +18,7 @@ def tiny_mlp(game) -> NumpyMLP:
 @pytest.mark.parametrize("window", [1, 7, 200])
 def test_running_score_is_the_mean_of_the_window_after_thousands_of_results(window):
     game = envs.make_game("bower_v0")
-    league = League(game, "bower_v0", ("heuristic", "random"), window=window)
+    league = League(game, "bower_v0", LeagueSettings(specs=("heuristic", "random"), window=window))
     league.add_snapshot("s0", tiny_mlp(game))
     rng = np.random.default_rng(window)
     played: dict[str, list[float]] = {"heuristic": [], "random": [], "s0": []}
@@ -35,7 +35,7 @@ def test_running_score_is_the_mean_of_the_window_after_thousands_of_results(wind
 
 def test_an_unplayed_entry_scores_one_half_and_the_one_the_learner_loses_to_weighs_most():
     game = envs.make_game("bower_v0")
-    league = League(game, "bower_v0", ("heuristic", "random"))
+    league = League(game, "bower_v0", LeagueSettings(specs=("heuristic", "random")))
     assert [e.score() for e in league.entries] == [0.5, 0.5]
     for _ in range(50):
         league.record("heuristic", -1.0)
@@ -49,5 +49,6 @@ def test_entries_are_checked_against_the_player_count_played():
     its first game: 4-player bauer_draft pairs its root search, 3 players do not."""
     spec = "ismcts:keys=own,iterations=5"
     with pytest.raises(ValueError, match="paired=True needs keys='root'"):
-        League(envs.make_game("bauer_draft_v0"), "bauer_draft_v0", (spec,))
-    League(envs.make_game("bauer_draft_v0", num_players=3), "bauer_draft_v0", (spec,))
+        League(envs.make_game("bauer_draft_v0"), "bauer_draft_v0", LeagueSettings(specs=(spec,)))
+    League(envs.make_game("bauer_draft_v0", num_players=3), "bauer_draft_v0",
+           LeagueSettings(specs=(spec,)))

@@ -15,6 +15,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from tablezoo import envs
 from tablezoo.training.selfplay.collector import obs_scale_for
+from tablezoo.training.selfplay.league import LeagueSettings
 from tablezoo.training.selfplay.ppo import CollectorPPO
 from tablezoo.training.selfplay.shards import ShardedVecEnv
 from tablezoo.training.selfplay.train import build_shard
@@ -24,7 +25,8 @@ ENV, OPTIONS = "bauer_trick_v0", {"episode": "deal"}
 
 
 def sharded(num_envs: int = 6, seed: int = 5) -> ShardedVecEnv:
-    make = functools.partial(build_shard, ENV, OPTIONS, {"specs": ["heuristic", "random"]},
+    make = functools.partial(build_shard, ENV, OPTIONS,
+                             LeagueSettings(specs=["heuristic", "random"]),
                              True, 1.0)
     probe = make(1, seed)
     return ShardedVecEnv(make, num_envs, 2, seed, probe.observation_space, probe.action_space)

@@ -21,7 +21,7 @@ from tablezoo.training.batched.adapter import VectorLeagueEnv
 from tablezoo.training.batched.opponents import uniforms
 from tablezoo.training.batched.stepping import make_stepper
 from tablezoo.training.selfplay.collector import obs_scale_for
-from tablezoo.training.selfplay.league import Deferred, League
+from tablezoo.training.selfplay.league import Deferred, League, LeagueSettings
 
 
 def random_mlp(game, seed, scale, hidden=24):
@@ -107,8 +107,8 @@ def replay(game, env_name, league, learner, start, plan, seat, scale):
 def test_the_adapters_games_equal_a_sequential_reference(env_name, options, backend):
     game = envs.make_game(env_name, **options)
     scale = obs_scale_for(game)
-    league = League(game, env_name, ["random", "heuristic"], self_play=True,
-                    partner_snapshot_prob=0.5, max_snapshots=1)
+    league = League(game, env_name, LeagueSettings(specs=["random", "heuristic"], self_play=True,
+                                                   partner_snapshot_prob=0.5, max_snapshots=1))
     league.set_self(random_mlp(game, 1, scale))
     league.add_snapshot("snap", random_mlp(game, 2, scale))
     learner = random_mlp(game, 3, None)  # acts on the adapter's scaled observations
@@ -133,7 +133,7 @@ def test_the_adapters_games_equal_a_sequential_reference(env_name, options, back
 
 def test_rewards_are_scaled_and_the_league_hears_every_result():
     game = envs.make_game("bauer_trick_v0", episode="deal")
-    league = League(game, "bauer_trick_v0", ["heuristic"], self_play=False)
+    league = League(game, "bauer_trick_v0", LeagueSettings(specs=["heuristic"], self_play=False))
     league.set_self(random_mlp(game, 1, obs_scale_for(game)))
     vec = VectorLeagueEnv(make_stepper("bauer_trick_v0", 16, 0, episode="deal"), league, 0,
                           True, 0.5, "bauer_trick_v0")
@@ -200,7 +200,7 @@ def test_batched_ppo_trains_the_same_weights_on_sparse_and_dense_first_layers():
     game = envs.make_game("bauer_trick_v0", episode="deal")
     weights = []
     for sparse in (False, True):
-        league = League(game, "bauer_trick_v0", ["random", "heuristic"])
+        league = League(game, "bauer_trick_v0", LeagueSettings(specs=["random", "heuristic"]))
         vec = VectorLeagueEnv(make_stepper("bauer_trick_v0", 16, 0, episode="deal"), league, 0,
                               True, 1.0, "bauer_trick_v0", sparse=sparse)
         model = BatchedPPO("MlpPolicy", vec, n_steps=16, batch_size=64, n_epochs=2, seed=0,

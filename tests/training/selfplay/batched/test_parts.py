@@ -18,7 +18,7 @@ from tablezoo.agents.learned.policy import NumpyMLP, choose, masked_softmax
 from tablezoo.training.batched import sparse
 from tablezoo.training.batched.opponents import uniforms
 from tablezoo.training.batched.stepping import CompiledStepper, SlotStepper, make_stepper
-from tablezoo.training.selfplay.league import Deferred, League
+from tablezoo.training.selfplay.league import Deferred, League, LeagueSettings
 
 ENV = "bauer_trick_v0"
 OPTION_SETS = [{"episode": "deal"}, {}, {"trump_selection": "forehand_on_four"},
@@ -164,8 +164,9 @@ def test_uniforms_are_uniform_and_depend_on_key_and_counter():
 
 def test_league_plans_in_bulk_follow_the_league():
     game = envs.make_game(ENV, episode="deal")
-    league = League(game, ENV, ["random", "heuristic"], self_play=True,
-                    partner_snapshot_prob=0.5, entry_weights={"heuristic": 3})
+    league = League(game, ENV, LeagueSettings(specs=["random", "heuristic"], self_play=True,
+                                              partner_snapshot_prob=0.5,
+                                              entry_weights={"heuristic": 3}))
     league.set_self(random_mlp(game.obs_spec.size, game.num_actions, 0))
     league.add_snapshot("snap", random_mlp(game.obs_spec.size, game.num_actions, 1))
     rng = np.random.default_rng(0)
