@@ -162,11 +162,29 @@ def _simultaneous(env_name: str, acting: tuple[int, ...]) -> str:
             "they need one deciding seat (allowed: games where one seat acts at a time)")
 
 
-def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str = "heuristic",
-             scaled: bool = False, explore: float = 0.05,
-             reward_scale: float = 1.0, advice: str | None = None,
-             processes: int = 1, candidates: int | None = None) -> ActionValues:
-    """Rollout values of every legal action at each real choice of ``games`` teacher games.
+@dataclass(kw_only=True)
+class RolloutSettings:
+    """The rollout values' games (``tablezoo train --rollout-*``, ``generate``): the
+    ``teacher`` plays ``games`` games from ``seed`` on, exploring with probability
+    ``explore``, valuing ``candidates`` moves a choice (``None``: every legal move), in
+    ``processes`` worker processes. ``reward_scale``, ``advice`` and ``scaled`` (the network
+    reads the observations times the spec's scale) are the training run's."""
+
+    env: str
+    games: int
+    teacher: str = "heuristic"
+    seed: int = 0
+    explore: float = 0.05
+    candidates: int | None = None
+    reward_scale: float = 1.0
+    advice: str | None = None
+    processes: int = 1
+    scaled: bool = True
+
+
+def generate(game: Game, settings: RolloutSettings) -> ActionValues:
+    """Rollout values of every legal action at each real choice of ``settings.games`` teacher
+    games (``RolloutSettings``).
 
     With probability ``explore`` a seat plays a uniformly random legal move instead of the
     teacher's, so the samples also cover positions just off the teacher's path (where the
@@ -181,15 +199,16 @@ def generate(game: Game, env_name: str, games: int, seed: int = 0, teacher: str 
 
     ``scaled``: the inputs are the observations times the spec's scale (``scale_inputs``).
     """
-    check_options(0.0, explore, advice, teacher)
-    check_candidates(candidates, teacher, env_name)
-    args = (game, env_name, seed, teacher, scaled, explore, reward_scale, advice, candidates)
-    return functools.reduce(merge, play_in_blocks(_values, games, processes, args))
+    s = settings
+    check_options(0.0, s.explore, s.advice, s.teacher)
+    check_candidates(s.candidates, s.teacher, s.env)
+    return functools.reduce(merge, play_in_blocks(_values, s.games, s.processes, (game, s)))
 
 
-def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
-            scaled: bool, explore: float, reward_scale: float,
-            advice: str | None, candidates: int | None = None) -> ActionValues:
+def _values(game_ids: range, game: Game, settings: RolloutSettings) -> ActionValues:
+    env_name, seed, teacher = settings.env, settings.seed, settings.teacher
+    explore, reward_scale, advice = settings.explore, settings.reward_scale, settings.advice
+    candidates = settings.candidates
     make = factory_from_spec(teacher, env_name)
     n, num_actions = game.num_players, game.num_actions
     obs, masks, moves, values, games = [], [], [], [], []
@@ -234,7 +253,7 @@ def _values(game_ids: range, game: Game, env_name: str, seed: int, teacher: str,
             decisions += 1
     width = game.obs_spec.size + (num_actions if advice is not None else 0)
     x = np.stack(obs) if obs else np.zeros((0, width), np.float32)
-    if scaled:
+    if settings.scaled:
         scale_inputs(x, game)
     return ActionValues(x, np.stack(masks) if masks else np.zeros((0, num_actions), bool),
                         np.asarray(moves, np.int64),

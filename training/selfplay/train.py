@@ -282,6 +282,7 @@ def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
     ``saved`` are the values of ``--rollout-values``, already loaded (and checked) by
     ``check_settings``."""
     from tablezoo.training.imitation.rollout_improvement import (
+        RolloutSettings,
         check_symmetries,
         fit,
         generate,
@@ -295,11 +296,12 @@ def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
     if saved is not None:
         values = saved
     else:
-        values = generate(game, settings.env, settings.rollout_games,
-                          seed=settings.seed + ROLLOUT_SEED_OFFSET, teacher=settings.bc_teacher,
-                          scaled=not settings.no_obs_scale, explore=settings.rollout_explore,
-                          reward_scale=settings.reward_scale, advice=settings.advice,
-                          processes=settings.processes, candidates=settings.rollout_candidates)
+        values = generate(game, RolloutSettings(
+            env=settings.env, games=settings.rollout_games, teacher=settings.bc_teacher,
+            seed=settings.seed + ROLLOUT_SEED_OFFSET, explore=settings.rollout_explore,
+            candidates=settings.rollout_candidates, reward_scale=settings.reward_scale,
+            advice=settings.advice, processes=settings.processes,
+            scaled=not settings.no_obs_scale))
     if settings.rollout_save:
         save_values(values, settings.out / ROLLOUT_VALUES)
     generated = time.perf_counter() - t0

@@ -4,6 +4,7 @@ options are refused by name."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -12,7 +13,13 @@ import pytest
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.evaluation.match import seeds_for
-from tablezoo.training.imitation.rollout_improvement import ActionValues, fit, generate, targets
+from tablezoo.training.imitation.rollout_improvement import (
+    ActionValues,
+    RolloutSettings,
+    fit,
+    generate,
+    targets,
+)
 from tablezoo.training.selfplay.collector import obs_scale_for
 
 TRICK = ("bauer_trick_v0", {"episode": "deal"})
@@ -42,7 +49,8 @@ def test_the_teachers_move_is_valued_at_the_return_its_own_game_reaches():
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
     for g in range(3):
-        data = generate(game, env_name, 1, seed=70 + g, explore=0.0)
+        data = generate(game, RolloutSettings(env=env_name, games=1, seed=70 + g, explore=0.0,
+                                              scaled=False))
         choices, returns = teacher_game(game, env_name, 70 + g)
         assert len(data) == len(choices) > 10
         np.testing.assert_array_equal(data.teacher, [c[3] for c in choices])
@@ -62,7 +70,8 @@ def test_an_alternative_is_valued_by_playing_it_and_letting_the_teacher_finish(t
     # must take the seeds written out here (state, explore, n path seats, n playout seats)
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
-    data = generate(game, env_name, 1, seed=90, teacher=teacher, explore=0.0)
+    data = generate(game, RolloutSettings(env=env_name, games=1, seed=90, teacher=teacher,
+                                          explore=0.0, scaled=False))
     n = game.num_players
     state_seed, _explore, *agent_seeds = seeds_for(90, 2 * n + 2)
     make = factory_from_spec(teacher, env_name)
@@ -91,9 +100,10 @@ def test_an_alternative_is_valued_by_playing_it_and_letting_the_teacher_finish(t
 def test_worker_processes_give_the_samples_of_one_process():
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
-    one = generate(game, env_name, 5, seed=3, scaled=True, advice="heuristic", explore=0.3)
-    two = generate(game, env_name, 5, seed=3, scaled=True, advice="heuristic", explore=0.3,
-                   processes=2)
+    settings = RolloutSettings(env=env_name, games=5, seed=3, scaled=True, advice="heuristic",
+                               explore=0.3)
+    one = generate(game, settings)
+    two = generate(game, dataclasses.replace(settings, processes=2))
     for a, b in zip((one.obs, one.masks, one.teacher, one.values),
                     (two.obs, two.masks, two.teacher, two.values)):
         np.testing.assert_array_equal(a, b)
@@ -108,7 +118,8 @@ def test_the_inputs_are_what_an_advised_model_reads_when_it_plays():
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
     scale = obs_scale_for(game, True)
-    data = generate(game, env_name, 2, seed=8, scaled=True, advice="heuristic", explore=0.0)
+    data = generate(game, RolloutSettings(env=env_name, games=2, seed=8, scaled=True,
+                                          advice="heuristic", explore=0.0))
     width, a = game.obs_spec.size + game.num_actions, game.num_actions
     mlp = NumpyMLP([np.zeros((width, 4)), np.zeros((4, a))], [np.zeros(4), np.zeros(a)],
                    obs_scale=scale, card={"env": env_name, "advice": "heuristic"})
@@ -133,15 +144,16 @@ def test_the_inputs_are_what_an_advised_model_reads_when_it_plays():
 def test_exploring_leaves_the_teachers_path():
     env_name, options = TRICK
     game = envs.make_game(env_name, **options)
-    on_path = generate(game, env_name, 4, seed=5, explore=0.0)
-    off_path = generate(game, env_name, 4, seed=5, explore=1.0)
+    settings = RolloutSettings(env=env_name, games=4, seed=5, explore=0.0, scaled=False)
+    on_path = generate(game, settings)
+    off_path = generate(game, dataclasses.replace(settings, explore=1.0))
     assert len(on_path) != len(off_path) or not np.array_equal(on_path.obs, off_path.obs)
 
 
 def test_simultaneous_moves_are_refused_by_name():
     game = envs.make_game("bauer_draft_v0", num_players=2)
     with pytest.raises(ValueError, match=r"act at once.*allowed: games where one seat acts"):
-        generate(game, "bauer_draft_v0", 1)
+        generate(game, RolloutSettings(env="bauer_draft_v0", games=1, scaled=False))
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -154,7 +166,7 @@ def test_simultaneous_moves_are_refused_by_name():
 def test_bad_generation_options_are_refused_with_the_allowed_values(kwargs, message):
     game = envs.make_game("bauer_trick_v0", episode="deal")
     with pytest.raises(ValueError, match=message):
-        generate(game, "bauer_trick_v0", 1, **kwargs)
+        generate(game, RolloutSettings(env="bauer_trick_v0", games=1, scaled=False, **kwargs))
 
 
 def test_candidates_value_the_teachers_best_moves_and_leave_the_rest_unvalued():
@@ -164,8 +176,9 @@ def test_candidates_value_the_teachers_best_moves_and_leave_the_rest_unvalued():
     from tablezoo.agents.games.bower.heuristic import HeuristicAgent
 
     game = envs.make_game("bower_v0")
-    two = generate(game, "bower_v0", 1, seed=5, explore=0.0, candidates=2)
-    three = generate(game, "bower_v0", 1, seed=5, explore=0.0, candidates=3)
+    settings = RolloutSettings(env="bower_v0", games=1, seed=5, explore=0.0, scaled=False)
+    two = generate(game, dataclasses.replace(settings, candidates=2))
+    three = generate(game, dataclasses.replace(settings, candidates=3))
     np.testing.assert_array_equal(two.obs, three.obs)
     np.testing.assert_array_equal(two.teacher, three.teacher)
     tried2, tried3 = ~np.isnan(two.values), ~np.isnan(three.values)
