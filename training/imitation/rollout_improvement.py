@@ -174,12 +174,12 @@ class RolloutSettings:
     games: int
     teacher: str = "heuristic"
     seed: int = 0
+    scaled: bool = True
     explore: float = 0.05
     candidates: int | None = None
     reward_scale: float = 1.0
     advice: str | None = None
     processes: int = 1
-    scaled: bool = True
 
 
 def generate(game: Game, settings: RolloutSettings) -> ActionValues:
