@@ -325,9 +325,24 @@ def targets(data: ActionValues, margin: float) -> np.ndarray:
     return np.where(data.masks, gain, 0.0).astype(np.float32)
 
 
-def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
-        batch_size: int = 1024, lr: float = 1e-3, value_coef: float = 0.5,
-        holdout: float = 0.05, seed: int = 0, log: Any = print,
+@dataclass(kw_only=True)
+class FitSettings:
+    """The rollout fit's (``fit``): ``epochs`` passes over the training games in batches of
+    ``batch_size`` rows at Adam's learning rate ``lr``; ``margin``, the gain over the teacher's
+    move a move must show to be preferred (in the values' unit: returns times the run's
+    ``reward_scale``); the value loss weighted by ``value_coef``; a ``holdout`` share of the
+    games held out; the split, the shuffles and the relabellings drawn from ``seed``."""
+
+    epochs: int = 10
+    batch_size: int = 1024
+    lr: float = 1e-3
+    margin: float
+    value_coef: float = 0.5
+    holdout: float = 0.05
+    seed: int = 0
+
+
+def fit(policy: Any, data: ActionValues, settings: FitSettings, log: Any = print,
         symmetries: Symmetries | None = None,
         on_epoch: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Fit ``policy``'s (an sb3 MaskablePPO policy) logits to ``targets`` by squared error over
@@ -344,6 +359,8 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
     (a learning curve over the fit); it must only read the policy."""
     import torch
 
+    margin, epochs, holdout = settings.margin, settings.epochs, settings.holdout
+    batch_size, value_coef = settings.batch_size, settings.value_coef
     check_options(margin, 0.0, None, "")
     if epochs < 1 or not 0 < holdout < 1:
         raise ValueError(f"rollout fit: epochs={epochs}, holdout={holdout}; allowed: epochs 1 or "
@@ -352,7 +369,7 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
     if len(games) < 2:
         raise ValueError(f"rollout values from {len(games)} game(s); the fit holds out whole "
                          "games, so it needs at least 2")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(settings.seed)
     # whole games are held out: positions of one deal share its cards, so a position split
     # would let the fit recall the held-out deals and read optimistic
     held = rng.permutation(games)[:max(1, int(len(games) * holdout))]
@@ -363,7 +380,7 @@ def fit(policy: Any, data: ActionValues, margin: float, epochs: int = 10,
     teacher_value = torch.as_tensor(data.teacher_values())
     obs = torch.as_tensor(data.obs)
     relabel = None if symmetries is None else _Relabel(symmetries, data, rng)
-    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=settings.lr)
     policy.set_training_mode(True)
     for epoch in range(epochs):
         rng.shuffle(train)

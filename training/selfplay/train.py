@@ -282,6 +282,7 @@ def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
     ``saved`` are the values of ``--rollout-values``, already loaded (and checked) by
     ``check_settings``."""
     from tablezoo.training.imitation.rollout_improvement import (
+        FitSettings,
         RolloutSettings,
         check_symmetries,
         fit,
@@ -310,10 +311,10 @@ def improve_by_rollouts(settings: TrainSettings, game: Any, policy: Any,
     torch.set_num_threads(max(1, settings.processes))  # the workers are done: their cores
     try:
         # the values are scaled returns (--reward-scale), so the margin is scaled with them
-        info = fit(policy, values, settings.rollout_margin * settings.reward_scale,
-                   epochs=settings.rollout_epochs, seed=settings.seed,
-                   log=lambda m: print(m, file=sys.stderr), symmetries=symmetries,
-                   on_epoch=on_epoch)
+        fitting = FitSettings(margin=settings.rollout_margin * settings.reward_scale,
+                              epochs=settings.rollout_epochs, seed=settings.seed)
+        info = fit(policy, values, fitting, log=lambda m: print(m, file=sys.stderr),
+                   symmetries=symmetries, on_epoch=on_epoch)
     finally:
         torch.set_num_threads(1)
     info["margin"] = settings.rollout_margin

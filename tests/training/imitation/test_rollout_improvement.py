@@ -15,6 +15,7 @@ from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.evaluation.match import seeds_for
 from tablezoo.training.imitation.rollout_improvement import (
     ActionValues,
+    FitSettings,
     RolloutSettings,
     fit,
     generate,
@@ -244,7 +245,8 @@ def test_the_fit_leaves_the_teacher_only_for_a_gain_beyond_the_margin():
     policy = MaskableActorCriticPolicy(gym.spaces.Box(0, 1, (3,)), gym.spaces.Discrete(4),
                                        lr_schedule=lambda _: 1e-3, net_arch=[16, 16])
     kinds, data = synthetic_positions(np.random.default_rng(0), 1200)
-    report = fit(policy, data, margin=0.1, epochs=30, batch_size=64, log=lambda _: None)
+    report = fit(policy, data, FitSettings(margin=0.1, epochs=30, batch_size=64),
+                 log=lambda _: None)
     with torch.no_grad():
         probs = policy.get_distribution(torch.eye(3)).distribution.probs.numpy()
     assert list(probs.argmax(1)) == [2, 0, 0]
@@ -278,7 +280,7 @@ def test_symmetries_teach_the_relabelled_positions_too():
         torch.manual_seed(0)
         policy = MaskableActorCriticPolicy(gym.spaces.Box(0, 1, (2,)), gym.spaces.Discrete(4),
                                            lr_schedule=lambda _: 1e-3, net_arch=[16, 16])
-        fit(policy, data, margin=0.1, epochs=20, batch_size=64, log=lambda _: None,
+        fit(policy, data, FitSettings(margin=0.1, epochs=20, batch_size=64), log=lambda _: None,
             symmetries=symmetries)
         with torch.no_grad():
             probs = policy.get_distribution(torch.eye(2)).distribution.probs.numpy()
@@ -307,7 +309,7 @@ def test_whole_games_are_held_out():
     torch.manual_seed(0)
     policy = MaskableActorCriticPolicy(gym.spaces.Box(0, 1, (20,)), gym.spaces.Discrete(4),
                                        lr_schedule=lambda _: 1e-3, net_arch=[16])
-    report = fit(policy, data, margin=0.1, epochs=30, batch_size=32, holdout=0.25,
+    report = fit(policy, data, FitSettings(margin=0.1, epochs=30, batch_size=32, holdout=0.25),
                  log=lambda _: None)
     with torch.no_grad():  # the games it trained on: learned
         probs = policy.get_distribution(torch.eye(20)).distribution.probs.numpy()
@@ -324,7 +326,7 @@ def test_symmetries_must_fit_the_values():
         data = ActionValues(np.zeros((4, width), np.float32), np.ones((4, actions), bool),
                             np.zeros(4, np.int64), np.zeros((4, actions), np.float32))
         with pytest.raises(ValueError, match=message):
-            fit(None, data, margin=0.1, symmetries=swap)
+            fit(None, data, FitSettings(margin=0.1), symmetries=swap)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -335,7 +337,7 @@ def test_symmetries_must_fit_the_values():
 ])
 def test_bad_fit_options_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        fit(None, ActionValues(*[np.zeros((2, 1))] * 4), **kwargs)
+        fit(None, ActionValues(*[np.zeros((2, 1))] * 4), FitSettings(**kwargs))
 
 
 def test_training_refuses_bad_rollout_options_by_name(tmp_path, capsys):
