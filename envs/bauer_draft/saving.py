@@ -44,9 +44,9 @@ from tablezoo.envs.bauer_draft.effects import (
     PLAYED_BY,
     TASK_NAMES,
 )
-from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.bauer_draft.invariants import bad, shown
 from tablezoo.envs.core.fields import OMIT
-from tablezoo.envs.core.game import rng_from_dict, short
+from tablezoo.envs.core.game import rng_from_dict
 
 if TYPE_CHECKING:
     from tablezoo.envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
@@ -134,19 +134,11 @@ MAX_COUNT = 10**6  # bound of play counters (far above any game's ~100 plays)
 MAX_QUEUE = 4 * NUM_CARDS
 
 
-def _shown(value: Any) -> str:
-    """``short(value)``, at most 200 characters even for wide nested input."""
-    text = short(value)
-    return text if len(text) <= 200 else text[:200] + "..."
-
-
-def _bad(what: str) -> None:
-    raise StateFormatError(f"bauer_draft state: {what}")
 
 
 def _card(value: Any, where: str) -> int:
     if type(value) is not str or value not in CARDS.index_of_code:
-        _bad(f"{where}: unknown card {_shown(value)}; card ids are {', '.join(CARDS.codes)}")
+        bad(f"{where}: unknown card {shown(value)}; card ids are {', '.join(CARDS.codes)}")
     return CARDS.index_of_code[value]
 
 
@@ -154,11 +146,11 @@ def _list(value: Any, where: str, length: int | None = None, most: int | None = 
     """``value`` as a list of exactly ``length`` (or at most ``most``) items, measured before any
     item is looked at."""
     if type(value) is not list:
-        _bad(f"{where} must be a list, got {_shown(value)}")
+        bad(f"{where} must be a list, got {shown(value)}")
     if length is not None and len(value) != length:
-        _bad(f"{where} must have {length} entries, got {len(value)}")
+        bad(f"{where} must have {length} entries, got {len(value)}")
     if most is not None and len(value) > most:
-        _bad(f"{where} has {len(value)} entries, at most {most} allowed")
+        bad(f"{where} has {len(value)} entries, at most {most} allowed")
     return value
 
 
@@ -169,33 +161,33 @@ def _cards(value: Any, where: str) -> list[int]:
 def _per_seat(data: Mapping[str, Any], key: str, n: int, default: Any = None) -> list[Any]:
     value = data.get(key, default)
     if type(value) is not list or len(value) != n:
-        _bad(f"{key!r} must be a list with one entry per seat ({n}), got {_shown(value)}")
+        bad(f"{key!r} must be a list with one entry per seat ({n}), got {shown(value)}")
     return value
 
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        _bad(f"{where} must be an int in {low}..{high}, got {_shown(value)}")
+        bad(f"{where} must be an int in {low}..{high}, got {shown(value)}")
     return value
 
 
 def _bool(value: Any, where: str) -> bool:
     if type(value) is not bool:
-        _bad(f"{where} must be true or false, got {_shown(value)}")
+        bad(f"{where} must be true or false, got {shown(value)}")
     return value
 
 
 def _name(value: Any, where: str, allowed: tuple[str, ...]) -> int:
     if type(value) is not str or value not in allowed:
-        _bad(f"{where} {_shown(value)}; allowed: {', '.join(allowed)}")
+        bad(f"{where} {shown(value)}; allowed: {', '.join(allowed)}")
     return allowed.index(value)
 
 
 def _dict(value: Any, where: str, keys: tuple[str, ...] | None = None) -> Mapping[str, Any]:
     if not isinstance(value, Mapping) or len(value) > NUM_CARDS:
-        _bad(f"{where} must be a dict, got {_shown(value)}")
+        bad(f"{where} must be a dict, got {shown(value)}")
     if keys is not None and any(type(k) is not str or k not in keys for k in value):
-        _bad(f"{where} has keys {_shown(list(value))}; allowed: {', '.join(keys)}")
+        bad(f"{where} has keys {shown(list(value))}; allowed: {', '.join(keys)}")
     return value
 
 
@@ -209,15 +201,15 @@ def state_from_dict(game: BauerDraftGame, data: Mapping[str, Any],
                     state_class: type[BauerDraftState]) -> BauerDraftState:
     """Load a position; ``state_class`` (``BauerDraftState``, passed by ``rules``) builds it."""
     if not isinstance(data, Mapping):
-        _bad(f"expected a dict, got {type(data).__name__}")
+        bad(f"expected a dict, got {type(data).__name__}")
     keys = state_class.FIELDS.keys  # the declared fields' keys
     unknown = [k for k in data if k not in keys]
     if unknown:
-        _bad(f"unknown keys {_shown(unknown)}; allowed: {', '.join(keys)}")
+        bad(f"unknown keys {shown(unknown)}; allowed: {', '.join(keys)}")
     complete = "game" in data or "rng" in data
     missing = [k for k in state_class.FIELDS.required_keys if k not in data and k != "options"]
     if complete and missing:  # options may be left out to load a save into other options
-        _bad(f"a complete save has every key; missing {missing}")
+        bad(f"a complete save has every key; missing {missing}")
     state = _load(game, data, state_class, complete)
     # the game's events (information_state); a save without them: rebuilt or unknown
     information_state.from_list(state, data.get("history", information_state.NOT_SAVED))
@@ -230,10 +222,10 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any], state_class: type[Bauer
           complete: bool) -> BauerDraftState:
     n = game.num_players
     if "game" in data and (type(data["game"]) is not str or data["game"] != "bauer_draft"):
-        _bad(f"game is {_shown(data['game'])}")
+        bad(f"game is {shown(data['game'])}")
     if "options" in data and (type(data["options"]) is not dict
                               or data["options"] != game.options):
-        _bad(f"saved with options {_shown(data['options'])}, but this game has {game.options}")
+        bad(f"saved with options {shown(data['options'])}, but this game has {game.options}")
     rng = rng_from_dict(data["rng"]) if "rng" in data else np.random.default_rng(0)
     st = state_class(game, rng)
     st.round = _int(data.get("round", 0), "round", 0, game.num_rounds)
@@ -247,7 +239,7 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any], state_class: type[Bauer
              for i, x in enumerate(hands + piles + tableau)]
     listed = sum(sizes) + len(central) + len(discards)
     if listed > NUM_CARDS:  # measured before any scan: a 20,000-card list stops here
-        _bad(f"hands, piles, central, discards and tableaux list {listed} cards; each of the "
+        bad(f"hands, piles, central, discards and tableaux list {listed} cards; each of the "
              f"{NUM_CARDS} cards must be in exactly one place")
     st.hands = [_cards(h, f"hands[{s}]") for s, h in enumerate(hands)]
     st.piles = [_cards(p, f"piles[{s}]") for s, p in enumerate(piles)]
@@ -255,7 +247,7 @@ def _load(game: BauerDraftGame, data: Mapping[str, Any], state_class: type[Bauer
     st.discards = _cards(discards, "discards")
     pile_ids = _list(data.get("pile_ids", list(range(n))), "pile_ids", length=n)
     if sorted(_int(i, "a pile id", 0, n - 1) for i in pile_ids) != list(range(n)):
-        _bad(f"pile_ids {_shown(pile_ids)} must be a permutation of 0..{n - 1}")
+        bad(f"pile_ids {shown(pile_ids)} must be a permutation of 0..{n - 1}")
     st.pile_ids = list(pile_ids)
     _load_tableau(st, tableau, game.num_rounds, complete)
     max_seq = max((st.seq[c] for t in st.tableau for c in t), default=-1)
@@ -291,8 +283,8 @@ def _load_tableau(st: BauerDraftState, tableau: list[Any], num_rounds: int,
             entry = _dict(e, f"tableau[{s}] entry", ENTRY_KEYS) if not isinstance(e, str) \
                 else {"card": e}
             if complete and len(entry) != len(ENTRY_KEYS):
-                _bad(f"a complete save lists {', '.join(ENTRY_KEYS)} of every tableau card, got "
-                     f"{_shown(e)}")
+                bad(f"a complete save lists {', '.join(ENTRY_KEYS)} of every tableau card, got "
+                     f"{shown(e)}")
             c = _card(entry.get("card"), f"tableau[{s}]")
             where = CARDS.codes[c]
             st.tableau[s].append(c)
@@ -310,10 +302,10 @@ def _load_copies(st: BauerDraftState, copies: list[Any], complete: bool) -> None
     for k, raw in enumerate(copies):
         entry = _dict(raw, f"copies[{k}]", COPY_KEYS)
         if complete and len(entry) != len(COPY_KEYS):
-            _bad(f"a complete save lists {', '.join(COPY_KEYS)} of every copy, got {_shown(raw)}")
+            bad(f"a complete save lists {', '.join(COPY_KEYS)} of every copy, got {shown(raw)}")
         if "copier" in entry and _card(entry["copier"], "copier") != COPIER_CARDS[k]:
-            _bad(f"copies[{k}] is the copy of {CARDS.codes[COPIER_CARDS[k]]}, not "
-                 f"{_shown(entry['copier'])}")
+            bad(f"copies[{k}] is the copy of {CARDS.codes[COPIER_CARDS[k]]}, not "
+                 f"{shown(entry['copier'])}")
         st.copy_mode[k] = _name(entry.get("mode", "none"), "copy mode", COPY_MODES)
         target = entry.get("target")
         st.copy_target[k] = _card(target, "copy target") if target is not None else -1
@@ -329,8 +321,8 @@ def _load_decision(st: BauerDraftState, data: Mapping[str, Any], n: int) -> None
         given = (data.get("decider", -1), data.get("source"), data.get("offer"),
                  data.get("first"))
         if given != (-1, None, None, None):
-            _bad(f"no decider, source, offer or first pick during a {KINDS[kind]}, got "
-                 f"{_shown(given)}")
+            bad(f"no decider, source, offer or first pick during a {KINDS[kind]}, got "
+                 f"{shown(given)}")
         st.acting = tuple(range(n)) if kind == SELECT else ()
         if kind == OVER:
             st._final = st._compute_breakdown()

@@ -47,20 +47,20 @@ ALL_CARDS = (1 << NUM_CARDS) - 1
 DEAL_DECISIONS = (33, 36)  # a deal: 1 to 4 calls and 32 cards
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """``short(value)``, at most 200 characters even for wide nested input."""
     text = short(value)
     return text if len(text) <= 200 else text[:200] + "..."
 
 
-def _bad(what: str) -> None:
+def bad(what: str) -> None:
     raise StateFormatError(f"bauer_trick state: {what}")
 
 
 def check_state(state: BauerTrickState) -> None:
     """Raise ``StateFormatError`` naming the first invariant of the rules ``state`` breaks."""
     if state.phase not in (PHASE_CALL, PHASE_PLAY, PHASE_OVER):
-        _bad(f"phase {_shown(state.phase)} is not call, play or over")
+        bad(f"phase {shown(state.phase)} is not call, play or over")
     _check_cards(state)
     _check_calls(state)
     if state.phase != PHASE_CALL:
@@ -86,34 +86,34 @@ def _check_cards(state: BauerTrickState) -> None:
         seen |= 1 << card
         count += 1
     if twice:
-        _bad(f"{_names(twice)} held in two places (hands, trick, played, undealt)")
+        bad(f"{_names(twice)} held in two places (hands, trick, played, undealt)")
     if seen != ALL_CARDS or count != NUM_CARDS:
-        _bad(f"{_names(ALL_CARDS & ~seen)} missing from hands, trick, played and undealt")
+        bad(f"{_names(ALL_CARDS & ~seen)} missing from hands, trick, played and undealt")
     hand_sizes = [h.bit_count() for h in state.hands]
     played = [b.bit_count() for b in state.played]
     if state.phase == PHASE_CALL:
         size = 4 if state.game.forehand_mode else 8
         if hand_sizes != [size] * NUM_SEATS or len(state.undealt) != NUM_CARDS - 4 * size:
-            _bad(f"during the call every hand holds {size} cards and {NUM_CARDS - 4 * size} "
+            bad(f"during the call every hand holds {size} cards and {NUM_CARDS - 4 * size} "
                  f"are undealt, got hands of {hand_sizes} and {len(state.undealt)} undealt")
         if (state.trick_cards or any(state.played) or state.trick_no or any(state.tricks)
                 or state.leader != -1 or any(state.voids)):
-            _bad("no card is played, no trick won, no void shown and no leader set during the "
+            bad("no card is played, no trick won, no void shown and no leader set during the "
                  "call")
         return
     if state.undealt:
-        _bad("no card is undealt after the call")
+        bad("no card is undealt after the call")
     if state.phase == PHASE_OVER:
         if (state.trick_no != 8 or any(state.hands) or state.trick_cards
                 or played != [8] * NUM_SEATS):
-            _bad(f"when the game is over the last deal's 8 tricks are played (trick_no "
+            bad(f"when the game is over the last deal's 8 tricks are played (trick_no "
                  f"{state.trick_no}, hands {hand_sizes}, played {played})")
         return
     if state.trick_no >= 8 or len(state.trick_cards) >= NUM_SEATS:
-        _bad(f"trick {state.trick_no} with {len(state.trick_cards)} cards cannot be in play")
+        bad(f"trick {state.trick_no} with {len(state.trick_cards)} cards cannot be in play")
     expected = [8 - state.trick_no - (seat in state.trick_seats) for seat in range(NUM_SEATS)]
     if hand_sizes != expected or played != [state.trick_no] * NUM_SEATS:
-        _bad(f"hand sizes {hand_sizes} and played {played} do not fit trick {state.trick_no} "
+        bad(f"hand sizes {hand_sizes} and played {played} do not fit trick {state.trick_no} "
              f"with {len(state.trick_cards)} cards on the table")
 
 
@@ -132,31 +132,31 @@ def _check_calls(state: BauerTrickState) -> None:
     if state.phase == PHASE_CALL:
         spoken = order.index(state.to_act)
         if forehand and spoken:
-            _bad("with forehand_on_four the player left of the dealer calls")
+            bad("with forehand_on_four the player left of the dealer calls")
         if state.trump != -1 or state.caller != -1:
-            _bad("trump and caller are -1 during the call")
+            bad("trump and caller are -1 during the call")
         if state.calls != _expected_calls(order, spoken):
-            _bad(f"during the call with seat {state.to_act} to speak, the seats before it "
+            bad(f"during the call with seat {state.to_act} to speak, the seats before it "
                  f"passed and the others have not spoken; calls {state.calls}")
         return
     if state.trump < 0:
-        _bad("trump is set once the call is over")
+        bad("trump is set once the call is over")
     if state.trump == NO_TRUMP:
         if forehand:
-            _bad("forehand_on_four has no deal without trump")
+            bad("forehand_on_four has no deal without trump")
         if state.caller != -1 or state.calls != [SPOKE_PASS] * NUM_SEATS:
-            _bad(f"a deal without trump has no caller and four passes; caller {state.caller}, "
+            bad(f"a deal without trump has no caller and four passes; caller {state.caller}, "
                  f"calls {state.calls}")
         return
     if state.caller < 0:
-        _bad(f"trump {SUIT_NAMES[state.trump]} needs a caller")
+        bad(f"trump {SUIT_NAMES[state.trump]} needs a caller")
     spoken = order.index(state.caller)
     if forehand and spoken:
-        _bad("with forehand_on_four the player left of the dealer calls")
+        bad("with forehand_on_four the player left of the dealer calls")
     expected = _expected_calls(order, spoken)
     expected[state.caller] = state.trump
     if state.calls != expected:
-        _bad(f"seat {state.caller} named {SUIT_NAMES[state.trump]}, so the seats before it "
+        bad(f"seat {state.caller} named {SUIT_NAMES[state.trump]}, so the seats before it "
              f"passed and the later ones never spoke; calls {state.calls}")
 
 
@@ -170,24 +170,24 @@ def _first_leader(state: BauerTrickState) -> int:
 
 def _check_tricks(state: BauerTrickState) -> None:
     if sum(state.tricks) != state.trick_no:
-        _bad(f"tricks won {state.tricks} must add up to the {state.trick_no} tricks played")
+        bad(f"tricks won {state.tricks} must add up to the {state.trick_no} tricks played")
     if state.leader < 0:
-        _bad("a leader is set once the call is over")
+        bad("a leader is set once the call is over")
     if state.phase == PHASE_OVER:
         if state.to_act != state.leader:
-            _bad("at the end to_act is the last trick's winner (leader)")
+            bad("at the end to_act is the last trick's winner (leader)")
         return
     if state.trick_no == 0 and state.leader != _first_leader(state):
-        _bad(f"seat {_first_leader(state)} leads the first trick, not seat {state.leader}")
+        bad(f"seat {_first_leader(state)} leads the first trick, not seat {state.leader}")
     seats = [(state.leader + i) % NUM_SEATS for i in range(len(state.trick_seats))]
     if state.trick_seats != seats:
-        _bad(f"the trick's seats {state.trick_seats} must run clockwise from the leader "
+        bad(f"the trick's seats {state.trick_seats} must run clockwise from the leader "
              f"{state.leader}")
     if state.to_act != (state.leader + len(seats)) % NUM_SEATS:
-        _bad("to_act must be the next seat after the trick's cards")
+        bad("to_act must be the next seat after the trick's cards")
     led = EFFECTIVE_SUIT[state.trump][state.trick_cards[0]] if state.trick_cards else -1
     if state.led_suit != led:
-        _bad(f"led suit {state.led_suit} does not fit the trick's first card")
+        bad(f"led suit {state.led_suit} does not fit the trick's first card")
 
 
 def _check_voids(state: BauerTrickState) -> None:
@@ -208,26 +208,26 @@ def _check_voids(state: BauerTrickState) -> None:
         voids = state.voids[seat]
         if voids & shown[seat] != shown[seat]:
             lacks = SUIT_NAMES[(shown[seat] & ~voids).bit_length() - 1]
-            _bad(f"seat {seat}'s card in the current trick shows it lacks {lacks}, but "
+            bad(f"seat {seat}'s card in the current trick shows it lacks {lacks}, but "
                  f"voids[{seat}] = {voids} does not say so")
         if not voids:
             continue
         plays = state.played[seat] | (1 << last[seat] if seat in last else 0)
         if voids.bit_count() > plays.bit_count():
-            _bad(f"seat {seat} shows {voids.bit_count()} voids in {plays.bit_count()} cards "
+            bad(f"seat {seat} shows {voids.bit_count()} voids in {plays.bit_count()} cards "
                  "played")
         for suit in range(NUM_SUITS):
             if not voids >> suit & 1:
                 continue
             bits = SUIT_BITS[trump][suit]
             if state.hands[seat] & bits:
-                _bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but holds "
+                bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but holds "
                      f"{_names(state.hands[seat] & bits)}")
             if not plays & ~bits:
-                _bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but never played a "
+                bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but never played a "
                      "card of another suit")
             if seat in last and suit_of[last[seat]] == suit:
-                _bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but its last card is "
+                bad(f"seat {seat} is marked void in {SUIT_NAMES[suit]} but its last card is "
                      "of that suit")
 
 
@@ -238,43 +238,43 @@ def _check_scores(state: BauerTrickState) -> None:
     for team in (0, 1):
         tally = state.tally[team]
         if tuple(tally) != game.categories:
-            _bad(f"tally[{team}] keys must be {list(game.categories)}")
+            bad(f"tally[{team}] keys must be {list(game.categories)}")
         if state.points[team] != start - sum(tally.values()):
-            _bad(f"team {team} has {state.points[team]} points, but its tally {tally} says "
+            bad(f"team {team} has {state.points[team]} points, but its tally {tally} says "
                  f"{start} - {sum(tally.values())}")
         if game.forehand_mode and tally["no_trump_won"]:
-            _bad("forehand_on_four has no deal without trump to win")
+            bad("forehand_on_four has no deal without trump to win")
     over = state.phase == PHASE_OVER
     if state.truncated and not (over and not game.deal_mode and state.deals_played == max_deals
                                 and min(state.points) > 0):
-        _bad(f"truncated only at the end of a game episode after {max_deals} deals without a "
+        bad(f"truncated only at the end of a game episode after {max_deals} deals without a "
              "team at 0")
     if game.deal_mode:
         if state.deals_played != int(over):
-            _bad(f"a deal episode has played {int(over)} deals, not {state.deals_played}")
+            bad(f"a deal episode has played {int(over)} deals, not {state.deals_played}")
         expected = [dict.fromkeys(game.categories, 0) for _ in range(2)]
         scorer = state.deal_scorer() if over else None
         if scorer is not None:
             expected[scorer[0]][scorer[1]] = 1
         if state.tally != expected:
-            _bad(f"tally {state.tally} does not fit the deal's result "
+            bad(f"tally {state.tally} does not fit the deal's result "
                  f"({scorer if over else 'deal not finished'})")
         return
     if not over:
         if min(state.points) <= 0:
-            _bad(f"points {state.points}: a team at 0 has won the game")
+            bad(f"points {state.points}: a team at 0 has won the game")
         if state.deals_played >= max_deals:
-            _bad(f"{state.deals_played} deals played, but the game stops after {max_deals}")
+            bad(f"{state.deals_played} deals played, but the game stops after {max_deals}")
         return
     if state.deals_played < 1:
-        _bad("the game is over before any deal")
+        bad("the game is over before any deal")
     if not state.truncated:
         if min(state.points) != 0 or max(state.points) == 0:
-            _bad(f"a finished game has exactly one team at 0, got {state.points}")
+            bad(f"a finished game has exactly one team at 0, got {state.points}")
         winner = state.points.index(0)
         scorer = state.deal_scorer()
         if scorer is None or scorer[0] != winner or not state.tally[winner][scorer[1]]:
-            _bad(f"team {winner} reached 0, but the last deal's result is {scorer}")
+            bad(f"team {winner} reached 0, but the last deal's result is {scorer}")
 
 
 def _check_returns(state: BauerTrickState) -> None:
@@ -294,11 +294,11 @@ def _check_returns(state: BauerTrickState) -> None:
         r = returns[0]
         if (returns != [r, -r, r, -r] or not math.isfinite(r) or r != int(r)
                 or abs(r) > game.options["start_score"] + 1):
-            _bad(f"returns {_shown(returns)} must be whole numbers, equal within a team and "
+            bad(f"returns {shown(returns)} must be whole numbers, equal within a team and "
                  "opposite between teams")
         return
     if returns != expected:
-        _bad(f"returns {_shown(returns)} do not fit the tally and the end of the game "
+        bad(f"returns {shown(returns)} do not fit the tally and the end of the game "
              f"(expected {expected})")
 
 
@@ -313,5 +313,5 @@ def _check_decisions(state: BauerTrickState) -> None:
     low = DEAL_DECISIONS[0] * finished + current
     high = low if game.forehand_mode else DEAL_DECISIONS[1] * finished + current
     if not low <= state.decisions <= min(high, game.max_decisions):
-        _bad(f"{state.decisions} decisions do not fit {finished} finished deals and {current} "
+        bad(f"{state.decisions} decisions do not fit {finished} finished deals and {current} "
              f"decisions in this one (expected {low}..{min(high, game.max_decisions)})")

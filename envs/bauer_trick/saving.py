@@ -28,9 +28,9 @@ from tablezoo.envs.bauer_trick.components import (
     bits_of,
     cards_of,
 )
-from tablezoo.envs.core.errors import StateFormatError
+from tablezoo.envs.bauer_trick.invariants import bad, shown
 from tablezoo.envs.core.fields import OMIT
-from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict, short
+from tablezoo.envs.core.game import require, rng_from_dict, rng_to_dict
 
 if TYPE_CHECKING:
     from tablezoo.envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
@@ -41,7 +41,7 @@ MAX_RETURN = 10**6  # far above any reachable cumulative reward; bounds float() 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        _bad(f"{what} must be an int in [{low}, {high}], got {_shown(value)}")
+        bad(f"{what} must be an int in [{low}, {high}], got {shown(value)}")
     return value
 
 
@@ -49,11 +49,11 @@ def _list(value: Any, what: str, length: int | None = None, most: int | None = N
     """``value`` as a list of exactly ``length`` (or at most ``most``) items, checked before any
     item is looked at."""
     if type(value) is not list:
-        _bad(f"{what} must be a list, got {_shown(value)}")
+        bad(f"{what} must be a list, got {shown(value)}")
     if length is not None and len(value) != length:
-        _bad(f"{what} must have {length} entries, got {len(value)}")
+        bad(f"{what} must have {length} entries, got {len(value)}")
     if most is not None and len(value) > most:
-        _bad(f"{what} has {len(value)} entries, at most {most} allowed")
+        bad(f"{what} has {len(value)} entries, at most {most} allowed")
     return value
 
 
@@ -70,14 +70,6 @@ def _cards(value: Any, what: str) -> list[int]:
     return _ints(value, what, None, 0, NUM_CARDS - 1, most=NUM_CARDS)
 
 
-def _shown(value: Any) -> str:
-    """``short(value)``, at most 200 characters even for wide nested input."""
-    text = short(value)
-    return text if len(text) <= 200 else text[:200] + "..."
-
-
-def _bad(what: str) -> None:
-    raise StateFormatError(f"bauer_trick state: {what}")
 
 
 # --- to_dict's encoders (named by ``BauerTrickState.FIELDS``) ---------------------------------
@@ -117,15 +109,15 @@ def state_from_dict(
     missing = [k for k in state_class.FIELDS.required_keys if k not in data]
     require(not missing, f"bauer_trick state: missing keys {missing}")
     require(all(k in keys for k in data),
-            f"bauer_trick state: unexpected keys {_shown([k for k in data if k not in keys])}")
+            f"bauer_trick state: unexpected keys {shown([k for k in data if k not in keys])}")
     require(type(data["game"]) is str and data["game"] == game.name,
-            f"bauer_trick state: game is {_shown(data['game'])}")
+            f"bauer_trick state: game is {shown(data['game'])}")
     require(type(data["options"]) is dict and data["options"] == game.options,
-            f"bauer_trick state: saved options {_shown(data['options'])} differ from this game's "
-            f"{_shown(game.options)}")
+            f"bauer_trick state: saved options {shown(data['options'])} differ from this game's "
+            f"{shown(game.options)}")
     phase = data["phase"]
     require(type(phase) is str and phase in PHASES,
-            f"bauer_trick state: phase {_shown(phase)} must be one of {sorted(PHASES)}")
+            f"bauer_trick state: phase {shown(phase)} must be one of {sorted(PHASES)}")
     state = state_class(game, rng_from_dict(data["rng"]))
     state.phase = PHASES[phase]
     state.dealer = _int(data["dealer"], "dealer", 0, NUM_SEATS - 1)
@@ -159,7 +151,7 @@ def state_from_dict(
                               1 if game.deal_mode else game.options["max_deals"])
     state.decisions = _int(data["decisions"], "decisions", 0, game.max_decisions)
     require(type(data["truncated"]) is bool,
-            f"bauer_trick state: truncated must be a bool, got {_shown(data['truncated'])}")
+            f"bauer_trick state: truncated must be a bool, got {shown(data['truncated'])}")
     state.truncated = data["truncated"]
     tally = _list(data["tally"], "tally", 2)
     state.tally = [_tally(t, f"tally[{i}]", game.categories, start) for i, t in enumerate(tally)]
@@ -182,7 +174,7 @@ def _tally(value: Any, what: str, categories: tuple[str, ...], start: int) -> di
     require(type(value) is dict and len(value) == len(categories)
             and all(type(k) is str and k in categories for k in value),
             f"bauer_trick state: {what} must be a dict with the keys {list(categories)}, got "
-            f"{_shown(value)}")
+            f"{shown(value)}")
     return {k: _int(value[k], f"{what}[{k!r}]", 0, start) for k in categories}
 
 
@@ -190,5 +182,5 @@ def _number(value: Any, what: str) -> float:
     """A finite saved number as a float; huge ints are refused before ``float`` overflows."""
     ok = (type(value) is int and abs(value) <= MAX_RETURN) or (
         type(value) is float and math.isfinite(value))
-    require(ok, f"bauer_trick state: {what} must be a finite number, got {_shown(value)}")
+    require(ok, f"bauer_trick state: {what} must be a finite number, got {shown(value)}")
     return float(value)
