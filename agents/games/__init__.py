@@ -18,6 +18,7 @@ import numpy as np
 from tablezoo import envs
 from tablezoo.agents.search.defaults import FALLBACK, GameDefaults
 from tablezoo.envs.core.game import Game
+from tablezoo.envs.core.spec import spec_named
 
 if TYPE_CHECKING:
     from tablezoo.agents.base import BaseAgent
@@ -60,10 +61,8 @@ def agents_of(game: str | Game) -> GameAgents:
 
 def game_agents(game_name: str) -> GameAgents:
     """The agent parts of the game called ``game_name`` (``Game.name``, e.g. ``"bower"``)."""
-    for record in envs.SPECS.values():
-        if record.name == game_name:
-            return agents_of(record.env_id)
-    return NO_AGENTS
+    record = spec_named(game_name)
+    return NO_AGENTS if record is None else agents_of(record.env_id)
 
 
 def games_with(has: Callable[[GameAgents], bool]) -> list[str]:

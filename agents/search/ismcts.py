@@ -75,7 +75,6 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo import envs
 from tablezoo.agents.base import Agent, BaseAgent, acting_seat, search_preamble
 from tablezoo.agents.games import game_agents
 from tablezoo.agents.learned.policy import shipped_models, trained_factory
@@ -88,6 +87,7 @@ from tablezoo.agents.search.leaf_values import (
     takes_exact_turns,
 )
 from tablezoo.envs.core.game import Game, State
+from tablezoo.envs.core.spec import spec_named
 
 PlayoutPolicy = Callable[[State, int], int]
 # a playout/prior policy spec: "random", "heuristic", an agent object or a callable
@@ -505,7 +505,8 @@ class ISMCTSAgent(BaseAgent):
 
 def _env_id(game_name: str) -> str | None:
     """The env id whose game is called ``game_name``."""
-    return next((r.env_id for r in envs.SPECS.values() if r.name == game_name), None)
+    record = spec_named(game_name)
+    return None if record is None else record.env_id
 
 
 def _defaults_for(game: Any) -> GameDefaults:

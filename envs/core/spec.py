@@ -99,12 +99,17 @@ def spec(env_id: str) -> GameSpec:
     return found
 
 
+def spec_named(game_name: str) -> GameSpec | None:
+    """The record of the game called ``game_name`` (``Game.name``), or ``None``."""
+    return next((s for s in _SPECS.values() if s.name == game_name), None)
+
+
 def spec_of(game: Game | type[Game]) -> GameSpec:
     """The record of a ``Game`` (or ``Game`` class), found by its game name."""
     name = game.name
-    for found in _SPECS.values():
-        if found.name == name:
-            return found
+    found = spec_named(name)
+    if found is not None:
+        return found
     raise InvalidOptionError(f"game {name!r} has no registered record (tablezoo.envs.core.spec."
                              f"register); registered games: "
                              f"{', '.join(s.name for s in _SPECS.values())}")

@@ -11,7 +11,7 @@ from gymnasium import logger
 
 from tablezoo.envs.core.errors import InvalidOptionError, ResetNeededError
 from tablezoo.envs.core.game import Game, State, short
-from tablezoo.envs.core.spec import SPECS
+from tablezoo.envs.core.spec import spec_named
 
 if TYPE_CHECKING:
     from tablezoo.envs.pictures.moves import LastMove
@@ -23,8 +23,10 @@ RESET_OPTIONS = ("state",)
 def render_modes(game: Game) -> tuple[str, ...]:
     """The render modes of ``game``'s envs: ``"rgb_array"`` only where the game's record names a
     picture (PettingZoo's ``render_test`` tries every mode an env lists)."""
-    drawn = any(s.name == game.name and s.picture is not None for s in SPECS.values())
-    return RENDER_MODES if drawn else tuple(m for m in RENDER_MODES if m != "rgb_array")
+    record = spec_named(game.name)
+    if record is not None and record.picture is not None:
+        return RENDER_MODES
+    return tuple(m for m in RENDER_MODES if m != "rgb_array")
 
 
 def check_render_mode(env_name: str, render_mode: str | None,
