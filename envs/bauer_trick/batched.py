@@ -45,6 +45,7 @@ from tablezoo.envs.core.errors import (
 from tablezoo.envs.core.fields import check_saved_options, options_record
 from tablezoo.envs.core.game import State, short
 from tablezoo.envs.vector.base import Decisions, StepResult, VectorEnv
+from tablezoo.envs.vector.kernels import seed_rngs, slot_seed_words
 
 ENV_NAME = "bauer_trick_v0"
 MAX_INT_OPTION = 2**53  # start_score and max_deals: exact as float64 (the observation divides)
@@ -62,12 +63,6 @@ def _seed(where: str, seed: Any) -> int | None:
         raise InvalidOptionError(f"{where}: seed={short(seed)} is not allowed; allowed values: "
                                  "None or an int >= 0")
     return int(seed)
-
-
-def slot_seed_words(seed: int, lo: int, hi: int) -> np.ndarray:
-    """``[hi - lo, 2]`` uint64: the PCG32 seed (state, stream) of slots ``lo..hi-1``."""
-    return np.array([np.random.SeedSequence([seed, i]).generate_state(2, np.uint64)
-                     for i in range(lo, hi)], np.uint64).reshape(hi - lo, 2)
 
 
 class BauerTrickVector(VectorEnv):
@@ -118,7 +113,7 @@ class BauerTrickVector(VectorEnv):
         if seed is None and not self._started:
             seed = self._seed
         if seed is not None:
-            K.seed_rngs(self._rng, slot_seed_words(seed, 0, self.num_envs))
+            seed_rngs(self._rng, slot_seed_words(seed, 0, self.num_envs))
         K.new_games(self._S, self._R, self._rng, self._opts, 0, self.num_envs)
         K.write_decisions(self._S, self._opts, self._obs, self._mask, self._seat, 0,
                           self.num_envs)

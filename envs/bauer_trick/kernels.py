@@ -14,10 +14,9 @@ through a table (4 times faster than bit by bit); applying and writing in one pa
 measured slower. Everything is ``cache=True``: the compile is paid once per machine
 (``envs/bauer_trick/README.md`` has its time).
 
-Randomness: each slot's PCG32 (O'Neill's ``pcg32``, 64-bit state, 32-bit output, its own odd
-increment) draws bounded integers by Lemire's multiply-and-reject method, which is exactly
-uniform given uniform 32-bit words; a deal is a Fisher-Yates shuffle of the 32 cards dealt in
-blocks from the dealer's left as the Python engine deals, so every deal is equally likely.
+Randomness: each slot's generator and its exactly uniform draws are the shared ones of
+``tablezoo.envs.vector.kernels``; a deal is a shuffle of the 32 cards dealt in blocks from the
+dealer's left as the Python engine deals, so every deal is equally likely.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from numba import njit
 
 from tablezoo.envs.bauer_trick.components import EFFECTIVE_SUIT, STRENGTH, SUIT_BITS
 from tablezoo.envs.bauer_trick.observation import OBS_SPEC, STATE_SPEC
+from tablezoo.envs.vector.kernels import BYTE_BOOLS, BYTE_FLOATS, bounded, shuffle
 
 # --- the position matrix S [B, NCOL] (int64) ---------------------------------------------------
 PHASE, DEALER, TO_ACT, TRUMP, CALLER, LEADER, LED, TRICK_NO = 0, 1, 2, 3, 4, 5, 6, 7
@@ -55,9 +55,6 @@ CALL, PLAY, OVER = 0, 1, 2
 EFF = np.array(EFFECTIVE_SUIT, np.int64)  # [trump 0..4, card]
 SUITB = np.array(SUIT_BITS, np.int64)  # [trump 0..4, suit 0..3]
 STR = np.array(STRENGTH, np.int64)  # [trump, led, card]
-# BYTE_FLOATS[b, k]: bit k of byte b as float32 (a bit mask written 8 values at a time)
-BYTE_FLOATS = np.array([[(b >> k) & 1 for k in range(8)] for b in range(256)], np.float32)
-BYTE_BOOLS = BYTE_FLOATS.astype(np.bool_)
 
 # observation offsets (seat-relative pieces)
 _O = OBS_SPEC.offsets
@@ -82,57 +79,12 @@ GS_POINTS, GS_TNO, GS_PHASE, GS_DEALS = (
 GS_DEALT, GS_TO_ACT = _G["to_be_dealt"], _G["to_act"]
 STATE_SIZE = STATE_SPEC.size
 
-PCG_MULT = np.uint64(6364136223846793005)
-M32 = np.uint64(0xFFFFFFFF)
-TWO32 = np.uint64(1 << 32)
-U18, U27, U59, U31, U32, U1 = (np.uint64(18), np.uint64(27), np.uint64(59), np.uint64(31),
-                               np.uint64(32), np.uint64(1))
-
-
-@njit(cache=True)
-def _pcg32(state, inc):
-    """One PCG32 step: (next state, 32-bit output of the old state), both uint64."""
-    new = state * PCG_MULT + inc
-    xorshifted = (((state >> U18) ^ state) >> U27) & M32
-    rot = state >> U59
-    out = ((xorshifted >> rot) | (xorshifted << ((U32 - rot) & U31))) & M32
-    return new, out
-
-
-@njit(cache=True)
-def seed_rngs(rng, words):
-    """Slot ``i``'s generator from two 64-bit seed words (pcg32's ``srandom``: state, stream)."""
-    for i in range(rng.shape[0]):
-        inc = (words[i, 1] << U1) | U1
-        state, _ = _pcg32(np.uint64(0), inc)
-        state, _ = _pcg32(state + words[i, 0], inc)
-        rng[i, 0] = state
-        rng[i, 1] = inc
-
-
 @njit(cache=True)
 def _deal(S, rng, i, forehand, deck):
     """Shuffle and deal slot ``i``'s next deal (its dealer set); the deal's fields start over."""
-    state = rng[i, 0]
-    inc = rng[i, 1]
     for k in range(32):
         deck[k] = k
-    for k in range(31, 0, -1):  # Fisher-Yates, j uniform in 0..k (Lemire's bounded draw)
-        n = np.uint64(k + 1)
-        state, x = _pcg32(state, inc)
-        m = x * n
-        low = m & M32
-        if low < n:
-            floor = (TWO32 - n) % n
-            while low < floor:
-                state, x = _pcg32(state, inc)
-                m = x * n
-                low = m & M32
-        j = np.int64(m >> U32)
-        c = deck[k]
-        deck[k] = deck[j]
-        deck[j] = c
-    rng[i, 0] = state
+    rng[i, 0] = shuffle(rng[i, 0], rng[i, 1], deck, 32)
     dealer = S[i, DEALER]
     first = (dealer + 1) % 4
     per_round = 4 if forehand else 8
@@ -168,9 +120,7 @@ def _deal(S, rng, i, forehand, deck):
 @njit(cache=True)
 def _new_game(S, R, rng, opts, i, deck):
     """Slot ``i`` starts a new game: scores, tally and returns from zero, a uniform dealer."""
-    state, x = _pcg32(rng[i, 0], rng[i, 1])
-    rng[i, 0] = state
-    S[i, DEALER] = np.int64((x * np.uint64(4)) >> U32)  # 4 divides 2**32: no rejection needed
+    rng[i, 0], S[i, DEALER] = bounded(rng[i, 0], rng[i, 1], 4)
     S[i, POINTS] = opts[O_START]
     S[i, POINTS + 1] = opts[O_START]
     for k in range(6):

@@ -1,0 +1,82 @@
+"""Numba helpers shared by the compiled engines: per-slot generators, exactly uniform draws and
+shuffles, and the tables that write bit masks as floats or bools.
+
+Every compiled engine gives slot ``i`` its own PCG32 generator (O'Neill's ``pcg32``: 64-bit
+state, 32-bit output, an odd increment per stream), stored as row ``i`` of a ``[B, 2]`` uint64
+array (state, increment) and seeded from ``slot_seed_words(seed, ...)``, so a slot's games do not
+depend on ``num_envs``. Bounded integers use Lemire's multiply-and-reject method, exactly uniform
+given uniform 32-bit words; ``shuffle`` is Fisher-Yates over those draws, so every order is
+equally likely. The draw functions take and return the generator's state as a scalar, so a
+kernel keeps it in a register through a loop and stores it back once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+PCG_MULT = np.uint64(6364136223846793005)
+M32 = np.uint64(0xFFFFFFFF)
+TWO32 = np.uint64(1 << 32)
+U18, U27, U59, U31, U32, U1 = (np.uint64(18), np.uint64(27), np.uint64(59), np.uint64(31),
+                               np.uint64(32), np.uint64(1))
+
+# BYTE_FLOATS[b, k]: bit k of byte b as float32 (a bit mask written 8 values at a time)
+BYTE_FLOATS = np.array([[(b >> k) & 1 for k in range(8)] for b in range(256)], np.float32)
+BYTE_BOOLS = BYTE_FLOATS.astype(np.bool_)
+
+
+def slot_seed_words(seed: int, lo: int, hi: int) -> np.ndarray:
+    """``[hi - lo, 2]`` uint64: the PCG32 seed (state, stream) of slots ``lo..hi-1``, from
+    ``numpy.random.SeedSequence([seed, i])``."""
+    return np.array([np.random.SeedSequence([seed, i]).generate_state(2, np.uint64)
+                     for i in range(lo, hi)], np.uint64).reshape(hi - lo, 2)
+
+
+@njit(cache=True)
+def pcg32(state, inc):
+    """One PCG32 step: (next state, 32-bit output of the old state), both uint64."""
+    new = state * PCG_MULT + inc
+    xorshifted = (((state >> U18) ^ state) >> U27) & M32
+    rot = state >> U59
+    out = ((xorshifted >> rot) | (xorshifted << ((U32 - rot) & U31))) & M32
+    return new, out
+
+
+@njit(cache=True)
+def seed_rngs(rng, words):
+    """Slot ``i``'s generator from two 64-bit seed words (pcg32's ``srandom``: state, stream)."""
+    for i in range(rng.shape[0]):
+        inc = (words[i, 1] << U1) | U1
+        state, _ = pcg32(np.uint64(0), inc)
+        state, _ = pcg32(state + words[i, 0], inc)
+        rng[i, 0] = state
+        rng[i, 1] = inc
+
+
+@njit(cache=True)
+def bounded(state, inc, n):
+    """A uniform int in ``0..n-1`` (``1 <= n <= 2**32``): (next state, the int)."""
+    un = np.uint64(n)
+    state, x = pcg32(state, inc)
+    m = x * un
+    low = m & M32
+    if low < un:
+        floor = (TWO32 - un) % un
+        while low < floor:
+            state, x = pcg32(state, inc)
+            m = x * un
+            low = m & M32
+    return state, np.int64(m >> U32)
+
+
+@njit(cache=True)
+def shuffle(state, inc, items, n):
+    """Shuffle ``items[:n]`` in place (Fisher-Yates, from the last position down); returns the
+    generator's next state."""
+    for k in range(n - 1, 0, -1):
+        state, j = bounded(state, inc, k + 1)
+        c = items[k]
+        items[k] = items[j]
+        items[j] = c
+    return state
