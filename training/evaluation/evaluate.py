@@ -13,6 +13,12 @@ stopped (``training/evaluation/records.py``). Env options default to the run's `
 to the model, its training reward aside (a run trained on ``reward=margin`` is measured by the
 game's own reward, like any agent), else to the training tools' defaults (bauer_trick: single deals,
 ``episode=deal``).
+
+``--duplicate`` plays every deal once from every side instead (``evaluation/duplicate.py``): deal
+``j`` (seed ``--seed + j``) once with the model's team on each team's cards in a team game, in
+each seat of a 2-player game, in every seat in turn of an n-player game, so ``--games`` must be a
+multiple of the sides. The luck of the deal cancels in a deal's mean, which is the sample of the
+mean reward's interval; the rates stay per game.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.learned.policy import run_config
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game
+from tablezoo.training.evaluation.duplicate import check_duplicate, hero_seats, plays_per_deal
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.evaluation.records import GameRecords, RecordsError
 from tablezoo.training.evaluation.stats import OutcomeSummary, interval_caveat, summarize
@@ -52,22 +59,34 @@ def evaluate_seat(
     progress: Callable[[int], None] | None = None,
     skip: Container[int] = (),
     on_game: Callable[[int, int, float], None] | None = None,
+    duplicate: bool = False,
 ) -> list[float]:
     """The hero's return in each of ``games`` seeded games, its seat rotating every game.
     Games whose index is in ``skip`` (already recorded by a resumed run) are not played and
-    have no entry in the result; ``on_game(k, seat, reward)`` hears of each game played."""
+    have no entry in the result; ``on_game(k, seat, reward)`` hears of each game played.
+
+    Plain: game ``k`` is seed ``seed + k`` with the hero in seat ``k mod players``. With
+    ``duplicate``, ``games`` is a whole number of deals of ``plays_per_deal`` games each: game
+    ``k`` plays deal ``k // plays`` (seed ``seed + deal``) with the hero on side ``k mod plays``
+    (``duplicate.hero_seats``)."""
     rewards = []
     n = game.num_players
+    plays = plays_per_deal(game) if duplicate else 1
+    check_duplicate(duplicate, games, plays)
     for k in range(games):
         if k in skip:
             continue
-        seat = k % n
+        if duplicate:
+            deal = k // plays
+            seat, game_seed = hero_seats(game, deal)[k % plays], seed + deal
+        else:
+            seat, game_seed = k % n, seed + k
         partners = partners_of(game, seat)
         agents = []
         for p in range(n):
             make = make_hero if p == seat else make_partner if p in partners else make_opponent
             agents.append(make(None))  # play_game seeds every agent from the game's seed
-        result = play_game(game, agents, seed + k)
+        result = play_game(game, agents, game_seed)
         rewards.append(result.returns[seat])
         if on_game is not None:
             on_game(k, seat, result.returns[seat])
@@ -78,12 +97,16 @@ def evaluate_seat(
 
 def format_summary(summary: OutcomeSummary) -> str:
     lines = [f"games: {summary.n}"]
+    if summary.deals is not None:
+        lines[0] += (f" ({summary.deals} deals, each played from every side; the mean's "
+                     "interval is over the deals' means)")
     for key in ("win", "draw", "loss"):
         iv = getattr(summary, key)
         lines.append(f"{key:>5}: {iv.value:6.2%}  95% CI [{iv.low:6.2%}, {iv.high:6.2%}]")
     m = summary.mean_reward
-    lines.append(f"mean reward: {m.value:+.4f}  95% CI [{m.low:+.4f}, {m.high:+.4f}]"
-                 + interval_caveat(m, summary.n))
+    caveat = (interval_caveat(m, summary.n) if summary.deals is None
+              else interval_caveat(m, summary.deals, "deal"))
+    lines.append(f"mean reward: {m.value:+.4f}  95% CI [{m.low:+.4f}, {m.high:+.4f}]" + caveat)
     return "\n".join(lines)
 
 
@@ -107,6 +130,7 @@ class EvaluationSettings:
     records: Path | None = None  # one JSON line per game; resumes where it stopped
     progress: bool = True
     timing: bool = False
+    duplicate: bool = False  # each deal once from every side (evaluation/duplicate.py)
 
 
 def _hero_and_game(settings: EvaluationSettings) -> tuple[Game, dict[str, Any], AgentFactory,
@@ -124,6 +148,7 @@ def _hero_and_game(settings: EvaluationSettings) -> tuple[Game, dict[str, Any], 
         options = env_options_for(settings.env, given)
         game = envs.make_game(settings.env, **options)
         players = game.num_players
+        check_duplicate(settings.duplicate, settings.games, plays_per_deal(game))
         if settings.partner is not None and not partners_of(game, 0):
             raise ValueError(f"--partner {settings.partner}: {settings.env} has no teams, so no "
                              "seat would play it (every other seat plays --opponent)")
@@ -170,6 +195,10 @@ def run_evaluation(settings: EvaluationSettings) -> dict[str, Any]:
            "partner": (settings.partner or SELF_PARTNER) if has_partners else None,
            "opponent": settings.opponent,
            "seed": settings.seed}
+    plays = 1
+    if settings.duplicate:  # absent otherwise: a plain run's files stay as they were
+        plays = plays_per_deal(game)
+        run.update(duplicate=True, plays_per_deal=plays)
     records = None
     if settings.records is not None:
         try:
@@ -204,17 +233,21 @@ def run_evaluation(settings: EvaluationSettings) -> dict[str, Any]:
     t0 = time.perf_counter()
     played = evaluate_seat(game, make_hero, make_partner, make_opponent, settings.games,
                            settings.seed, progress=(lambda _: bar.update(1)) if bar else None,
-                           skip=done, on_game=record)
+                           skip=done, on_game=record, duplicate=settings.duplicate)
     if bar is not None:
         bar.close()
     new_rewards = iter(played)
     rewards = [done[k]["reward"] if k in done else next(new_rewards) for k in range(settings.games)]
-    summary = summarize(rewards)
-    last_seed = settings.seed + settings.games - 1
+    deals = [k // plays for k in range(settings.games)] if settings.duplicate else None
+    summary = summarize(rewards, deals)
+    last_seed = settings.seed + (settings.games - 1) // plays
     hero_name = settings.agent or f"model {settings.model}"
     partner = f"partner={run['partner']}, " if has_partners else ""  # only team games have one
     print(f"{settings.env} {options}: {hero_name} vs {partner}"
-          f"opponents={settings.opponent}, seats rotated, seeds {settings.seed}..{last_seed}")
+          f"opponents={settings.opponent}, "
+          + (f"duplicate deals ({plays} plays each, every side once)" if settings.duplicate
+             else "seats rotated")
+          + f", seeds {settings.seed}..{last_seed}")
     print(format_summary(summary))
     print(f"({time.perf_counter() - t0:.1f} s)")
     payload = {**run, **summary.as_dict()}

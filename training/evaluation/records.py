@@ -14,6 +14,9 @@ Format (JSON lines)::
     {"game": 0, "seed": 70000, "seat": 0, "reward": 1.0}
     {"game": 1, "seed": 70001, "seat": 1, "reward": -1.0, "cpu_s": [...], "iterations": [...]}
 
+A duplicate run's header also holds ``"duplicate": true`` and ``plays_per_deal``; its games
+``k`` share the seed of their deal, ``seed + k // plays_per_deal``.
+
 ``cpu_s`` and ``iterations`` (the evaluated agent's CPU seconds and search iterations per real
 decision) are present when the run used ``--timing``. A last line cut short by a killed process
 is dropped on reading (the game is played again).
@@ -91,9 +94,9 @@ class GameRecords:
         if type(game) is not int or game < 0:
             raise RecordsError(f"records file {self.path}, line {number}: game={game!r}; "
                                "expected an int >= 0")
-        if record["seed"] != self.run["seed"] + game:
+        if record["seed"] != self.seed_of(game):
             raise RecordsError(f"records file {self.path}, line {number}: game {game} has seed "
-                               f"{record['seed']}, expected {self.run['seed'] + game}")
+                               f"{record['seed']}, expected {self.seed_of(game)}")
         reward = record["reward"]
         if isinstance(reward, bool) or not isinstance(reward, int | float) or \
                 not math.isfinite(reward):
@@ -103,10 +106,15 @@ class GameRecords:
             raise RecordsError(f"records file {self.path}, line {number}: game {game} is "
                                "recorded twice")
 
+    def seed_of(self, game: int) -> int:
+        """Game ``game``'s seed: the run's first seed plus the game, or plus its deal when the
+        run plays duplicate deals (``plays_per_deal`` games a seed)."""
+        return self.run["seed"] + game // self.run.get("plays_per_deal", 1)
+
     def add(self, game: int, seat: int, reward: float, cpu_s: list[float] | None = None,
             iterations: list[int] | None = None) -> None:
         """Record a finished game (written and flushed at once)."""
-        record: dict[str, Any] = {"game": game, "seed": self.run["seed"] + game, "seat": seat,
+        record: dict[str, Any] = {"game": game, "seed": self.seed_of(game), "seat": seat,
                                   "reward": float(reward)}
         if cpu_s is not None:
             record["cpu_s"] = [round(s, 6) for s in cpu_s]

@@ -39,15 +39,16 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
     return Interval(mean, mean - half, mean + half)
 
 
-def interval_caveat(iv: Interval, n: int) -> str:
+def interval_caveat(iv: Interval, n: int, sample: str = "game") -> str:
     """A note to print after a mean's interval where the normal interval says nothing: one game
     has none, and games that all gave the same reward (a perfect record) give one of no width,
-    which is not certainty; the win rate's Wilson interval still bounds such a record."""
+    which is not certainty; the win rate's Wilson interval still bounds such a record.
+    ``sample`` names what the ``n`` samples are (a duplicate deal's mean is one "deal")."""
     if n == 1:
-        return " (one game: no interval)"
+        return f" (one {sample}: no interval)"
     if n > 1 and iv.low == iv.high:
-        return (f" (all {n} games gave the same reward, so the normal interval has no width; "
-                "read the win rate's interval)")
+        return (f" (all {n} {sample}s gave the same reward, so the normal interval has no "
+                "width; read the win rate's interval)")
     return ""
 
 
@@ -73,11 +74,14 @@ class OutcomeSummary:
     draw: Interval
     loss: Interval
     mean_reward: Interval
+    deals: int | None = None  # duplicate deals: the mean's interval is over their means
 
     def as_dict(self) -> dict[str, float | None]:
         """The figures by name, ready for JSON: a bound that does not exist (one game's mean
         has no interval) is None, since the infinities that stand for it are not JSON."""
         out: dict[str, float | None] = {"games": self.n}
+        if self.deals is not None:
+            out["deals"] = self.deals
         for key in ("win", "draw", "loss", "mean_reward"):
             iv: Interval = getattr(self, key)
             out[key] = iv.value
@@ -101,17 +105,35 @@ def finite_or_none(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def summarize(rewards: Sequence[float]) -> OutcomeSummary:
-    """Win/draw/loss rates and the mean reward of ``rewards``, one per game, with intervals."""
+def summarize(rewards: Sequence[float], deals: Sequence[int] | None = None) -> OutcomeSummary:
+    """Win/draw/loss rates and the mean reward of ``rewards``, one per game, with intervals.
+
+    ``deals`` (duplicate evaluation) names the deal of each game: the games of one deal share
+    its cards and are not independent, so the mean reward is the mean of the deals' means and
+    its interval is over them, one sample a deal. The rates stay per game."""
     n = len(rewards)
     if n == 0:
         raise ValueError("summarize: no games to summarize (rewards is empty)")
     wins = sum(1 for r in rewards if r > 0)
     losses = sum(1 for r in rewards if r < 0)
+    mean = mean_interval(rewards if deals is None else deal_means(rewards, deals))
     return OutcomeSummary(
         n=n,
         win=wilson_interval(wins, n),
         draw=wilson_interval(n - wins - losses, n),
         loss=wilson_interval(losses, n),
-        mean_reward=mean_interval(rewards),
+        mean_reward=mean,
+        deals=None if deals is None else len(set(deals)),
     )
+
+
+def deal_means(rewards: Sequence[float], deals: Sequence[int]) -> list[float]:
+    """The mean of ``rewards`` over the games of each deal (``deals[i]``: the deal of game
+    ``i``), deals in the order they first appear."""
+    if len(deals) != len(rewards):
+        raise ValueError(f"deal_means: {len(deals)} deals for {len(rewards)} rewards; give one "
+                         "deal number per game")
+    grouped: dict[int, list[float]] = {}
+    for reward, deal in zip(rewards, deals):
+        grouped.setdefault(deal, []).append(reward)
+    return [math.fsum(games) / len(games) for games in grouped.values()]

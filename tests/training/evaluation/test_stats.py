@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from tablezoo.training.evaluation.stats import mean_interval, summarize, wilson_interval
+from tablezoo.training.evaluation.stats import deal_means, mean_interval, summarize, wilson_interval
 
 
 def test_mean_interval_by_hand():
@@ -117,3 +117,23 @@ def test_a_model_card_from_one_evaluation_game_is_strict_json(tmp_path, capsys):
         figures = card["eval_during_training"][opponent]
         assert figures["games"] == 1 and figures["mean_reward_low"] is None
     capsys.readouterr()
+
+
+def test_duplicate_deals_cancel_their_luck_in_the_interval():
+    # each deal gives one side +1 and the other -1 whoever holds them, plus a 0.25 edge
+    rewards = [0.25 + luck * side for luck in (1.0, -1.0, 0.5, 1.0) for side in (1, -1)]
+    deals = [k // 2 for k in range(8)]
+    plain, duplicate = summarize(rewards), summarize(rewards, deals)
+    assert duplicate.mean_reward.value == plain.mean_reward.value == 0.25
+    assert duplicate.mean_reward.low == duplicate.mean_reward.high == 0.25  # the luck is gone
+    assert plain.mean_reward.high - plain.mean_reward.low > 1.0
+    assert (duplicate.n, duplicate.deals, plain.deals) == (8, 4, None)
+    assert duplicate.win == plain.win  # rates stay per game
+    assert "deals" not in plain.as_dict() and duplicate.as_dict()["deals"] == 4
+
+
+def test_deal_means_by_hand():
+    assert deal_means([1.0, 0.0, 0.5, -1.0, 1.0], [0, 0, 1, 2, 2]) == [0.5, 0.5, 0.0]
+    assert deal_means([2.0, 4.0, 1.0], [1, 0, 1]) == [1.5, 4.0]  # in order of first games
+    with pytest.raises(ValueError, match="2 deals for 3 rewards"):
+        deal_means([1.0, 2.0, 3.0], [0, 0])

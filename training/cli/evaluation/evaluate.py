@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--partner", metavar="SPEC",
                    help="agent spec of the evaluated agent's team-mates (team games); without "
                         "it the evaluated agent partners itself, so its team plays as one")
-    add_games(p, default=2000, help="seeded games, seats rotated")
+    add_games(p, default=2000, help="seeded games, seats rotated (with --duplicate: games in "
+                                    "all, a multiple of the sides)")
     add_seed(p)
     add_env_options(p, help="a game option, repeatable (default: the options in the run's "
                             "config.json, else the tool defaults)")
@@ -47,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="append one JSON line per finished game to FILE; run the same command "
                         "again to resume: games already in FILE are not played again "
                         "(training/evaluation/records.py)")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play every deal once from every side (the teams', or every seat's, "
+                        "cards in turn), so the luck of the deal cancels; the mean's interval "
+                        "is over the deals' means")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--timing", action="store_true",
                    help="also report the evaluated agent's CPU time per decision (median, p90) "
@@ -63,7 +68,7 @@ def settings_from_args(parser: argparse.ArgumentParser,
         env_options=(None if args.env_option is None
                      else given_env_options(parser, args.env_option)),
         stochastic=args.stochastic, out=args.out, json=args.json, records=args.records,
-        progress=not args.no_progress, timing=args.timing)
+        progress=not args.no_progress, timing=args.timing, duplicate=args.duplicate)
 
 
 def main(argv: list[str] | None = None) -> int:
