@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tablezoo.envs.bower.actions import PH_OVER
-from tablezoo.envs.bower.components import NUM_EGGS, NUM_NEST_TILES
+from tablezoo.envs.bower.components import NUM_EGGS
 from tablezoo.envs.bower.observation import S_ALL
 
 if TYPE_CHECKING:
@@ -20,9 +20,8 @@ if TYPE_CHECKING:
 
 
 def determinize(state: BowerState, player: int, rng: np.random.Generator) -> BowerState:
-    """Re-sample what ``player`` cannot see: unknown eggs, the stack order (with the
-    opponent's hand tiles when ``hands_public=False``), the bonus deck order, the opponent's
-    bonus discards and a bonus draw held by the opponent."""
+    """Re-sample what ``player`` cannot see: unknown eggs, the stack order, the bonus deck
+    order, the opponent's bonus discards and a bonus draw held by the opponent."""
     s = state.clone()
     s.rng = np.random.default_rng(int(rng.integers(1 << 62)))
     if state.phase != PH_OVER:
@@ -31,21 +30,10 @@ def determinize(state: BowerState, player: int, rng: np.random.Generator) -> Bow
         values = sorted(state.eggs[pos] for pos in hidden)
         for pos, k in zip(hidden, perm):
             s.eggs[pos] = values[k]
-    # Nest tiles player cannot see: the stack and, with hands_public=False (§9: only hand
-    # sizes are public), the opponent's hand tiles T01-T36 (NB tiles are known from the
-    # public kept record; a forced slot stays forced with its new tile).
-    o = 1 - player
-    slots = []
-    if not state.opts["hands_public"]:
-        slots = [h for h, t in enumerate(s.hands[o]) if t < NUM_NEST_TILES]
-    tiles = sorted(s.stack + [s.hands[o][h] for h in slots])
-    tiles = [tiles[i] for i in rng.permutation(len(tiles))]
-    n = len(s.stack)
-    s.stack = tiles[:n]
-    for h, t in zip(slots, tiles[n:]):
-        if s.hands[o][h] == s.forced[o]:
-            s.forced[o] = t
-        s.hands[o][h] = t
+    # The stack order; never a hand tile: each one came from the public display or is a kept
+    # nest bonus tile, so both seats know both hands whatever ``hands_public`` says.
+    tiles = sorted(s.stack)
+    s.stack = [tiles[i] for i in rng.permutation(len(tiles))]
     # Bonus tiles whose place player cannot know: deck, the opponent's discards, and a
     # draw in the opponent's hands.
     pool = list(s.bonus_deck)

@@ -12,11 +12,11 @@ plus a draw and a reshuffle per turn and one SP2 look, ``ROWS`` = 350 (a random 
 70).
 
 What a row shows is what the seat saw: a bonus draw's tiles and a spied egg only to the seat
-that drew or looked. With ``hands_public=False`` the engine holds that only the opponent's hand
-size is public (``determinize`` re-deals the opponent's hand tiles with the stack), so a draft
-pick, a take and a forced tile show the tile to the seat that received it only; the display's
-past contents are not recorded either (from the takes they would tell the opponent's hand): the
-information state then recalls every move, but not which tiles went into the opponent's hand.
+that drew or looked. Every nest tile reaches a hand from the public display (a draft pick, a take,
+an IA2 gift) or as a kept nest bonus tile (public), and leaves it face up (played or discarded),
+so with ``hands_public=False`` too a seat recalls the opponent's whole hand: the rows of a take
+show its tile and the refill to both seats, and ``determinize`` keeps both hands. That option only
+hides the opponent's hand tiles from the default observation (a seat without memory).
 
 ``determinize(p)`` leaves ``p``'s rows as they are and marks the opponent's own private fields
 unknown (-1), except the draw it holds now, which gets the re-sampled tiles: a re-sampled world
@@ -42,11 +42,10 @@ DECISION_KINDS = ("draft", "take", "play", "bonus", "keep", "spy", "token", "bra
 
 
 def event_table(game: BowerGame) -> EventTable:
-    hidden_hands = () if game.options["hands_public"] else ("tile",)
     kinds = [
-        EventKind("draft", "an opening draft pick", ("slot", "tile"), hidden_hands),
+        EventKind("draft", "an opening draft pick", ("slot", "tile")),
         EventKind("take", "a display tile taken (the slot is refilled from the stack)",
-                  ("slot", "tile", "refill"), hidden_hands),
+                  ("slot", "tile", "refill")),
         EventKind("play", "a hand tile placed in the own nest", ("hand_slot", "placement",
                                                                  "tile")),
         EventKind("bonus", "the bonus taken (1) or declined (0)", ("accepted",)),
@@ -66,7 +65,7 @@ def event_table(game: BowerGame) -> EventTable:
         EventKind("cover", "IA1: the revealed stack tile placed over two own cells",
                   ("tile", "placement")),
         EventKind("force", "IA2: a display tile forced on the opponent (slot -1: passed)",
-                  ("slot", "tile", "refill"), hidden_hands),
+                  ("slot", "tile", "refill")),
         EventKind("double", "IA3 used (1) or not (0)", ("accepted",)),
         EventKind("discard_ask", "IA4 used (1) or not (0)", ("accepted",)),
         EventKind("discard", "a hand tile discarded face up (hand check, or IA4 for the "
@@ -91,11 +90,6 @@ def information_state(s: BowerState, player: int, out: np.ndarray | None = None)
 
 def log(s: BowerState, kind: str, seat: int, *fields: int) -> None:
     s.events.add(s.game.event_table.event(kind, seat, *fields))
-
-
-def refill(s: BowerState, tile: int) -> int:
-    """The refill tile a take or force row records: none with hidden hands (see above)."""
-    return tile if s.opts["hands_public"] else HIDDEN
 
 
 # --- determinize -------------------------------------------------------------------------------
@@ -132,8 +126,25 @@ def from_list(s: BowerState, data: Any, hand_built: bool) -> None:
         s.events.known = s.decisions == 0
         return
     table = s.game.event_table
-    s.events.replace(table.from_list(data, "history", ROWS))
+    s.events.replace(with_refills(s, table.from_list(data, "history", ROWS)))
     s.events.known = True
+
+
+def with_refills(s: BowerState, events: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """``events`` with the refills that saves of ``hands_public=False`` games once left out
+    (-1) filled in: a display slot changes only by a take or an IA2 gift from it, so a refill
+    is the tile the next such move from its slot took, else the slot's tile now."""
+    table = s.game.event_table
+    moves = (table.index["take"], table.index["force"])
+    later = list(s.display)  # per slot: the tile the next move from it took
+    out = list(events)
+    for i in range(len(out) - 1, -1, -1):
+        kind, seat, slot, tile, refill, rest = out[i]
+        if kind in moves and slot >= 0:
+            if refill == HIDDEN:
+                out[i] = (kind, seat, slot, tile, later[slot], rest)
+            later[slot] = tile
+    return out
 
 
 def check(s: BowerState) -> None:

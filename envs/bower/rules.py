@@ -439,8 +439,7 @@ class BowerState(State):
         elif ph == PH_TAKE:
             self._touch(S_DISPLAY | S_HANDS)
             tile = self._take_display(a)
-            information_state.log(self, "take", p, a, tile,
-                                  information_state.refill(self, self.display[a]))
+            information_state.log(self, "take", p, a, tile, self.display[a])
             self.hands[p].append(tile)
             self._enter_play()
         elif ph == PH_PLAY:
@@ -643,8 +642,8 @@ class BowerState(State):
         information_state.log(self, kind, seat, *fields)
 
     def refill_seen(self, tile: int) -> int:
-        """A take's refill as its row records it (``information_state.refill``)."""
-        return information_state.refill(self, tile)
+        """A take's refill as its row records it: the tile itself (the display is public)."""
+        return tile
 
     def _touch(self, sections: int) -> None:
         """Mark observation sections as changed for both seats (see ``observation.py``)."""

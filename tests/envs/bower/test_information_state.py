@@ -10,7 +10,9 @@ import pytest
 
 from tablezoo.envs.bower import information_state as history
 from tablezoo.envs.bower.actions import DISPLAY, PH_KEEP, PH_PLAY, PH_TAKE, PLAY
+from tablezoo.envs.bower.components import BONUS_KIND, BONUS_TILE, TILE_INDEX
 from tablezoo.envs.bower.geometry import NUM_PLACEMENTS, placement_mask
+from tablezoo.envs.bower.render import public_move
 from tablezoo.envs.bower.rules import BowerGame
 from tablezoo.envs.core.conformance import check_information_state, check_perfect_recall
 from tablezoo.envs.core.errors import StateFormatError
@@ -146,25 +148,117 @@ def test_rows_show_what_each_seat_saw():
     assert takes and all(r[3] >= 0 for r in takes)  # hands public: every taken tile
 
 
-def test_hidden_hands_forget_which_tiles_the_opponent_took():
-    """hands_public=False: a seat recalls its own takes but not the opponent's tiles, nor the
-    display refills (they would tell the opponent's hand, which determinize re-deals)."""
+def _tables_from_rows(state, seat):
+    """Both hands ([me, the opponent]) and the display slots as ``seat``'s history rows tell
+    them: a tile enters a hand by a draft, a take, an IA2 gift or a kept nest bonus tile and
+    leaves it by a play or a discard; a take or gift refills its slot (None: not told)."""
+    hands, display = [[], []], [None, None, None]
+    for kind, rel, *f in _rows(state, seat):
+        who = rel - 1
+        if kind in ("draft", "take"):
+            hands[who].append(f[1])
+        elif kind == "force" and f[0] >= 0:
+            hands[1 - who].append(f[1])
+        elif kind == "keep" and BONUS_KIND[f[0]] == "nest":
+            hands[who].append(BONUS_TILE[f[0]])
+        elif kind in ("play", "discard"):
+            assert hands[who].pop(f[0]) == f[1 if kind == "discard" else 2]
+        if kind in ("take", "force") and f[0] >= 0:
+            display[f[0]] = f[2]
+    return hands, display
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_the_rows_tell_both_hands_and_the_display(public):
+    """Every hand tile passed the public display or is a kept nest bonus tile, and leaves face
+    up: with hands_public=False too, each seat's rows tell the opponent's whole hand and the
+    refills at every decision (only the default observation leaves the opponent's tiles out)."""
+    game = BowerGame(hands_public=public)
+    rng = np.random.default_rng(11)
+    checked = told = 0
+    for seed in range(6):
+        state = game.new_state(seed)
+        while not state.is_over():
+            for seat in (0, 1):
+                hands, display = _tables_from_rows(state, seat)
+                assert hands == [state.hands[seat], state.hands[1 - seat]]
+                assert all(t is None or t == state.display[d] for d, t in enumerate(display))
+                told += sum(t is not None for t in display)
+                checked += bool(state.hands[1 - seat])
+            _random_move(state, rng)
+    assert checked > 300 and told > 600
+
+
+def test_hands_public_changes_only_the_observed_opponent_hand():
+    """The same game with and without public hands: equal information states but for the
+    opponent's hand tiles of the default observation (the rows are the same)."""
+    games = [BowerGame(hands_public=public) for public in (True, False)]
+    rng = np.random.default_rng(12)
+    differs = 0
+    for seed in range(4):
+        states = [game.new_state(seed) for game in games]
+        while not states[0].is_over():
+            for seat in (0, 1):
+                a, b = (games[0].information_state_spec.split(s.information_state(seat))
+                        for s in states)
+                for name in a:
+                    if name == "hands":
+                        assert np.array_equal(a[name][0], b[name][0])  # mine
+                        differs += not np.array_equal(a[name][1], b[name][1])
+                    else:
+                        assert np.array_equal(a[name], b[name]), name
+            (p,) = states[0].acting_players()
+            move = int(rng.choice(np.flatnonzero(states[0].legal_mask(p))))
+            for s in states:
+                s.apply({p: move})
+    assert differs > 100
+
+
+def test_a_tile_taken_from_the_display_stays_with_its_taker():
+    """Issue case (seed 91001501, hands_public=False): seat 0 sees player_1 take T31 from
+    display slot 0; its rows show T31 and its determinizations keep T31 in player_1's hand
+    until it is played, while the stack is still re-sampled."""
     game = BowerGame(hands_public=False)
-    state = game.new_state(4)
-    rng = np.random.default_rng(4)
-    for _ in range(30):
+    state = game.new_state(91001501)
+    rng = np.random.default_rng(5)
+    seen = ""
+    while seen != "player_1: takes T31 from display slot 0":
+        (p,) = state.acting_players()
+        move = int(rng.choice(np.flatnonzero(state.legal_mask(p))))
+        seen = f"player_{p}: {public_move(state, p, move)}"
+        state.apply({p: move})
+    t31 = TILE_INDEX["T31"]
+    assert ("take", 2, 0, t31, state.display[0], -1) in _rows(state, 0)
+    stacks = set()
+    positions = 0
+    while t31 in state.hands[1]:
+        for k in range(8):
+            world = state.determinize(0, np.random.default_rng(k))
+            assert world.hands == state.hands and world.forced == state.forced
+            assert sorted(world.stack) == sorted(state.stack)
+            stacks.add(tuple(world.stack))
+        positions += 1
         _random_move(state, rng)
-    checked = {"mine": 0, "theirs": 0, "refills": 0}
+    assert positions >= 2 and len(stacks) > 1
+    assert any(t == t31 for t, _pl, _cover in state.placed[1]) or t31 in state.tile_discards
+
+
+def test_old_saves_of_hidden_hands_get_their_refills():
+    """Saves of hands_public=False games once held -1 for every refill; they still load, and
+    the refills are rebuilt (the tile next taken from the slot, else the slot's tile now)."""
+    game = BowerGame(hands_public=False)
+    state = game.new_state(7)
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        _random_move(state, rng)
+    data = state.to_dict()
+    moves = {game.event_table.index[k] for k in ("take", "force")}
+    old = [[*e[:4], -1, e[5]] if e[0] in moves and e[2] >= 0 else e for e in data["history"]]
+    assert old != data["history"]
+    loaded = game.state_from_dict({**data, "history": old})
+    assert loaded.to_dict() == data
     for seat in (0, 1):
-        for kind, rel, slot, tile, *rest in _rows(state, seat):
-            if kind in ("draft", "take", "force") and slot >= 0:
-                assert (tile >= 0) == (rel == 1)
-                checked["mine" if rel == 1 else "theirs"] += 1
-                if kind != "draft":
-                    assert rest[0] == -1  # no refill recorded
-                    checked["refills"] += 1
-    # 30 moves hold about 8 takes a seat, each seen by both seats: all three checks ran
-    assert checked["mine"] >= 10 and checked["theirs"] >= 10 and checked["refills"] >= 10
+        assert np.array_equal(loaded.information_state(seat), state.information_state(seat))
 
 
 def _swap_root(game, seed, observer, rng):
