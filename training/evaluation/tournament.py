@@ -8,14 +8,22 @@ else one seat. Games come in blocks of one seeded deal per rotation: a block dra
 plays which unit (different agents per unit while there are enough agents), then replays the
 same deal with every agent index shifted by 1, 2, ... so each agent meets the same cards from
 every position (duplicate format, which cancels much of the luck of the deal).
+
+Over a block each agent holds every unit exactly once (with more agents than units, once per
+game it plays; with fewer, sometimes several units in one game). By default an agent's mean
+reward and its interval count each game it played as one sample. ``--duplicate`` counts each
+deal as one: the agent's sample for a block is the mean of its returns over the units it held
+there, every unit's cards once, so the deal's luck cancels inside the sample and the interval
+narrows (``evaluation/duplicate.py``); the win/draw/loss rates stay per game.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +33,11 @@ from tablezoo import envs
 from tablezoo.agents.base import BaseAgent
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game
+from tablezoo.training.evaluation.duplicate import check_duplicate
 from tablezoo.training.evaluation.match import play_game
 from tablezoo.training.evaluation.ratings import Ratings
 from tablezoo.training.evaluation.report import write_plot, write_tables
-from tablezoo.training.evaluation.stats import summarize
+from tablezoo.training.evaluation.stats import mean_interval, summarize
 from tablezoo.training.evaluation.teams import teams_of
 from tablezoo.training.runs import SettingsError, env_options_for
 
@@ -82,12 +91,15 @@ def run_tournament(
     games: int,
     seed: int = 0,
     progress: Callable[[], None] | None = None,
+    duplicate: bool = False,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games; one result row per agent, best OpenSkill ordinal first. A row's
     ``games`` are the games the agent played in, and where it held several seats (fewer agents
     than seats) its reward in a game is the mean over them, and its win/draw/loss the sign of
     that mean: the seats of one game are not independent results, so they count once in its
-    interval."""
+    interval. With ``duplicate`` the mean reward and its interval are over the deals instead
+    (one sample a block: the agent's mean return over the units it held), and a row also
+    holds its ``deals``."""
     if len(names) < 2:
         raise ValueError("a tournament needs at least two agents")
     if len(factories) != len(names):
@@ -98,14 +110,17 @@ def run_tournament(
     units = teams_of(game)
     a = len(names)
     check_games(games, a)
+    check_duplicate(duplicate, games, 1)
     rewards: dict[str, list[float]] = {name: [] for name in names}
+    by_deal: dict[str, dict[int, list[float]]] = {name: {} for name in names}
     ratings = Ratings(names)
-    for seats, by_unit, deal_seed in schedule(game, a, games, seed):
+    for k, (seats, by_unit, deal_seed) in enumerate(schedule(game, a, games, seed)):
         result = play_game(game, [factories[i](None) for i in seats], deal_seed)
         unit_returns = [result.returns[unit[0]] for unit in units]
         for agent_index in sorted(set(by_unit)):
             held = [r for i, r in zip(by_unit, unit_returns) if i == agent_index]
             rewards[names[agent_index]].append(sum(held) / len(held))
+            by_deal[names[agent_index]].setdefault(k // a, []).extend(held)
         ratings.update([[names[seats[p]] for p in unit] for unit in units], unit_returns)
         if progress is not None:
             progress()
@@ -115,7 +130,11 @@ def run_tournament(
         if not rewards[name]:
             continue
         summary = summarize(rewards[name])
+        if duplicate:
+            deals = [math.fsum(held) / len(held) for held in by_deal[name].values()]
+            summary = replace(summary, mean_reward=mean_interval(deals), deals=len(deals))
         rows.append({"agent": name, "games": summary.n,
+                     **({"deals": summary.deals} if duplicate else {}),
                      "mean_reward": summary.mean_reward.value,
                      "mean_reward_low": summary.mean_reward.low,
                      "mean_reward_high": summary.mean_reward.high,
@@ -139,6 +158,7 @@ class TournamentSettings:
     out: Path
     plot: bool = True
     progress: bool = True
+    duplicate: bool = False  # intervals over the deals' means (one sample a block)
 
 
 def play_tournament(settings: TournamentSettings) -> list[dict[str, Any]]:
@@ -152,6 +172,7 @@ def play_tournament(settings: TournamentSettings) -> list[dict[str, Any]]:
         if len(s.agents) < 2 or len(set(s.agents)) != len(s.agents):
             raise ValueError(f"--agents needs at least two distinct specs, got {s.agents}")
         check_games(s.games, len(s.agents))
+        check_duplicate(s.duplicate, s.games, 1)
     except (ValueError, FileNotFoundError) as exc:
         raise SettingsError(str(exc)) from exc
     if any(spec.startswith("policy") for spec in s.agents):
@@ -165,7 +186,7 @@ def play_tournament(settings: TournamentSettings) -> list[dict[str, Any]]:
 
         bar = tqdm(total=s.games, file=sys.stderr, desc="tournament")
     rows = run_tournament(game, s.agents, factories, s.games, s.seed,
-                          progress=bar.update if bar else None)
+                          progress=bar.update if bar else None, duplicate=s.duplicate)
     if bar is not None:
         bar.close()
     written = write_tables(rows, s.out)
@@ -176,9 +197,12 @@ def play_tournament(settings: TournamentSettings) -> list[dict[str, Any]]:
     summary = s.out / "tournament.json"
     summary.write_text(json.dumps(
         {"env": s.env, "env_options": options, "games": s.games, "seed": s.seed,
-         "agents": s.agents, "results": rows}, indent=2))
+         "agents": s.agents, **({"duplicate": True} if s.duplicate else {}), "results": rows},
+        indent=2))
     written.append(summary)
-    print(f"{s.env} {options}: {s.games} games, seeds from {s.seed}")
+    print(f"{s.env} {options}: {s.games} games, seeds from {s.seed}"
+          + (f" ({s.games // len(s.agents)} deals: each mean's interval is over the deals' "
+             "means)" if s.duplicate else ""))
     print((s.out / "results.md").read_text())
     print("wrote " + ", ".join(str(p) for p in written))
     return rows

@@ -12,17 +12,25 @@ import pytest
 from tablezoo import envs
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.training.cli.evaluation import evaluate as evaluate_cli
+from tablezoo.training.cli.evaluation import tournament as tournament_cli
 from tablezoo.training.evaluation import evaluate as evaluation
+from tablezoo.training.evaluation import tournament as tournaments
 from tablezoo.training.evaluation.duplicate import plays_per_deal
 from tablezoo.training.evaluation.evaluate import (
     EvaluationSettings,
     evaluate_seat,
     run_evaluation,
 )
-from tablezoo.training.evaluation.match import seeds_for
+from tablezoo.training.evaluation.match import GameResult, seeds_for
 from tablezoo.training.evaluation.stats import mean_interval
 from tablezoo.training.evaluation.teams import teams_of
+from tablezoo.training.evaluation.tournament import (
+    TournamentSettings,
+    play_tournament,
+    run_tournament,
+)
 from tablezoo.training.runs import SettingsError
+from tests.training.selfplay.toy_games import BidGame
 
 CONFIGS = [("bauer_trick_v0", {"episode": "deal"}), ("bauer_draft_v0", {"num_players": 2}),
            ("bauer_draft_v0", {"num_players": 4})]
@@ -224,3 +232,69 @@ def test_records_file_of_a_duplicate_run_names_it(tmp_path: Path):
     assert header["duplicate"] is True and header["plays_per_deal"] == 4
     lines = [json.loads(line) for line in records.read_text().splitlines()[1:]]
     assert [r["seat"] for r in lines] == [0, 1, 2, 3] and {r["seed"] for r in lines} == {0}
+
+
+def tagged(name: str) -> Any:
+    def make(seed: int | None) -> Any:
+        agent = factory_from_spec("random")(seed)
+        agent.tag = name
+        return agent
+    return make
+
+
+@pytest.mark.parametrize("game,names", [
+    (envs.make_game("bauer_trick_v0", episode="deal"), ["a", "b"]),  # a team each
+    (BidGame(), ["a", "b"]),  # 3 seats, 2 agents: one agent holds two seats of a game
+    (BidGame(), ["a", "b", "c", "d"]),  # more agents than seats
+])
+def test_a_duplicate_tournament_samples_each_deal_once(monkeypatch, game, names):
+    """Seat returns are a function of the deal's seed (pure luck of the cards), so each
+    agent's duplicate sample, the mean over the units it held in the deal's block, is read
+    here from the seats the tournament gave it."""
+    held: dict[str, dict[int, list[float]]] = {name: {} for name in names}
+    units = teams_of(game)
+
+    def luck(game_, agents, seed):
+        returns = [float((seed * 7 + 3 * p) % 5 - 2) for p in range(game_.num_players)]
+        for unit in units:
+            held[agents[unit[0]].tag].setdefault(seed, []).append(returns[unit[0]])
+        return GameResult(returns=returns, scores=returns, decisions=1, truncated=False)
+
+    monkeypatch.setattr(tournaments, "play_game", luck)
+    games = 6 * len(names)
+    factories = [tagged(n) for n in names]
+    plain = {r["agent"]: r for r in run_tournament(game, names, factories, games, seed=5)}
+    for name in held:
+        held[name].clear()
+    rows = run_tournament(game, names, factories, games, seed=5, duplicate=True)
+    assert "deals" not in plain[names[0]]
+    for row in rows:
+        samples = [sum(h) / len(h) for h in held[row["agent"]].values()]
+        interval = mean_interval(samples)
+        assert row["deals"] == len(samples) == 6
+        assert (row["mean_reward"], row["mean_reward_low"], row["mean_reward_high"]) == \
+            pytest.approx((interval.value, interval.low, interval.high))
+        assert row["games"] == plain[row["agent"]]["games"]
+        assert row["win"] == plain[row["agent"]]["win"]  # rates stay per game
+
+
+def test_a_duplicate_tournament_narrows_the_interval_and_writes_it(tmp_path):
+    argv = ["--env", "bauer_trick_v0", "--agents", "random", "heuristic", "--games", "40",
+            "--no-progress", "--no-plot"]
+    assert tournament_cli.main([*argv, "--out", str(tmp_path / "plain")]) == 0
+    assert tournament_cli.main([*argv, "--out", str(tmp_path / "dup"), "--duplicate"]) == 0
+    plain = json.loads((tmp_path / "plain" / "tournament.json").read_text())
+    dup = json.loads((tmp_path / "dup" / "tournament.json").read_text())
+    assert "duplicate" not in plain and dup["duplicate"] is True
+    for p, d in zip(plain["results"], dup["results"]):
+        assert p["agent"] == d["agent"] and d["deals"] == 20
+        assert d["mean_reward"] == pytest.approx(p["mean_reward"])  # a team each: same mean
+        assert d["mean_reward_high"] - d["mean_reward_low"] != \
+            pytest.approx(p["mean_reward_high"] - p["mean_reward_low"])
+
+
+def test_a_tournament_refuses_a_duplicate_that_is_not_a_bool(tmp_path):
+    with pytest.raises(SettingsError, match="duplicate=1; allowed: True or False"):
+        play_tournament(TournamentSettings(env="bauer_trick_v0", agents=["random", "heuristic"],
+                                           games=4, out=tmp_path / "t", duplicate=1))
+    assert not (tmp_path / "t").exists()

@@ -20,6 +20,10 @@ def build_parser() -> argparse.ArgumentParser:
     flags.add_seed(p)
     flags.add_env_options(p)
     flags.add_out(p, help="folder for results.{csv,md,png} and tournament.json")
+    p.add_argument("--duplicate", action="store_true",
+                   help="count each deal (one block: the deal played once per rotation) as "
+                        "one sample of an agent's mean reward, so its luck cancels and the "
+                        "intervals narrow")
     p.add_argument("--no-plot", action="store_true", help="skip the ratings plot")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
@@ -31,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = TournamentSettings(
         env=args.env, agents=args.agents, games=args.games, seed=args.seed,
         env_options=flags.given_env_options(parser, args.env_option), out=args.out,
-        plot=not args.no_plot, progress=not args.no_progress)
+        plot=not args.no_plot, progress=not args.no_progress, duplicate=args.duplicate)
     try:
         play_tournament(settings)
     except SettingsError as exc:
