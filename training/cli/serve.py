@@ -19,6 +19,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn's log level (info logs every request)")
+    p.add_argument("--models", nargs="+", default=[], metavar="DIR",
+                   help="folders of your own models (*.zip, *.npz below them), offered as "
+                        "model:NAME; trusted: a MaskablePPO zip is a pickle, loading runs it")
+    p.add_argument("--token", default=None,
+                   help="the token scripts send as 'Authorization: token T' (default: random, "
+                        "printed at start)")
     return p
 
 
@@ -26,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        serve(ServeSettings(host=args.host, port=args.port, log_level=args.log_level))
+        serve(ServeSettings(host=args.host, port=args.port, log_level=args.log_level,
+                            models=args.models, token=args.token))
     except SettingsError as exc:
         parser.error(str(exc))
     return 0

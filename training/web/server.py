@@ -1,21 +1,41 @@
 """``tablezoo serve``: watch and play the games in a browser (a local web app).
 
     tablezoo serve
-    tablezoo serve --port 8800
+    tablezoo serve --port 8800 --models runs/
     tablezoo serve --host 0.0.0.0 --port 8800
 
-Open the address it prints. Pick an env, its options and who plays each seat (you, or any
-agent spec: random, heuristic, ismcts:iterations=200, trained, trained:PATH.npz,
-policy:PATH.zip); play your seats by clicking a card, a tile or a move; watch agents move by
-move or to the end; open a saved position (``state.to_dict()`` as JSON) or replay a game of
-``tablezoo evaluate --records FILE`` or of a tournament (its ``tournament.json``). Everything
-is served from this machine (no CDN). It listens on 127.0.0.1 only; ``--host 0.0.0.0`` opens
-it to the network on purpose (anyone who can reach the port can then start games).
+Open the address it prints. Pick an env, its options and who plays each seat (you, or an
+agent: random, heuristic, ismcts:iterations=200, flat_search:rollouts=64, trained (the shipped
+models), or model:NAME, one of your own models); play your seats by clicking a card, a tile or
+a move; watch agents move by move or to the end; open a saved position (``state.to_dict()``
+as JSON) or replay a game of ``tablezoo evaluate --records FILE`` or of a tournament (its
+``tournament.json``). Everything is served from this machine (no CDN).
 
-The server keeps every game (by a random id, so games in several tabs never mix); a page that
-plays a seat receives only that seat's view (``training/web/sessions.py``). The HTTP API:
+Safety. A request never names a file: ``policy:PATH`` and ``trained:PATH`` seats are refused.
+Your own models come from the folders given with ``--models DIR`` (every ``*.zip`` and ``*.npz``
+below them, offered as ``model:NAME``); those folders are trusted as code is, since a
+MaskablePPO zip is a pickle and loading it runs what it holds. The server listens on 127.0.0.1
+and answers only the Host names of this machine (against DNS rebinding); ``--host 0.0.0.0``
+opens it to the network on purpose (anyone who can reach the port can then start games). A
+request from another site's page (a foreign ``Origin``) is refused; a request that changes a
+game must be JSON (``Content-Type: application/json``) and come from the server's own page or
+carry the token it prints (header ``Authorization: token T``), as Jupyter's server checks.
 
-    GET  /api/envs                      the envs, their options, the agent names
+Bounds (``training/web/limits.py``). A body of at most 8 MB (refused while reading), JSON at
+most 32 levels deep with integers of at most 40 digits; a search agent spends at most 5000
+iterations, rollouts or 10 s a move; options that let a game run over 10,000 decisions are
+refused; a tournament.json of at most 20,000 games. The agents think in threads of their own:
+a request waits at most 20 s for them (then 503, the game goes on), and "end" in a watched game
+plays on for at most 5 s a request. A watched game keeps one position in 32 and plays the
+others again when shown.
+
+Games kept. The server keeps a game by a random id (games in several tabs never mix) until
+nobody has asked about it for 30 minutes. It keeps at most 300 games: past that a finished
+game idle for a minute makes room, and otherwise a new game is refused with 503 until one
+ends or expires; a game in play is never dropped for another one. A page that plays a seat
+receives only that seat's view (``training/web/sessions.py``). The HTTP API:
+
+    GET  /api/envs                      the envs, their options, the agents, the models
     POST /api/games                     {env, options, seats, seed?, state?} -> a new game
     GET  /api/games/ID?seat=S&token=T   the view of seat S (no seat: a game without humans)
     POST /api/games/ID/move             {seat, token, action, counter}
@@ -23,40 +43,55 @@ plays a seat receives only that seat's view (``training/web/sessions.py``). The 
     POST /api/replays                   {record: text of the file, game: k}
 
 A refused request is a 4xx answer ``{"error": message}`` naming the problem and what is
-allowed; the game stays as it was.
+allowed (503 where the server is full or busy); the game stays as it was.
 """
 
 from __future__ import annotations
 
-import json
+import secrets
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tablezoo import envs
 from tablezoo.agents.registry import AGENTS
 from tablezoo.training.runs import SettingsError
+from tablezoo.training.web.errors import WebError, bad
+from tablezoo.training.web.limits import Limits
+from tablezoo.training.web.request_checks import (
+    RequestGate,
+    allowed_hosts,
+    json_object,
+    only_fields,
+    parse_json,
+    read_body,
+)
+from tablezoo.training.web.seats import HUMAN, MODEL, WEB_AGENTS, ModelShelf
 from tablezoo.training.web.sessions import (
-    HUMAN,
     GameSession,
     Sessions,
-    WebError,
-    bad,
     human_move,
     new_session,
-    replay_session,
     watch_step,
 )
+from tablezoo.training.web.worker import Worker
 
+T = TypeVar("T")
 STATIC = Path(__file__).with_name("static")
-MAX_BODY = 8_000_000  # bytes of a request body (a long records file fits)
-# The seats the setup page offers (any other spec can be typed in).
+# The seats the setup page offers (any other spec of the registry's agents can be typed in).
 AGENT_CHOICES = ("human", "random", "heuristic", "ismcts", "ismcts:iterations=200", "trained")
+MOVE_FIELDS = ("seat", "token", "action", "counter")
+STEP_FIELDS = ("go", "counter")
+REPLAY_FIELDS = ("record", "game")
+VIEW_QUERY = ("seat", "token")
 
 
-def catalog() -> dict[str, Any]:
-    """What the setup page offers: every env with its options, and the agents."""
+def catalog(shelf: ModelShelf | None = None) -> dict[str, Any]:
+    """What the setup page offers: every env with its options, and the agents (the user's
+    models as ``model:NAME``)."""
     out = []
     for name in envs.ENVS:
         game = envs.make_game(name)
@@ -69,49 +104,70 @@ def catalog() -> dict[str, Any]:
             "quick": dict(envs.spec(name).tool_options),  # short games by default
             "variants": envs.VARIANTS[name],
         })
-    return {"envs": out, "agents": list(AGENT_CHOICES),
-            "agent_names": [a for a in AGENTS if a != "search"], "human": HUMAN}
+    models = [f"{MODEL}:{n}" for n in (shelf.names() if shelf else [])]
+    return {"envs": out, "agents": list(AGENT_CHOICES) + models,
+            "agent_names": [a for a in AGENTS if a in WEB_AGENTS and a != "search"],
+            "models": models, "human": HUMAN}
 
 
-def create_app(sessions: Sessions | None = None) -> Any:
-    """The Starlette app (``app.state.sessions`` holds the games)."""
+def create_app(sessions: Sessions | None = None, limits: Limits | None = None,
+               host: str = "127.0.0.1", token: str | None = None,
+               models: Sequence[str | Path] = ()) -> Any:
+    """The Starlette app: ``app.state.sessions`` holds the games, ``app.state.token`` is the
+    token a script sends (``Authorization: token T``). It answers the ``Host`` names of
+    ``host`` (``allowed_hosts``) and offers the models under ``models`` by name."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    store = sessions or Sessions()
+    limits = limits or (sessions.limits if sessions is not None else Limits())
+    store = sessions or Sessions(limits)
+    shelf = ModelShelf(models)
+    worker = Worker(limits.workers)
+    token = token or secrets.token_urlsafe(24)
+    offered = catalog(shelf)
 
-    async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise bad(f"request body of {len(raw)} bytes; at most {MAX_BODY}")
-        try:
-            data = json.loads(raw or b"null")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise bad(f"malformed body: not JSON ({exc})") from None
-        if not isinstance(data, dict):
-            raise bad(f"malformed body: expected a JSON object, got {type(data).__name__}")
-        return data
+    async def body_of(request: Request, allowed: Sequence[str]) -> dict[str, Any]:
+        body = json_object(parse_json(await read_body(request, limits), limits))
+        only_fields(body, allowed)
+        return body
 
-    def locked(session: GameSession, work: Any) -> Any:
-        with session.lock:
-            return work()
+    def locked(session: GameSession, work: Callable[[], T]) -> Callable[[], T]:
+        """``work`` holding the game's lock (503 if another request keeps it too long)."""
+
+        def run() -> T:
+            if not session.lock.acquire(timeout=limits.busy_s):
+                raise WebError(503, f"game {session.id} is busy with an earlier request (its "
+                                    "agents are thinking); ask again in a moment")
+            try:
+                return work()
+            finally:
+                session.lock.release()
+
+        return run
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     async def list_envs(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(catalog))
+        return JSONResponse(offered)
 
     async def create(request: Request) -> JSONResponse:
-        body = await body_of(request)
-        session = store.add(await run_in_threadpool(new_session, body))
-        first = session.humans[0] if session.humans else None
-        view = await run_in_threadpool(locked, session, lambda: session.view(first))
+        body = await body_of(request, ("env", "options", "seats", "seed", "state"))
+        store.room()
+
+        def work() -> tuple[GameSession, dict[str, Any]]:
+            session = new_session(body, limits, shelf, store.stop)
+            with session.lock:
+                return session, session.view(session.humans[0] if session.humans else None)
+
+        session, view = await worker.run(work, limits.wait_s)
+        store.add(session)
         return JSONResponse({"game": session.id, "tokens": {str(p): t for p, t
                                                             in session.tokens.items()},
                              "view": view}, status_code=201)
@@ -121,70 +177,76 @@ def create_app(sessions: Sessions | None = None) -> Any:
         return None if seat is None else session.check_seat(seat, token)
 
     async def show(request: Request) -> JSONResponse:
-        session = store.get(request.path_params["game"])
         query = request.query_params
+        only_fields(query, VIEW_QUERY)
+        session = store.get(request.path_params["game"])
         seat: Any = query.get("seat")
         if seat is not None:
-            try:
-                seat = int(seat)
-            except ValueError:
-                raise bad(f"seat={seat!r}; allowed: a seat number") from None
+            if not (seat.isascii() and seat.isdigit() and len(seat) <= 3):
+                raise bad(f"seat={seat[:40]!r}; allowed: a seat number")
+            seat = int(seat)
 
         def work() -> dict[str, Any]:
             return session.view(seat_of(session, seat, query.get("token")))
 
-        return JSONResponse(await run_in_threadpool(locked, session, work))
+        return JSONResponse(await run_in_threadpool(locked(session, work)))
 
     async def move(request: Request) -> JSONResponse:
         session = store.get(request.path_params["game"])
-        body = await body_of(request)
-        allowed = {"seat", "token", "action", "counter"}
-        if set(body) - allowed:
-            raise bad(f"unknown field(s) {', '.join(sorted(set(body) - allowed))}; allowed: "
-                      f"{', '.join(sorted(allowed))}")
+        body = await body_of(request, MOVE_FIELDS)
 
         def work() -> dict[str, Any]:
             seat = session.check_seat(body.get("seat"), body.get("token"))
             human_move(session, seat, body.get("action"), body.get("counter"))
             return session.view(seat)
 
-        return JSONResponse(await run_in_threadpool(locked, session, work))
+        return JSONResponse(await worker.run(locked(session, work), limits.wait_s))
 
     async def step(request: Request) -> JSONResponse:
         session = store.get(request.path_params["game"])
-        body = await body_of(request)
+        body = await body_of(request, STEP_FIELDS)
         if session.mode != "watch":
             raise WebError(403, f"game {session.id} has human seats: it moves when they play "
                                 "(POST .../move), not step by step")
 
         def work() -> dict[str, Any]:
-            watch_step(session, body.get("go"), body.get("counter"))
+            watch_step(session, body.get("go"), body.get("counter"), limits.step_s)
             return session.view(None)
 
-        return JSONResponse(await run_in_threadpool(locked, session, work))
+        return JSONResponse(await worker.run(locked(session, work), limits.wait_s))
 
     async def replay(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await body_of(request, REPLAY_FIELDS)
         record, index = body.get("record"), body.get("game", 0)
         if not isinstance(record, str) or not record.strip():
             raise bad("record must be the text of a records file (tablezoo evaluate --records) "
                       "or of a tournament.json")
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise bad(f"game={index!r}; allowed: the number of a recorded game")
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                0 <= index < limits.replay_games):
+            shown = repr(index)[:40] if isinstance(index, int | str | float) else (
+                type(index).__name__)
+            raise bad(f"game={shown}; allowed: the number of a recorded game (0 to "
+                      f"{limits.replay_games - 1})")
+        store.room()
 
-        def work() -> GameSession:
-            from tablezoo.training.web.replay import RecordError, recorded_game
+        def work() -> tuple[GameSession, dict[str, Any]]:
+            from tablezoo.training.web.replay import RecordError, record_setup
 
             try:
-                env, game, options, frames, title, seed = recorded_game(record, index)
-            except (RecordError, ValueError, FileNotFoundError) as exc:
+                found = record_setup(record, index, limits.replay_games)
+            except RecordError as exc:
                 raise bad(str(exc)) from None
-            return replay_session(env, game, options, frames, title, seed)
+            session = new_session({"env": found.env, "options": found.options,
+                                   "seats": found.specs, "seed": found.seed}, limits, shelf,
+                                  store.stop)
+            session.replay, session.title = True, found.title
+            session.seats = list(found.specs)
+            with session.lock:
+                return session, session.view(None)
 
-        session = store.add(await run_in_threadpool(work))
-        return JSONResponse({"game": session.id, "tokens": {},
-                             "view": await run_in_threadpool(session.view, None)},
-                            status_code=201)
+        session, view = await worker.run(work, limits.wait_s)
+        store.add(session)
+        return JSONResponse({"game": session.id, "tokens": {}, "view": view}, status_code=201)
 
     async def web_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, WebError)
@@ -193,8 +255,14 @@ def create_app(sessions: Sessions | None = None) -> Any:
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
         text = exc.detail if exc.status_code != 404 else (
-            f"no such page or API route: {request.method} {request.url.path}")
+            f"no such page or API route: {request.method} {request.url.path[:80]}")
         return JSONResponse({"error": text}, status_code=exc.status_code)
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        yield
+        store.close()  # the agents stop at their next move
+        worker.close()
 
     routes = [
         Route("/", index),
@@ -206,34 +274,43 @@ def create_app(sessions: Sessions | None = None) -> Any:
         Route("/api/replays", replay, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={WebError: web_error,
-                                                       HTTPException: http_error})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(RequestGate, hosts=allowed_hosts(host), token=token)],
+                    exception_handlers={WebError: web_error, HTTPException: http_error})
     app.state.sessions = store
+    app.state.token = token
+    app.state.limits = limits
     return app
 
 
 @dataclass
 class ServeSettings:
-    """Where ``tablezoo serve`` listens: ``host`` (127.0.0.1 keeps it to this machine),
-    ``port``, and uvicorn's ``log_level``."""
+    """How ``tablezoo serve`` runs: ``host`` (127.0.0.1 keeps it to this machine), ``port``,
+    uvicorn's ``log_level``, the folders of the user's own models (``models``, trusted: a
+    MaskablePPO zip is a pickle) and the token scripts send (``None``: a random one)."""
 
     host: str = "127.0.0.1"
     port: int = 8765
     log_level: str = "warning"
+    models: list[str] = field(default_factory=list)
+    token: str | None = None
 
 
 def serve(settings: ServeSettings) -> None:
     """Serve the web app until stopped; ``SettingsError`` where starlette or uvicorn is
-    missing."""
+    missing or a ``--models`` folder is not there."""
     try:
         import uvicorn
-        app = create_app()
+        app = create_app(host=settings.host, token=settings.token, models=settings.models)
     except ImportError as exc:
         raise SettingsError(f"the web app needs starlette and uvicorn: pip install "
                             f'"tablezoo[web]" ({exc})') from exc
-    if settings.host not in ("127.0.0.1", "localhost", "::1"):
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from exc
+    if allowed_hosts(settings.host) is None:
         print(f"warning: listening on {settings.host}: anyone who can reach port "
               f"{settings.port} can start games on this machine", file=sys.stderr)
-    print(f"tablezoo serve: open http://{settings.host}:{settings.port}/ (Ctrl-C stops)",
-          flush=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level)
+    print(f"tablezoo serve: open http://{settings.host}:{settings.port}/ (Ctrl-C stops)\n"
+          f"scripts: send the header 'Authorization: token {app.state.token}'", flush=True)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level,
+                timeout_graceful_shutdown=3)

@@ -6,7 +6,6 @@ cards are); games never mix; watched games step back and forth; saved positions 
 from __future__ import annotations
 
 import json
-import warnings
 
 import numpy as np
 import pytest
@@ -17,11 +16,9 @@ from tests.training.web.hidden import has_names, hidden_names, leaked, scanned
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-with warnings.catch_warnings():  # newer Starlette asks for httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 from tablezoo.training.web.server import create_app
+from tests.training.web.clients import page_client
 
 SHORT = {"bauer_trick_v0": {"episode": "deal"}, "bauer_draft_v0": {"num_players": 2},
          "bower_v0": {"hands_public": False}, "ethnos_v0": {"num_players": 2}}
@@ -29,7 +26,7 @@ SHORT = {"bauer_trick_v0": {"episode": "deal"}, "bauer_draft_v0": {"num_players"
 
 @pytest.fixture
 def client():
-    return TestClient(create_app())
+    return page_client(create_app())
 
 
 def start(client, env="bauer_trick_v0", seats=None, **extra):
@@ -60,9 +57,9 @@ BAD_NEW_GAMES = [
      ["episode='week'", "allowed values: 'game', 'deal'"]),
     ({"env": "bauer_trick_v0", "options": [], "seats": ["human"] * 4}, 400,
      ["options must be an object"]),
-    ({"env": "bower_v0", "seats": ["human"]}, 400, ["list of 2 texts", "'human'"]),
+    ({"env": "bower_v0", "seats": ["human"]}, 400, ["list of 2 texts", "human, random"]),
     ({"env": "bower_v0", "seats": ["human", "genius"]}, 400,
-     ["seat agent 'genius'", "known agents: random"]),
+     ["seat agent 'genius'", "allowed: human, random"]),
     ({"env": "bower_v0", "seats": ["human", "random"], "seed": -1}, 400,
      ["seed=-1", "integer >= 0"]),
     ({"env": "bower_v0", "seats": ["human", "random"], "colour": "red"}, 400,

@@ -5,7 +5,6 @@ written as a GIF."""
 from __future__ import annotations
 
 import json
-import warnings
 
 import pytest
 
@@ -64,12 +63,10 @@ def test_a_tournament_game_replays_as_the_tournament_played_it(tmp_path):
 
 def test_the_web_app_replays_a_record(records):
     pytest.importorskip("starlette")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
     from tablezoo.training.web.server import create_app
+    from tests.training.web.clients import page_client
 
-    client = TestClient(create_app())
+    client = page_client(create_app())
     answer = client.post("/api/replays", json={"record": records, "game": 1})
     assert answer.status_code == 201, answer.text
     view = answer.json()["view"]
