@@ -14,6 +14,7 @@ from tablezoo.envs.bauer_draft.actions import (
     DAGA_PLAY,
     DISCARD,
     KINDS,
+    NO_VILLE,
     OVER,
     PLAY,
     WITCH_LEFT,
@@ -197,11 +198,13 @@ def menu_label(st: BauerDraftState, action: int) -> str:
     """A menu line: the action's name and, for a card, what it is (``help ID`` has the rest)."""
     name = st.game.action_name(action)
     cards = action_cards(action)
+    if action == NO_VILLE:
+        return "do not use Ville"
     if not cards:
         return name
     card = CARDS[cards[0]]
     facts = [("Night " if card.night else "") + KIND_NAMES[card.kind], *_facts(card)]
-    if card.effect or card.prize:
+    if (card.effect or card.prize) and card.name not in name:
         facts.append(card.name)
     return f"{name}  ({', '.join(facts)})"
 

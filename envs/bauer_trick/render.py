@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 
 from tablezoo.envs.bauer_trick.components import (
     NO_TRUMP,
+    NUM_CARDS,
     NUM_SEATS,
     PHASE_CALL,
     PHASE_OVER,
+    STRENGTH,
     SUIT_NAMES,
     SUIT_SYMBOLS,
     card_name,
@@ -22,7 +24,7 @@ from tablezoo.envs.bauer_trick.components import (
     rank_of,
     suit_of,
 )
-from tablezoo.envs.core.views import no_menu_groups, plain_menu_label
+from tablezoo.envs.core.views import no_menu_groups
 
 if TYPE_CHECKING:
     from tablezoo.envs.bauer_trick.rules import BauerTrickState
@@ -110,9 +112,26 @@ RANK_WORDS = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
 
 def public_move(state: BauerTrickState, player: int, action: int) -> str:
-    """Every call and card play is public: the action's own name."""
-    return state.game.action_name(action)
+    """Every call and card play is public: its menu line."""
+    return menu_label(state, action)
 
 
-menu_label = plain_menu_label  # a card's name says what it is
+def menu_label(state: BauerTrickState, action: int) -> str:
+    """The action's name (``play J♥``); the card that completes a trick also names who takes
+    it, and the deal's last trick the tricks each team took."""
+    name = state.game.action_name(action)
+    if not 0 <= action < NUM_CARDS or len(state.trick_cards) != NUM_SEATS - 1:
+        return name
+    seats = [*state.trick_seats, state.to_act]
+    cards = [*state.trick_cards, action]
+    strength = STRENGTH[state.trump][state.led_suit]
+    taker = seats[max(range(NUM_SEATS), key=lambda i: strength[cards[i]])]
+    told = f"player_{taker} takes trick {state.trick_no + 1}"
+    if state.trick_no == 7:
+        tricks = list(state.tricks)
+        tricks[taker % 2] += 1
+        told += f"; the deal: team 0 {tricks[0]} tricks, team 1 {tricks[1]}"
+    return f"{name}  ({told})"
+
+
 menu_groups = no_menu_groups

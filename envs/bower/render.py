@@ -11,19 +11,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tablezoo.envs.bower.actions import (
+    ACCEPT,
+    BRANCH,
     COLUMN,
+    COVER,
     HAND,
     KEEP,
     NUM_ACTIONS,
     PASS,
+    PH_BONUS,
+    PH_BRANCH,
+    PH_COVER_ASK,
+    PH_DISCARD_ASK,
+    PH_DOUBLE_ASK,
+    PH_FORCE,
+    PH_HAND,
+    PH_OPP_DISCARD,
     PH_OVER,
+    PH_TOKEN,
     PHASES,
     PLAY,
+    TARGET,
     action_name,
 )
 from tablezoo.envs.bower.components import (
     BONUS,
     BONUS_IDS,
+    BONUS_TILE,
     CODES,
     EGG_CODES,
     EGG_IDS,
@@ -33,8 +47,9 @@ from tablezoo.envs.bower.components import (
     NB_FIRST,
     TILE_IDS,
     TILE_INDEX,
+    TK1,
 )
-from tablezoo.envs.bower.geometry import NUM_PLACEMENTS, placement_name
+from tablezoo.envs.bower.geometry import NUM_CELLS, NUM_PLACEMENTS, PLACEMENT_CELLS, cell_name
 
 if TYPE_CHECKING:
     from tablezoo.envs.bower.rules import BowerState
@@ -163,8 +178,9 @@ Cells: material S straw, M moss, G gravel, E earth, then items: F feather / L fl
 r red, y yellow, b blue, p purple, w white (wild); g gem, s shell, P pink shell.
 Marks after a cell: X/F/W/S/B tokens (X cancel, white Feather, White flower, Shell, Branch),
 * a bonus was triggered here, ^ a covered tile lies below. Rows r0 (next to the bird) to r3.
-Placements: H(r,c)-(r,c) horizontal / V vertical footprint; a trailing ~ puts the tile's second
-cell first. Eggs c0-c5 request an item for each column (@pN: owned by player N); ? = unseen.
+Placements: 'place T15: S:Fr at (0,1), M:s at (0,2)' names the cell (row,column) each half
+of the tile goes to (rows 0-3 from the bird, columns 0-5). Eggs c0-c5 request an item for
+each column (@pN: owned by player N); ? = unseen.
 Play: pick a tile from your hand (its h id), then one of its placements; 'help T15' shows a tile,
 'help NB2' / 'help IA1' a bonus tile."""
 
@@ -213,10 +229,19 @@ def public_move(s: BowerState, player: int, action: int) -> str:
         return f"decides ({PHASES[s.phase]})"
     if PLAY <= action < PASS:
         h, p = divmod(action - PLAY, NUM_PLACEMENTS)
-        return f"places {TILE_IDS[s.hands[player][h]]} at {placement_name(p)}"
+        return "places " + placement_text(s.hands[player][h], p)
     if action < PLAY and s.display[action] >= 0:
-        return f"takes {TILE_IDS[s.display[action]]} from display slot {action}"
-    return action_name(action)
+        return _display_text(s, action).replace("take ", "takes ", 1).replace(
+            "force ", "forces ", 1)
+    return menu_label(s, action)
+
+
+def placement_text(tile: int, placement: int) -> str:
+    """``T15: S:Fr at (0,1), M:s at (0,2)``: where each half of the tile goes."""
+    cells = PLACEMENT_CELLS[placement]
+    halves = tile_text(tile).split("|")
+    return (f"{TILE_IDS[tile]}: " if tile >= 0 else "") + ", ".join(
+        f"{half} at {cell_name(cell)}" for half, cell in zip(halves, cells))
 
 
 def menu_groups(s: BowerState, seat: int, legal: list[int]) -> list[tuple[str, str, list[int]]]:
@@ -230,16 +255,61 @@ def menu_groups(s: BowerState, seat: int, legal: list[int]) -> list[tuple[str, s
             for h, acts in sorted(groups.items())]
 
 
+_TOKEN_TEXT = ("X token (cancels feathers and flowers)", "white feather token",
+               "white flower token", "shell token")
+_ASKS = {  # (phase, ACCEPT or PASS) -> the answer in words
+    (PH_BONUS, ACCEPT): "draw bonus tiles (keep one)", (PH_BONUS, PASS): "take no bonus",
+    (PH_COVER_ASK, ACCEPT): "cover two of your cells with the top stack tile",
+    (PH_COVER_ASK, PASS): "cover nothing",
+    (PH_DOUBLE_ASK, ACCEPT): "make the opponent play two turns in a row",
+    (PH_DOUBLE_ASK, PASS): "no double turn",
+    (PH_DISCARD_ASK, ACCEPT): "make the opponent discard a hand tile (hand limit -1)",
+    (PH_DISCARD_ASK, PASS): "no discard",
+    (PH_FORCE, PASS): "force no tile", (PH_TOKEN, PASS): "place no token",
+    (PH_BRANCH, PASS): "place no branch",
+}
+
+
+def _display_text(s: BowerState, slot: int) -> str:
+    t = s.display[slot]
+    verb = "force the opponent to take" if s.phase == PH_FORCE else "take"
+    return f"{verb} {TILE_IDS[t]} {tile_text(t)} (display slot {slot})"
+
+
 def menu_label(s: BowerState, action: int) -> str:
-    """A menu line: the action's name and the tile or bonus tile it means."""
-    name = action_name(action)
+    """A menu line in words: the tile or bonus tile it means and, for a placement, the cell
+    (row,column) each half of the tile goes to."""
     seat = s.actor
     if action < PLAY and s.display[action] >= 0:
-        t = s.display[action]
-        return f"{name}  (take {TILE_IDS[t]} {tile_text(t)})"
+        return _display_text(s, action)
+    if PLAY <= action < PASS and seat >= 0:
+        h, p = divmod(action - PLAY, NUM_PLACEMENTS)
+        if h < len(s.hands[seat]):
+            return "place " + placement_text(s.hands[seat][h], p)
+    if (s.phase, action) in _ASKS:
+        return _ASKS[s.phase, action]
     if KEEP <= action < COLUMN and action - KEEP < len(s.drawn):
-        return f"{name}  (keep {BONUS_IDS[s.drawn[action - KEEP]]})"
+        b = s.drawn[action - KEEP]
+        if BONUS_TILE[b] >= 0:
+            return (f"keep {BONUS_IDS[b]} {tile_text(BONUS_TILE[b])} (a nest tile into your "
+                    "hand, hand limit +1)")
+        text = explain(BONUS_IDS[b]) or BONUS_IDS[b]
+        return f"keep {text.replace(': ', ' (', 1)})" if ": " in text else f"keep {text}"
+    if COLUMN <= action < TARGET:
+        return f"look at the egg of column {action - COLUMN}"
+    if TARGET <= action < BRANCH:
+        rel, cell = divmod(action - TARGET, NUM_CELLS)
+        where = "your" if rel == 0 else "the opponent's"
+        token = _TOKEN_TEXT[s.effect - TK1] if 0 <= s.effect - TK1 < 4 else "token"
+        return f"put the {token} on {where} cell {cell_name(cell)}"
+    if BRANCH <= action < COVER:
+        cell, o = divmod(action - BRANCH, 2)
+        link = "left and right" if o == 0 else "above and below"
+        return f"branch on {cell_name(cell)}, linking the cells {link} of it"
+    if COVER <= action < HAND:
+        return "cover with " + placement_text(s.cover_tile, action - COVER)
     if HAND <= action < NUM_ACTIONS and seat >= 0 and action - HAND < len(s.hands[seat]):
         t = s.hands[seat][action - HAND]
-        return f"{name}  ({TILE_IDS[t]} {tile_text(t)})"
-    return name
+        why = {PH_HAND: " (over your hand limit)", PH_OPP_DISCARD: " (the opponent's bonus)"}
+        return f"discard {TILE_IDS[t]} {tile_text(t)}" + why.get(s.phase, "")
+    return action_name(action)

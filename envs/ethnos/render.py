@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tablezoo.envs.core.views import no_menu_groups, plain_menu_label
+from tablezoo.envs.core.views import no_menu_groups
 from tablezoo.envs.ethnos import actions as act
 from tablezoo.envs.ethnos.components import (
     KINGDOMS,
@@ -125,10 +125,11 @@ def _extras(s: EthnosState, p: int) -> str:
 LEGEND = """\
 Cards: '<colour> <Tribe>' (colour = kingdom: green Althea, purple Duris, orange Ithys, grey
 Pelagon, red Rhea, blue Straton); Skeletons are wild and never lead. A turn: recruit (take a
-display card or draw from the deck) or play a band: LEADER[card] first (its tribe's ability
-applies; * marks the leader), then ADD_CARD[...] cards of the leader's tribe or colour, then
-FINISH_BAND. A band of X cards places a marker in the leader colour's kingdom if you have fewer
-than X markers there. markers Alt2 = 2 markers in Althea. Three Dragons end an Age.
+display card or draw from the deck) or play a band: its leader first ('play a band led by
+...'; its tribe's ability applies; * marks the leader), then 'add ... to the band' for cards of
+the leader's tribe or colour, then 'finish the band'. A band of X cards places a marker in
+the leader colour's kingdom if you have fewer than X markers there. markers Alt2 = 2 markers
+in Althea. Three Dragons end an Age.
 'help Elves' prints a tribe's ability."""
 
 _ABILITY = {
@@ -165,8 +166,47 @@ def public_move(s: EthnosState, player: int, action: int) -> str:
     Elf keeps stay secret until the band is finished (the view shows the band then)."""
     if s.phase in (act.BUILD, act.ELF_PICK) and action != act.FINISH_BAND:
         return f"decides ({act.PHASES[s.phase]})"
-    return act.action_name(action)
+    return menu_label(s, action)
 
 
-menu_label = plain_menu_label  # names carry the cards ("band 3 green Elves")
+def menu_label(s: EthnosState, action: int) -> str:
+    """A menu line in words, naming the card, kingdom or token it means (the same line is the
+    move's name in the move lists)."""
+    a = action
+    if act.RECRUIT_DISPLAY <= a < act.RECRUIT_DECK:
+        return f"recruit {TYPE_NAMES[a - act.RECRUIT_DISPLAY]} from the display"
+    if a == act.RECRUIT_DECK:
+        return "recruit the top card of the deck"
+    if act.LEADER <= a < act.ADD_CARD:
+        lead = f"play a band led by {TYPE_NAMES[a - act.LEADER]}"
+        return f"Centaur: {lead.replace('a band', 'another band')}" \
+            if s.phase == act.CENTAUR_PICK else lead
+    if act.ADD_CARD <= a < act.FINISH_BAND:
+        return f"add {TYPE_NAMES[a - act.ADD_CARD]} to the band"
+    if a == act.FINISH_BAND:
+        size = int(s.building_len) if s.phase == act.BUILD else 0
+        return f"finish the band ({size} card{'s' * (size != 1)})" if size else "finish the band"
+    if act.KINGDOM <= a < act.TROLL:
+        kingdom = KINGDOMS[a - act.KINGDOM]
+        if s.phase == act.MERFOLK_PICK:
+            return f"Merfolk: a free marker in {kingdom}"
+        return f"Wingfolk: place the marker in {kingdom}"
+    if act.TROLL <= a < act.CENTAUR_STOP:
+        return f"take Troll token {a - act.TROLL + 1}"
+    if act.ELF_KEEP <= a < act.ELF_DONE:
+        return f"Elf: keep {TYPE_NAMES[a - act.ELF_KEEP]} in hand"
+    words = {act.CENTAUR_STOP: "Centaur: no other band (discard the rest)",
+             act.ELF_DONE: "Elf: keep no more (discard the rest)",
+             act.WIZARD_SKIP: "Wizard: draw no cards",
+             act.ORC_EMPTY: "Orcs: empty your horde now and score it",
+             act.ORC_KEEP: "Orcs: keep your horde",
+             act.PASS: "pass (only Skeletons in hand)"}
+    if a == act.WIZARD_DRAW:
+        x = int(s.cur_x)
+        return f"Wizard: draw {x} card{'s' * (x != 1)}" if x else "Wizard: draw cards"
+    if a in words:
+        return words[a]
+    return act.action_name(a)
+
+
 menu_groups = no_menu_groups

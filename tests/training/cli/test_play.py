@@ -324,8 +324,8 @@ def test_the_legends_short_card_names_play_their_card():
 @pytest.mark.parametrize(("name", "options", "pattern", "pool"), [
     ("bauer_draft_v0", {"num_players": 3}, r"^play (\w+)",
      lambda: envs.bauer_draft.components.CARDS.codes),
-    ("bower_v0", {}, r"\(take (\w+) ", lambda: envs.bower.components.TILE_IDS),
-    ("ethnos_v0", {"num_players": 3}, r"^LEADER\[(.+)\]$",
+    ("bower_v0", {}, r"^take (\w+) ", lambda: envs.bower.components.TILE_IDS),
+    ("ethnos_v0", {"num_players": 3}, r"^play a band led by (.+)$",
      lambda: envs.ethnos.components.TYPE_NAMES),
 ])
 def test_card_and_tile_codes_play_the_move_that_names_them(name, options, pattern, pool):
