@@ -1,4 +1,5 @@
-"""ethnos's agent parts: the heuristic, ISMCTS's defaults and the Age-end leaf value."""
+"""ethnos's agent parts: the heuristic (Python and compiled), ISMCTS's defaults and the Age-end
+leaf value."""
 
 from tablezoo.agents.games import GameAgents
 from tablezoo.agents.games.ethnos.heuristic import HeuristicAgent
@@ -8,6 +9,7 @@ from tablezoo.agents.search.leaf_values import LeafValue
 
 AGENTS = GameAgents(
     heuristic=HeuristicAgent,
+    compiled_heuristic="tablezoo.agents.games.ethnos.compiled_heuristic",
     # long games, glory only at Age ends: heuristic playouts cut after 10 decisions, valued by
     # the glory margins if the Age ended there; the others modelled by the heuristic; 160
     # iterations for every player count (the heuristic's 2.6x speed-up brought 4 players' 160

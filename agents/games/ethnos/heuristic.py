@@ -39,7 +39,9 @@ setting wins nearly every game.
 It never looks at hidden information: the ``state`` argument is only used for the game's
 (public) options (without it, the default options of the player count read from the observation
 size are assumed); every position fact comes from the observation. Ties are broken by the
-agent's own seeded generator.
+agent's own seeded generator: each compared value gets ``tie_noise`` times a uniform draw
+(``tie_noise=0``: the first of equal values in scan order wins, as the compiled heuristic beside
+this, ``compiled_heuristic.py``, decides).
 """
 
 from __future__ import annotations
@@ -241,10 +243,15 @@ class HeuristicAgent(BaseAgent):
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, play_size: int = 6,
-                 play_value: float | None = 6.0, future_weight: float = 0.5):
+                 play_value: float | None = 6.0, future_weight: float = 0.5,
+                 tie_noise: float = 1e-6):
         super().__init__(seed)
         if type(play_size) is not int or not 1 <= play_size <= 10:
             raise ValueError(f"ethnos heuristic: play_size={play_size!r}; expected an int 1-10")
+        if not isinstance(tie_noise, (int, float)) or not 0.0 <= tie_noise < 1e-3:
+            raise ValueError(f"ethnos heuristic: tie_noise={tie_noise!r}; expected a float in "
+                             "[0, 0.001) (0: ties go to the first value scanned)")
+        self.tie_noise = float(tie_noise)
         self.play_size = play_size
         self.future_weight = float(future_weight)
         self.play_value = None if play_value is None else float(play_value)
@@ -290,7 +297,9 @@ class HeuristicAgent(BaseAgent):
 
     # --- values ------------------------------------------------------------------------------
     def _noise(self) -> float:
-        return 1e-6 * float(self.rng.random())
+        """A tie-breaking nudge: ``tie_noise`` times a draw of the agent's generator (drawn
+        even at ``tie_noise=0``, so the generator's stream does not depend on it)."""
+        return self.tie_noise * float(self.rng.random())
 
     def marker_value(self, v: View, k: int) -> float:
         """My gain from one more marker in kingdom ``k`` (cached for this observation)."""
