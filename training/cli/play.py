@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -124,15 +125,55 @@ def summary(game: Game, state: State, seat: int) -> str:
     return "\n".join(lines)
 
 
+STATE_BYTES = 16_000_000  # a saved position is a few kB; a --state file past this is refused
+STATE_DEPTH = 64  # nesting of a saved position's JSON (a few levels)
+
+
 def read_saved(path: Path) -> Any:
-    """The JSON of a ``--state`` file, or a ``StateFormatError`` that names the file."""
+    """The JSON of a ``--state`` file, or a ``StateFormatError`` in one line that names the
+    file: only a regular file (not a device or a pipe, which may never end) of at most
+    ``STATE_BYTES``, UTF-8 JSON nested at most ``STATE_DEPTH`` deep."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        info = path.stat()
+    except OSError as exc:
+        raise StateFormatError(f"--state {path}: cannot read it ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise StateFormatError(f"--state {path}: not a regular file; give a saved position's "
+                               "JSON file (state.to_dict())")
+    try:
+        with path.open("rb") as f:
+            raw = f.read(STATE_BYTES + 1)
+    except OSError as exc:
+        raise StateFormatError(f"--state {path}: cannot read it ({exc.strerror})") from None
+    if len(raw) > STATE_BYTES:
+        raise StateFormatError(f"--state {path}: over {STATE_BYTES} bytes; a saved position "
+                               "is a few kB")
+    try:
+        data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:  # bytes that are no text: the bare error named no file
         raise StateFormatError(f"--state {path}: not UTF-8 text, so not a saved state's JSON "
                                f"({exc.reason} at byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise StateFormatError(f"--state {path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise StateFormatError(f"--state {path}: not a saved position (JSON nested deeper "
+                               f"than {STATE_DEPTH} levels)") from None
+    except ValueError as exc:  # not JSON, or an integer too long to read
+        raise StateFormatError(f"--state {path}: not JSON ({str(exc)[:200]})") from None
+    if _depth(data) > STATE_DEPTH:
+        raise StateFormatError(f"--state {path}: not a saved position (JSON nested deeper than "
+                               f"{STATE_DEPTH} levels)")
+    return data
+
+
+def _depth(data: Any) -> int:
+    """How deep arrays and objects nest in ``data`` (counted without recursion)."""
+    deepest, todo = 0, [(data, 0)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if level <= STATE_DEPTH and isinstance(item, dict | list):
+            todo.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                 else item))
+    return deepest
 
 
 def require_position(data: Any) -> None:
