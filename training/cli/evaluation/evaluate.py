@@ -50,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "(training/evaluation/records.py)")
     p.add_argument("--duplicate", action="store_true",
                    help="play every deal once from every side (the teams', or every seat's, "
-                        "cards in turn), so the luck of the deal cancels; the mean's interval "
-                        "is over the deals' means")
+                        "cards in turn; deal j uses seed + j), so the luck of the deal cancels; "
+                        "the mean's interval is over the deals' means")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--timing", action="store_true",
                    help="also report the evaluated agent's CPU time per decision (median, p90) "
