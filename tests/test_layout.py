@@ -187,8 +187,8 @@ def test_game_modules_import_no_cycle(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_game_modules_stay_readable(game):
     long = {
-        p.name: n
-        for p in (ROOT / "envs" / game).glob("*.py")
+        str(p.relative_to(ROOT / "envs" / game)): n
+        for p in (ROOT / "envs" / game).rglob("*.py")
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert not long, f"envs/{game}: modules over {MAX_LINES} lines: {long}"

@@ -26,6 +26,6 @@ SPEC = register(GameSpec(
     views=render,
     picture=picture,
     summary=summary,
-    compiled="tablezoo.envs.bauer_trick.batched",
+    compiled="tablezoo.envs.bauer_trick.compiled",
     agents="tablezoo.agents.games.bauer_trick",
 ))

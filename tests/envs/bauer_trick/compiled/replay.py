@@ -38,7 +38,7 @@ import numpy as np
 
 import tablezoo.envs as tz
 from tablezoo.envs.bauer_trick import BauerTrickGame
-from tablezoo.envs.bauer_trick.batched import make_vector
+from tablezoo.envs.bauer_trick.compiled import make_vector
 
 SCORES = ((8, 100), (3, 100), (2, 3), (1, 1))  # (start_score, max_deals) of the game variants
 CARD_FIELDS = ("hands", "undealt", "rng")  # what differs between two engines' fresh deals

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 import tablezoo.envs as tz
-from tablezoo.envs.bauer_trick.batched import make_vector
+from tablezoo.envs.bauer_trick.compiled import make_vector
 from tablezoo.training.cli.env_speed import random_legal
 
 

@@ -1,4 +1,4 @@
-"""bauer_trick's compiled batched engine (``envs/bauer_trick/batched.py``): the same game as the
+"""bauer_trick's compiled batched engine (``envs/bauer_trick/compiled/``): the same game as the
 Python engine decision by decision (``replay``), uniform deals, reproducible seeding, bad input
 refused with nothing changed, positions in and out, and autoreset to a fresh game."""
 
@@ -15,7 +15,7 @@ pytest.importorskip("numba")
 import tablezoo.envs as tz
 from tablezoo.envs.bauer_draft import BauerDraftGame
 from tablezoo.envs.bauer_trick import BauerTrickGame
-from tablezoo.envs.bauer_trick.batched import BauerTrickVector, make_vector
+from tablezoo.envs.bauer_trick.compiled import BauerTrickVector, make_vector
 from tablezoo.envs.core.errors import (
     IllegalActionError,
     InvalidOptionError,
@@ -110,7 +110,7 @@ def test_nothing_else_in_envs_imports_numba():
             "    tz.make_game(name).new_state(0)\n"
             "import tablezoo.envs.bauer_trick.rules, tablezoo.envs.vector.base\n"
             "assert 'numba' not in sys.modules, 'numba imported'\n"
-            "import tablezoo.envs.bauer_trick.batched\n"
+            "import tablezoo.envs.bauer_trick.compiled\n"
             "assert 'numba' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
 

@@ -1,4 +1,4 @@
-"""The numba kernels of ``bauer_trick``'s batched engine (``batched`` holds the Python class).
+"""The numba kernels of ``bauer_trick``'s compiled engine (``vector`` holds the Python class).
 
 The rules are ``rules``' own, written again over arrays: slot ``i``'s whole position is row ``i``
 of one int64 matrix ``S`` (columns below; hands, played cards and voids are bit masks as in the
