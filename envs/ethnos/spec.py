@@ -24,5 +24,6 @@ SPEC = register(GameSpec(
     views=render,
     picture=picture,
     summary=summary,
+    compiled="tablezoo.envs.ethnos.compiled",
     agents="tablezoo.agents.games.ethnos",
 ))

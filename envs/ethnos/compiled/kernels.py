@@ -1,0 +1,417 @@
+"""The numba kernels of ethnos' batched engine (``vector`` holds the Python class): new games,
+stepping every slot (or some rows), writing the decisions and the global states.
+
+The rules are the Python engine's own, written again over arrays (``turns``, ``ages``; the
+position row is ``layout``'s); slot ``i``'s returns so far are row ``i`` of the float64 ``R`` and
+its generator row ``i`` of the uint64 ``rng`` (PCG32: state, increment; the shared uniform draws
+of ``tablezoo.envs.vector.kernels``). Kernels are written flat: one call from Python runs a loop
+over every slot. ``step`` is three passes: check every action, apply them, write every next
+decision. Everything is ``cache=True``: the compile is paid once per machine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tablezoo.envs.ethnos.compiled.ages import (
+    _returns,
+    _start_age,
+)
+from tablezoo.envs.ethnos.compiled.layout import (
+    A_ADD,
+    A_CSTOP,
+    A_ELF_DONE,
+    A_ELF_KEEP,
+    A_FINISH,
+    A_KINGDOM,
+    A_LEADER,
+    A_OEMPTY,
+    A_OKEEP,
+    A_PASS,
+    A_RECRUIT_DECK,
+    A_TROLL,
+    A_WDRAW,
+    A_WSKIP,
+    ACTOR,
+    AGE,
+    BLEAD,
+    BUILD,
+    BUILDING,
+    CENTAUR_PICK,
+    COLOUR_OK,
+    CUR_LEADER,
+    CUR_X,
+    DECISIONS,
+    DECK,
+    DECK_MAX,
+    DISCARD,
+    DISPLAY,
+    DRAGON,
+    DRAGONS,
+    ELF_KEPT,
+    ELF_N,
+    ELF_PICK,
+    FIRST,
+    GLOB_SIZE,
+    GSIZE,
+    HAND_LEN,
+    HANDS,
+    HAS,
+    LOWER_LEFT,
+    MAXP,
+    MERFOLK_PICK,
+    MLEFT,
+    NCOL,
+    NDECK,
+    NPIECES,
+    NT,
+    NUM_ACTIONS,
+    O_FIXED,
+    O_MAX_DEC,
+    O_N,
+    O_NFIXED,
+    O_NPOOL,
+    O_NTRIBES,
+    O_PER,
+    O_POOL,
+    O_REWARD,
+    OB_AGE,
+    OB_BAND_LEADER,
+    OB_BAND_X,
+    OB_DECK,
+    OB_DISPLAY,
+    OB_DRAGONS,
+    OB_ELF,
+    OB_GIANT,
+    OB_MLEFT,
+    OB_PHASE,
+    OB_SAFE,
+    OB_TOKENS,
+    OB_TRIBES,
+    OB_TROLLS,
+    ORC_PICK,
+    PHASE,
+    PIECE_COL,
+    PIECE_W,
+    REWARD_RANK,
+    SEAT,
+    SEAT_WIDTH,
+    SK,
+    TCOLOUR,
+    TERMINAL,
+    THIRD,
+    TOKENS,
+    TRIBE_OK,
+    TROLL_OWNER,
+    TROLL_PICK,
+    TTRIBE,
+    TURN,
+    WINGFOLK_PICK,
+    WIZARD_PICK,
+    _marker_test,
+)
+from tablezoo.envs.ethnos.compiled.turns import (
+    _auto_advance,
+    _do,
+    _is_legal,
+)
+from tablezoo.envs.ethnos.components import TROLLS
+from tablezoo.envs.vector.kernels import bounded, shuffle
+
+
+@njit(cache=True)
+def _new_game(S, R, rng, opts, i, deck):
+    """Setup (§2) and Age I (``EthnosState.new``); returns zero."""
+    n = opts[O_N]
+    for c in range(NCOL):
+        S[i, c] = 0
+    for p in range(MAXP):
+        R[i, p] = 0.0
+    state = rng[i, 0]
+    inc = rng[i, 1]
+    if opts[O_NFIXED] > 0:
+        for k in range(opts[O_NFIXED]):
+            S[i, HAS + opts[O_FIXED + k]] = 1
+    else:
+        for t in range(12):
+            deck[t] = t
+        for k in range(opts[O_NTRIBES]):  # a uniform subset: the first draws of a shuffle
+            state, j = bounded(state, inc, 12 - k)
+            j += k
+            c = deck[k]
+            deck[k] = deck[j]
+            deck[j] = c
+            S[i, HAS + deck[k]] = 1
+    npool = opts[O_NPOOL]
+    for k in range(npool):
+        deck[k] = opts[O_POOL + k]
+    state = shuffle(state, inc, deck, npool)
+    per = opts[O_PER]
+    for k in range(6):
+        for a in range(per):  # insertion: the kingdom's tokens ascending
+            v = deck[k * per + a]
+            b = a
+            while b > 0 and S[i, TOKENS + 3 * k + b - 1] > v:
+                S[i, TOKENS + 3 * k + b] = S[i, TOKENS + 3 * k + b - 1]
+                b -= 1
+            S[i, TOKENS + 3 * k + b] = v
+    state, first = bounded(state, inc, n)
+    rng[i, 0] = state
+    S[i, FIRST] = first
+    S[i, THIRD] = -1
+    S[i, CUR_LEADER] = -1
+    S[i, BLEAD] = -1
+    S[i, TRIBE_OK] = 1
+    S[i, COLOUR_OK] = 1
+    _start_age(S, rng, i, opts, 0, deck)
+    _auto_advance(S, R, rng, opts, i, deck)
+
+
+@njit(cache=True)
+def new_games(S, R, rng, opts, lo, hi):
+    """A new game in slots ``lo..hi-1``."""
+    deck = np.empty(DECK_MAX, np.int64)
+    for i in range(lo, hi):
+        _new_game(S, R, rng, opts, i, deck)
+
+
+@njit(cache=True)
+def write_decisions(S, opts, obs, mask, seat, lo, hi):
+    """The acting seat, its observation (``ethnos_v0``'s encoding) and legal mask of slots
+    ``lo..hi-1`` (never over: finished games were restarted)."""
+    n = opts[O_N]
+    for i in range(lo, hi):
+        p = S[i, ACTOR]
+        seat[i] = p
+        _observe(S, i, p, n, obs[i])
+        _mask_row(S, i, p, opts, mask[i])
+
+
+@njit(cache=True)
+def _observe(S, i, p, n, o):
+    """Seat ``p``'s observation of slot ``i`` into ``o`` (``observation.observe``)."""
+    for t in range(NT):
+        o[OB_DISPLAY + t] = S[i, DISPLAY + t]
+    for k in range(18):
+        o[OB_TOKENS + k] = S[i, TOKENS + k]
+    for t in range(12):
+        o[OB_TRIBES + t] = S[i, HAS + t]
+    age = S[i, AGE]
+    for a in range(3):
+        o[OB_AGE + a] = 1.0 if a == age else 0.0
+    o[OB_DRAGONS] = S[i, DRAGONS]
+    nd = S[i, NDECK]
+    o[OB_DECK] = nd
+    safe = nd - S[i, LOWER_LEFT]
+    o[OB_SAFE] = safe if safe > 0 else 0
+    trolls = S[i, HAS + TROLLS] != 0
+    for v in range(6):
+        o[OB_TROLLS + v] = 1.0 if trolls and S[i, TROLL_OWNER + v] < 0 else 0.0
+    o[OB_GIANT] = S[i, GSIZE]
+    terminal = S[i, TERMINAL] != 0
+    phase = S[i, PHASE]
+    for k in range(9):
+        o[OB_PHASE + k] = 1.0 if k == phase and not terminal else 0.0
+    o[OB_BAND_X] = S[i, CUR_X]
+    lead = S[i, CUR_LEADER]
+    for t in range(NT):
+        o[OB_BAND_LEADER + t] = 0.0
+    if lead >= 0:
+        o[OB_BAND_LEADER + lead] = 1.0
+    o[OB_MLEFT] = S[i, MLEFT]
+    o[OB_ELF] = S[i, ELF_N]
+    # the seat pieces, piece by piece, each in seat-relative order
+    pos = GLOB_SIZE
+    for j in range(NPIECES):
+        w = PIECE_W[j]
+        c0 = PIECE_COL[j]
+        for r in range(n):
+            src = SEAT + ((p + r) % n) * SEAT_WIDTH + c0
+            for k in range(w):
+                o[pos + k] = S[i, src + k]
+            pos += w
+    actor = S[i, ACTOR]
+    if not terminal:
+        o[GLOB_SIZE + (actor - p) % n] = 1.0  # acting is the first seat piece
+    # private pieces
+    h = HANDS + NT * p
+    for t in range(NT):
+        o[pos + t] = S[i, h + t]
+    pos += NT
+    if p == actor and (phase in (BUILD, ELF_PICK)):
+        blead = S[i, BLEAD]
+        for t in range(NT):
+            o[pos + t] = S[i, BUILDING + t]
+            o[pos + NT + t] = 1.0 if t == blead else 0.0
+            o[pos + 2 * NT + t] = S[i, ELF_KEPT + t]
+    else:
+        for k in range(3 * NT):
+            o[pos + k] = 0.0
+
+
+@njit(cache=True)
+def _mask_row(S, i, p, opts, m):
+    """The legal mask of slot ``i``'s acting seat ``p`` into ``m`` (``_compute_mask``)."""
+    for a in range(NUM_ACTIONS):
+        m[a] = False
+    phase = S[i, PHASE]
+    h = HANDS + NT * p
+    hand_len = S[i, HAND_LEN + p]
+    if phase == TURN:
+        if hand_len < 10:
+            for t in range(NT):
+                m[t] = S[i, DISPLAY + t] > 0
+            m[A_RECRUIT_DECK] = True
+        for t in range(SK):
+            m[A_LEADER + t] = S[i, h + t] > 0
+        if hand_len >= 10 and S[i, h + SK] >= hand_len:
+            m[A_PASS] = True
+    elif phase == BUILD:
+        lead = S[i, BLEAD]
+        tribe_ok = S[i, TRIBE_OK] != 0
+        colour_ok = S[i, COLOUR_OK] != 0
+        for t in range(SK):
+            if S[i, h + t] > 0:
+                m[A_ADD + t] = ((tribe_ok and TTRIBE[t] == TTRIBE[lead])
+                                or (colour_ok and TCOLOUR[t] == TCOLOUR[lead]))
+        m[A_ADD + SK] = S[i, h + SK] > 0
+        m[A_FINISH] = True
+    elif phase == WINGFOLK_PICK:
+        for k in range(6):
+            m[A_KINGDOM + k] = _marker_test(S, i, p, k, S[i, CUR_X], opts[O_N])
+    elif phase == MERFOLK_PICK:
+        for k in range(6):
+            m[A_KINGDOM + k] = True
+    elif phase == TROLL_PICK:
+        for v in range(min(6, S[i, CUR_X])):
+            m[A_TROLL + v] = S[i, TROLL_OWNER + v] < 0
+    elif phase == CENTAUR_PICK:
+        for t in range(SK):
+            m[A_LEADER + t] = S[i, h + t] > 0
+        m[A_CSTOP] = True
+    elif phase == ELF_PICK:
+        for t in range(NT):
+            m[A_ELF_KEEP + t] = S[i, h + t] > 0
+        m[A_ELF_DONE] = True
+    elif phase == WIZARD_PICK:
+        m[A_WDRAW] = True
+        m[A_WSKIP] = True
+    elif phase == ORC_PICK:
+        m[A_OEMPTY] = True
+        m[A_OKEEP] = True
+
+
+@njit(cache=True)
+def first_illegal(S, opts, actions):
+    """The first slot whose action is illegal for its acting seat, or -1."""
+    for i in range(S.shape[0]):
+        if not _is_legal(S, i, actions[i], opts):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _step_slot(S, R, rng, opts, i, a, rewards, terminated, truncated, deck, ret):
+    n = opts[O_N]
+    for p in range(n):
+        rewards[i, p] = 0.0
+    terminated[i] = False
+    truncated[i] = False
+    _do(S, rng, i, S[i, ACTOR], a, opts, deck)
+    S[i, DECISIONS] += 1
+    _auto_advance(S, R, rng, opts, i, deck)
+    mode = opts[O_REWARD]
+    if mode != REWARD_RANK or S[i, TERMINAL] != 0:
+        _returns(S, i, opts, ret)
+        for p in range(n):
+            if ret[p] != R[i, p]:
+                rewards[i, p] = ret[p] - R[i, p]
+                R[i, p] = ret[p]
+    if S[i, TERMINAL] != 0:
+        terminated[i] = True
+        _new_game(S, R, rng, opts, i, deck)
+    elif S[i, DECISIONS] >= opts[O_MAX_DEC]:
+        truncated[i] = True
+        _new_game(S, R, rng, opts, i, deck)
+
+
+@njit(cache=True)
+def step_rules(S, R, rng, opts, actions, rewards, terminated, truncated):
+    """Play ``actions[i]`` (legal: checked before) for slot ``i``'s acting seat in every slot;
+    rewards are the step's return changes; a finished game restarts in the same step."""
+    deck = np.empty(DECK_MAX, np.int64)
+    ret = np.empty(MAXP, np.float64)
+    for i in range(S.shape[0]):
+        _step_slot(S, R, rng, opts, i, actions[i], rewards, terminated, truncated, deck, ret)
+
+
+@njit(cache=True)
+def step(S, R, rng, opts, actions, obs, mask, seat, rewards, terminated, truncated):
+    """Validate every action, then play them and write the next decisions: the slot of the
+    first illegal action (nothing changed), or -1."""
+    bad = first_illegal(S, opts, actions)
+    if bad >= 0:
+        return bad
+    step_rules(S, R, rng, opts, actions, rewards, terminated, truncated)
+    write_decisions(S, opts, obs, mask, seat, 0, S.shape[0])
+    return -1
+
+
+@njit(cache=True)
+def step_rows(S, R, rng, opts, actions, rows, obs, mask, seat, rewards, terminated, truncated):
+    """Play ``actions[i]`` (legal: checked before) in every row ``i`` of ``rows`` and write its
+    next decision; every other row gets zero rewards and no ending."""
+    rewards[:] = 0.0
+    terminated[:] = False
+    truncated[:] = False
+    deck = np.empty(DECK_MAX, np.int64)
+    ret = np.empty(MAXP, np.float64)
+    n = opts[O_N]
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        _step_slot(S, R, rng, opts, i, actions[i], rewards, terminated, truncated, deck, ret)
+        p = S[i, ACTOR]
+        seat[i] = p
+        _observe(S, i, p, n, obs[i])
+        _mask_row(S, i, p, opts, mask[i])
+
+
+@njit(cache=True)
+def global_states(S, opts, out):
+    """``State.global_state()`` of every slot (``state_spec``) into ``out``."""
+    n = opts[O_N]
+    public = GLOB_SIZE + n * SEAT_WIDTH
+    scratch = np.empty(public + 4 * NT, np.float32)
+    for i in range(S.shape[0]):
+        _observe(S, i, 0, n, scratch)
+        o = out[i]
+        for k in range(public):
+            o[k] = scratch[k]
+        pos = public
+        for p in range(n):
+            for t in range(NT):
+                o[pos + t] = S[i, HANDS + NT * p + t]
+            pos += NT
+        blead = S[i, BLEAD]
+        for t in range(NT):
+            o[pos + t] = S[i, BUILDING + t]
+            o[pos + NT + t] = 1.0 if t == blead else 0.0
+            o[pos + 2 * NT + t] = S[i, ELF_KEPT + t]
+            o[pos + 3 * NT + t] = S[i, DISCARD + t]
+            o[pos + 4 * NT + t] = 0.0
+        pos += 4 * NT
+        nd = S[i, NDECK]
+        top = -1
+        bottom = -1
+        for k in range(nd):
+            c = S[i, DECK + k]
+            if c == DRAGON:
+                if bottom < 0:
+                    bottom = k
+                top = k
+            else:
+                o[pos + c] += 1.0
+        pos += NT
+        o[pos] = nd - top if top >= 0 else 0
+        o[pos + 1] = nd - bottom if bottom >= 0 else 0
