@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.bauer_trick.compiled import kernels as K
+import tablezoo.envs.bauer_trick.compiled.kernels as K
 from tablezoo.envs.bauer_trick.components import cards_of
 from tablezoo.envs.bauer_trick.rules import BauerTrickGame, BauerTrickState
 from tablezoo.envs.core.errors import InvalidOptionError
