@@ -24,7 +24,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,9 +64,11 @@ class GameSession:
     seed: int | None
     agents: dict[int, Agent] = field(default_factory=dict)
     tokens: dict[int, str] = field(default_factory=dict)  # human seat -> its secret
-    moves: list[LastMove] = field(default_factory=list)
+    decisions: int = 0  # the decisions played so far
+    moves: deque[LastMove] = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))  # play: last
     pending: dict[int, int] = field(default_factory=dict)  # human answers to a joint decision
     joints: list[dict[int, int]] = field(default_factory=list)  # watch mode: every joint move
+    lines: list[tuple[str, ...]] = field(default_factory=list)  # watch mode: each move's lines
     keyframes: dict[int, State] = field(default_factory=dict)  # watch mode: position k
     every: int = 32  # watch mode: a keyframe every this many positions
     cursor: int = 0  # watch mode: the position shown
@@ -76,7 +78,8 @@ class GameSession:
     used: float = field(default_factory=time.monotonic)  # the last request about it
     stop: threading.Event = field(default_factory=threading.Event)  # set: the server stops
     lock: threading.Lock = field(default_factory=threading.Lock)
-    _shown: tuple[int, State] | None = None  # watch mode: the last position rebuilt
+    _shown: tuple[int, State, LastMove | None] | None = None  # watch: the last one rebuilt
+    _tail: LastMove | None = None  # watch mode: the move to the last position played
 
     @property
     def humans(self) -> list[int]:
@@ -93,30 +96,40 @@ class GameSession:
 
     def over(self) -> bool:
         """The played game has ended (by its rules or at ``max_decisions``)."""
-        return self.state.is_over() or len(self.moves) >= self.game.max_decisions
+        return self.state.is_over() or self.decisions >= self.game.max_decisions
 
     def finished(self) -> bool:
         """Nothing more to play: the game (watch mode: the last position played) is over."""
         return self.over()
 
-    def frame_state(self, index: int) -> State:
-        """Watch mode: position ``index``, played again from the keyframe before it."""
+    def frame(self, index: int) -> tuple[State, LastMove | None]:
+        """Watch mode: position ``index`` and the move that led to it, played again from the
+        keyframe before it."""
         if index == len(self.joints):
-            return self.state
+            return self.state, self._tail
         if self._shown is not None and self._shown[0] == index:
-            return self._shown[1]
+            return self._shown[1], self._shown[2]
         start = index - index % self.every
+        if start == index and index > 0:  # a keyframe: its move is played from the one before
+            start -= self.every
         state = self.keyframes[start].clone()
-        for joint in self.joints[start:index]:
-            state.apply(joint)
-        self._shown = (index, state)
-        return state
+        last = None
+        for k in range(start, index):
+            if k == index - 1:
+                last = record_move(state, self.joints[k])
+            state.apply(self.joints[k])
+        self._shown = (index, state, last)
+        return state, last
+
+    def frame_state(self, index: int) -> State:
+        """Watch mode: position ``index``."""
+        return self.frame(index)[0]
 
     def frame_over(self) -> bool:
         """The watched position is the end of the game."""
         if self.frame_state(self.cursor).is_over():
             return True
-        return self.cursor == len(self.joints) and len(self.moves) >= self.game.max_decisions
+        return self.cursor == len(self.joints) and self.decisions >= self.game.max_decisions
 
     # --- who may ask what ---------------------------------------------------------------------
     def check_seat(self, seat: Any, token: Any) -> int:
@@ -144,12 +157,18 @@ class GameSession:
             raise WebError(403, f"game {self.id} has human seats {self.humans}: ask for your "
                                 "seat's view (seat and token); the whole table is shown only "
                                 "in games without a human seat")
-        if self.mode == "watch":
-            state, moves = self.frame_state(self.cursor), self.moves[: self.cursor]
-        else:
-            state, moves = self.state, self.moves
-        last = moves[-1] if moves else None
         game = self.game
+        if self.mode == "watch":
+            state, last = self.frame(self.cursor)
+            made = self.cursor
+            first = max(0, made - LOG_LIMIT)
+            log = [{"n": i + 1, "lines": list(self.lines[i])} for i in range(first, made)]
+        else:
+            state, made = self.state, self.decisions
+            last = self.moves[-1] if self.moves else None
+            log = [{"n": made - len(self.moves) + i + 1,
+                    "lines": move.lines(game.player_name, seat)}
+                   for i, move in enumerate(self.moves)]
         views = game.text_views()
         over = self.over() if self.mode == "play" else self.frame_over()
         acting = [] if over else list(state.acting_players())
@@ -164,20 +183,17 @@ class GameSession:
                 menu = {"labels": [[a, views.menu_label(state, a)] for a in choices],
                         "groups": [[key, title, list(ids)] for key, title, ids
                                    in views.menu_groups(state, seat, choices)]}
-        first = max(0, len(moves) - LOG_LIMIT)
-        log = [{"n": i + 1, "lines": moves[i].lines(game.player_name, seat)}
-               for i in range(first, len(moves))]
         out: dict[str, Any] = {
             "game": self.id, "env": self.env, "options": self.options, "mode": self.mode,
             "title": self.title, "viewer": seat,
             "seats": [{"name": game.player_name(p), "player": self.seats[p],
                        "you": p == seat} for p in range(game.num_players)],
-            "counter": len(moves) if self.mode == "play" else self.cursor,
+            "counter": made if self.mode == "play" else self.cursor,
             "to_act": [game.player_name(p) for p in acting],
             "over": over,
             "svg": state.to_svg(seat, last, choices),
             "text": str(state) if seat is None else views.render_seat(state, seat, False),
-            "log": log, "moves": len(moves), "menu": menu, "answered": answered,
+            "log": log, "moves": made, "menu": menu, "answered": answered,
             "think_ms": round(self.think_s * 1000, 1),
         }
         if self.mode == "watch":
@@ -365,6 +381,7 @@ def play_agents(session: GameSession) -> None:
         joint.update(agent_actions(session, state, [p for p in acting if p not in joint]))
         session.pending = {}
         session.moves.append(record_move(state, joint))
+        session.decisions += 1
         state.apply(joint)
 
 
@@ -372,10 +389,10 @@ def human_move(session: GameSession, seat: int, action: Any, counter: Any) -> No
     """A human seat's move at move ``counter``; agents then play until a human must answer."""
     if isinstance(counter, bool) or not isinstance(counter, int):
         raise bad(f"counter={_shown(counter)}; send the move counter of the view the move was "
-                  f"made in (now {len(session.moves)})")
-    if counter != len(session.moves):
+                  f"made in (now {session.decisions})")
+    if counter != session.decisions:
         raise WebError(409, f"stale move: it was made at move {_shown(counter)}, but the game "
-                            f"is at move {len(session.moves)}; reload the game")
+                            f"is at move {session.decisions}; reload the game")
     state = session.state
     name = session.game.player_name(seat)
     if session.over():
@@ -433,9 +450,12 @@ def _grow(session: GameSession) -> bool:
     if session.over():
         return False
     joint = agent_actions(session, state, list(state.acting_players()))
-    session.moves.append(record_move(state, joint))
+    move = record_move(state, joint)
     state.apply(joint)
     session.joints.append(joint)
+    session.lines.append(tuple(move.lines(session.game.player_name, None)))
+    session._tail = move
+    session.decisions += 1
     if len(session.joints) % session.every == 0:
         session.keyframes[len(session.joints)] = state.clone()
     return True

@@ -8,6 +8,7 @@ watched game's keyframes, the bounded "end", and the command line's ``--state`` 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import time
@@ -86,7 +87,7 @@ def fingerprint(app) -> str:
     """Everything a refused request must leave as it was: every game's position, moves,
     watched position and pending answers, and the set of games."""
     games = app.state.sessions.games
-    return json.dumps({key: [s.state.to_dict(), len(s.moves), s.cursor, len(s.joints),
+    return json.dumps({key: [s.state.to_dict(), s.decisions, s.cursor, len(s.joints),
                              sorted(s.pending.items())] for key, s in games.items()},
                       sort_keys=True, default=str)
 
@@ -390,8 +391,10 @@ def test_a_watched_game_keeps_keyframes_and_shows_every_position_as_played():
     played = seeded_game("bauer_draft_v0", {"num_players": 3}, specs, seed=11)
     assert session.frames == len(played) == view["frames"]
     assert sorted(session.keyframes) == list(range(0, len(played), 8))
-    for index in [*range(len(played)), 3, 0, len(played) - 1]:
-        assert session.frame_state(index).to_dict() == played[index].state.to_dict(), index
+    for index in [*range(len(played)), 3, 0, len(played) - 1, 8, 16, 7]:
+        state, last = session.frame(index)
+        assert state.to_dict() == played[index].state.to_dict(), index
+        assert (last and last.to_dict()) == (played[index].last and played[index].last.to_dict())
     view = client.post(step, json={"go": "start", "counter": view["frame"]}).json()
     view = client.post(step, json={"go": "next", "counter": 0}).json()
     assert view["frame"] == 1 and view["svg"] == played[1].state.to_svg(None, played[1].last)
@@ -457,3 +460,62 @@ def test_the_command_line_refuses_a_state_file_over_its_size(tmp_path, capsys, m
     with pytest.raises(SystemExit):
         play.main(["--state", str(path)])
     assert "over 1000 bytes" in capsys.readouterr().err
+
+
+def test_tablezoo_serve_stops_promptly_while_agents_think():
+    """SIGTERM while a watched game's slow agents play on to the end: the server exits within
+    seconds (its agents think in daemon threads and stop at their next move)."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import threading
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "tablezoo.training.cli.serve", "--port",
+                             str(port), "--token", "secret-token"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+
+    def call(path, body=None, **headers):
+        request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json",
+                                                  "Authorization": "token secret-token",
+                                                  **headers})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return json.loads(answer.read())
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/envs", timeout=5).close()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read().decode()
+                assert time.monotonic() < deadline, "tablezoo serve did not answer"
+                time.sleep(0.2)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            call("/api/games", {}, Host="attacker.example")
+        assert refused.value.code == 403
+        game = call("/api/games", {"env": "bauer_trick_v0",
+                                   "seats": ["ismcts:iterations=2000"] * 4})["game"]
+
+        def play_to_the_end():
+            with contextlib.suppress(OSError):  # the server stops under it
+                call(f"/api/games/{game}/step", {"go": "end", "counter": 0})
+
+        threading.Thread(target=play_to_the_end, daemon=True).start()
+        time.sleep(1.0)  # the agents are thinking now
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        assert time.monotonic() - t0 < 15
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
