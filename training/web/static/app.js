@@ -4,8 +4,14 @@
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
-let current = { game: null, seat: null, token: null, tokens: {}, view: null, busy: false };
+const BOARDS = window.tablezooBoards || {};  // boards.js: what a game's picture adds
+let current = fresh();
 let autoplay = null;
+
+function fresh() {
+  return { game: null, seat: null, token: null, tokens: {}, view: null, busy: false, board: null,
+           seen: null };
+}
 
 async function api(method, path, body) {
   const init = { method, headers: {} };
@@ -117,7 +123,7 @@ function seed() {
 async function start(extra) {
   showError(null);
   const body = { env: $("env").value, options: chosenOptions(), seats: seats(), seed: seed(), ...extra };
-  const data = await api("POST", "/api/games", body);
+  const data = await thinking(api("POST", "/api/games", body), "starting the game…");
   enter(data);
 }
 
@@ -170,6 +176,7 @@ async function switchSeat(seat) {
 
 // --- the game ---------------------------------------------------------------------------------
 function show(view) {
+  const before = current.view;
   current.view = view;
   document.body.dataset.views = String(Number(document.body.dataset.views || 0) + 1);
   $("setup").hidden = true;
@@ -178,22 +185,19 @@ function show(view) {
   const env = envInfo(view.env);
   $("legend").textContent = env ? env.legend : "";
   $("board").innerHTML = view.svg;
+  const svg = $("board").querySelector("svg");
+  const labels = new Map(view.menu ? view.menu.labels : []);
   for (const el of $("board").querySelectorAll("[data-action]")) {
     el.addEventListener("click", () => move(Number(el.dataset.action)));
+    tooltip(el, labels.get(Number(el.dataset.action)));
   }
   for (const el of $("board").querySelectorAll("[data-group]")) {
     el.addEventListener("click", () => showMenu(el.dataset.group));
+    const group = view.menu && view.menu.groups.find((g) => g[0] === el.dataset.group);
+    if (group) tooltip(el, group[1]);
   }
   $("text").textContent = view.text;
-  const log = $("log");
-  log.replaceChildren(...view.log.map((entry) => {
-    const li = document.createElement("li");
-    li.value = entry.n;
-    li.textContent = entry.lines.join("; ");
-    return li;
-  }));
-  const aside = log.closest("aside");
-  aside.scrollTop = aside.scrollHeight;  // the latest moves in sight, the page itself unmoved
+  showLog(view, before);
   status(view);
   seatSwitch();
   $("controls").hidden = view.mode !== "watch";
@@ -202,8 +206,53 @@ function show(view) {
       (view.can_grow && !view.over ? " (the agents play on)" : "");
     if (view.over && autoplay) toggleAutoplay();
   }
+  const board = env && svg ? BOARDS[env.game] : undefined;
+  current.board = board ? board.attach({
+    svg, view, move, moveButton, showMenu, menuBox: $("menu"), busy: () => current.busy,
+  }) : null;
   showMenu(null);
-  showResult(view);
+  showResult(view, svg);
+}
+
+// a card's or tile's full move name when the pointer rests on it (the picture may shorten names)
+function tooltip(el, text) {
+  if (!text || el.querySelector(":scope > title")) return;
+  const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+  title.textContent = text;
+  el.prepend(title);
+}
+
+// The move list (its own scroll box, the latest moves in sight) and, when playing, the moves
+// made since the seat's previous view.
+function showLog(view, before) {
+  const line = (entry) => {
+    const li = document.createElement("li");
+    li.value = entry.n;
+    li.textContent = entry.lines.join("; ");
+    return li;
+  };
+  $("log").replaceChildren(...view.log.map(line));
+  const box = $("history");
+  box.scrollTop = box.scrollHeight;
+  const recent = $("recent");
+  const since = before && before.game === view.game && view.mode === "play" ? before.moves : null;
+  const fresh = since === null ? [] : view.log.filter((entry) => entry.n > since);
+  recent.hidden = fresh.length === 0;
+  recent.querySelector("ol").replaceChildren(...fresh.map(line));
+  recent.scrollTop = recent.scrollHeight;
+}
+
+// While a request runs the agents may be thinking: say so, and keep the moves from clicks.
+async function thinking(request, text) {
+  document.body.classList.add("thinking");
+  $("thinking-text").textContent = text || "the agents are thinking…";
+  $("thinking").hidden = false;
+  try {
+    return await request;
+  } finally {
+    document.body.classList.remove("thinking");
+    $("thinking").hidden = true;
+  }
 }
 
 function status(view) {
@@ -231,6 +280,7 @@ function showMenu(groupKey) {
   const box = $("menu");
   box.replaceChildren();
   const menu = current.view && current.view.menu;
+  if (current.board && current.board.menu(groupKey)) return;  // the picture answers it
   if (!menu) return;
   const labels = new Map(menu.labels);
   const grouped = new Set(menu.groups.flatMap((g) => g[2]));
@@ -249,12 +299,18 @@ function showMenu(groupKey) {
     return;
   }
   title.textContent = "your legal moves";
+  if (current.board && current.board.hint) {  // what the picture offers for this decision
+    const hint = document.createElement("p");
+    hint.className = "hint";
+    hint.textContent = current.board.hint;
+    box.append(hint);
+  }
   for (const [a, label] of menu.labels) if (!grouped.has(a)) box.append(moveButton(a, label));
   for (const [key, text] of menu.groups) {
     const b = document.createElement("button");
     b.className = "group";
     b.dataset.group = key;
-    b.textContent = `${key}: ${text} →`;
+    b.textContent = `${text} →`;
     b.addEventListener("click", () => showMenu(key));
     box.append(b);
   }
@@ -269,7 +325,7 @@ function moveButton(action, label) {
   return b;
 }
 
-function showResult(view) {
+function showResult(view, svg) {
   const box = $("result");
   box.replaceChildren();
   if (!view.result) return;
@@ -277,6 +333,12 @@ function showResult(view) {
   const head = document.createElement("div");
   head.className = "headline";
   head.textContent = r.truncated ? "game cut at its decision bound" : "final score";
+  const best = Math.max(...r.returns);
+  const winners = view.seats.filter((s, p) => r.returns[p] === best).map((s) => s.name + (s.you ? " (you)" : ""));
+  if (!r.truncated) {
+    head.textContent += winners.length === view.seats.length ? ": a draw"
+      : `: ${winners.join(", ")} win${winners.length === 1 ? "s" : ""}`;
+  }
   box.append(head);
   const table = document.createElement("table");
   table.className = "final";
@@ -293,6 +355,39 @@ function showResult(view) {
     table.append(tr);
   });
   box.append(table);
+  if (svg) endBox(svg, head);
+}
+
+// The picture's own "game over" box: the table above says the same, so where the box lies on
+// cards (the last trick) it starts hidden; a click on it, or the button, hides or shows it.
+function endBox(svg, head) {
+  const text = [...svg.querySelectorAll("text")].find((t) => t.textContent.startsWith("game over"));
+  const ground = text && text.previousElementSibling;
+  if (!ground || ground.tagName !== "rect") return;
+  const group = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  group.setAttribute("class", "end-box");
+  ground.before(group);
+  group.append(ground);
+  while (group.nextElementSibling && group.nextElementSibling.tagName === "text") {
+    group.append(group.nextElementSibling);
+  }
+  const area = ground.getBBox();
+  const covers = [...svg.querySelectorAll("[data-card]")].some((card) => {
+    const b = card.getBBox();
+    return b.x < area.x + area.width && area.x < b.x + b.width &&
+      b.y < area.y + area.height && area.y < b.y + b.height;
+  });
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "end-toggle";
+  const set = (hidden) => {
+    group.style.display = hidden ? "none" : "";
+    toggle.textContent = hidden ? "show the result on the picture" : "hide the result box (see the cards below it)";
+  };
+  group.addEventListener("click", () => set(true));
+  toggle.addEventListener("click", () => set(group.style.display !== "none"));
+  set(covers);
+  head.append(toggle);
 }
 
 async function move(action) {
@@ -300,9 +395,10 @@ async function move(action) {
   current.busy = true;
   try {
     showError(null);
-    const view = await api("POST", `/api/games/${current.game}/move`, {
+    const agents = current.view.seats.some((s) => !s.you);
+    const request = api("POST", `/api/games/${current.game}/move`, {
       seat: current.seat, token: current.token, action, counter: current.view.counter });
-    show(view);
+    show(await (agents ? thinking(request) : request));
   } catch (err) {
     showError(err);
   } finally {
@@ -315,7 +411,8 @@ async function go(where) {
   current.busy = true;
   try {
     showError(null);
-    show(await api("POST", `/api/games/${current.game}/step`, { go: where, counter: current.view.frame }));
+    const request = api("POST", `/api/games/${current.game}/step`, { go: where, counter: current.view.frame });
+    show(await (where === "next" || where === "end" ? thinking(request) : request));
   } catch (err) {
     showError(err);
     if (autoplay) toggleAutoplay();
@@ -325,14 +422,15 @@ async function go(where) {
 }
 
 function toggleAutoplay() {
+  const button = $("autoplay");
   if (autoplay) {
     clearInterval(autoplay);
     autoplay = null;
-    $("autoplay").textContent = "⏵ play";
   } else {
     autoplay = setInterval(() => go("next"), 700);
-    $("autoplay").textContent = "⏸ pause";
   }
+  button.classList.toggle("on", autoplay !== null);
+  button.querySelector("span").textContent = autoplay ? "pause" : "play";
 }
 
 async function reopen() {
@@ -357,7 +455,7 @@ async function reopen() {
 function newGame() {
   if (autoplay) toggleAutoplay();
   history.replaceState(null, "", "#");
-  current = { game: null, seat: null, token: null, tokens: {}, view: null, busy: false };
+  current = fresh();
   $("table").hidden = true;
   $("setup").hidden = false;
   $("new").hidden = true;
@@ -387,7 +485,8 @@ async function init() {
       const text = (await readFile($("state-file"))) || $("state-text").value;
       const state = JSON.parse(text);
       showError(null);
-      enter(await api("POST", "/api/games", { state, seats: seats(), seed: seed() }));
+      enter(await thinking(api("POST", "/api/games", { state, seats: seats(), seed: seed() }),
+                           "opening the position…"));
     } catch (err) { showError(err); }
   });
   $("replay-form").addEventListener("submit", async (e) => {
