@@ -182,6 +182,14 @@ def _group_sizes(hand, sizes):
 
 
 @njit(cache=True)
+def _members(g):
+    """(first type, step, count) of group ``g``'s types, ascending."""
+    if g < ALLY_TRIBES:
+        return 6 * g, 1, 6
+    return g - ALLY_TRIBES, 6, ALLY_TRIBES
+
+
+@njit(cache=True)
 def _in_group(t, g):
     if g < ALLY_TRIBES:
         return t // 6 == g
@@ -218,60 +226,54 @@ def _hand_score(hand):
 
 
 @njit(cache=True)
-def _award(values, slots, n_slots):
-    """Seat 0's Algorithm R award with equal tie-break keys (``rank_award(...)[0]``)."""
-    mine = values[0]
+def _award(o, markers, n, k, plus, tokens, age):
+    """Seat 0's Algorithm R award in kingdom ``k`` at Age ``age`` with equal tie-break keys,
+    ``plus`` markers more of mine (``rank_award(values, keys, age_slots(tokens, age))[0]``)."""
+    mine = np.int64(o[markers + k]) + plus
     if mine < 1:
         return 0
-    above, tied = 0, 0
-    for p in range(values.shape[0]):
-        if values[p] > mine:
+    above, tied = 0, 1
+    for p in range(1, n):
+        value = np.int64(o[markers + p * NUM_KINGDOMS + k])
+        if value > mine:
             above += 1
-        elif values[p] == mine:
+        elif value == mine:
             tied += 1
     total = 0
-    for s in range(above, above + tied):
-        if s < n_slots:
-            total += slots[s]
+    for s in range(above, min(above + tied, age + 1)):  # slot s is Age ``age - s``'s token
+        total += np.int64(o[tokens + 3 * k + age - s])
     return total // tied
 
 
 @njit(cache=True)
-def _two_player(values, low, high, i_plus_ii):
-    """Seat 0's award under the 2-player Age II rule (``two_player_age_two(...)[0]``)."""
-    eligible = (values[0] >= 1) + (values[1] >= 1)
-    if values[0] < 1:
+def _two_player(o, markers, k, plus, tokens, i_plus_ii):
+    """Seat 0's award in kingdom ``k`` under the 2-player Age II rule, ``plus`` markers more of
+    mine (``two_player_age_two(...)[0]``)."""
+    mine = np.int64(o[markers + k]) + plus
+    other = np.int64(o[markers + NUM_KINGDOMS + k])
+    low, high = np.int64(o[tokens + 3 * k]), np.int64(o[tokens + 3 * k + 1])
+    if mine < 1:
         return 0
-    if eligible == 1:
+    if other < 1:
         return low + high
-    if values[0] == values[1]:
+    if mine == other:
         return (high + low) // 2 if i_plus_ii else high // 2
-    return high if values[0] > values[1] else 0
+    return high if mine > other else 0
 
 
 @njit(cache=True)
 def _marker_value(o, off, par, k, age):
     """``HeuristicAgent._award_gain``: my gain with one marker more in kingdom ``k``."""
-    n, ages = par[P_N], par[P_AGES]
-    before = np.empty(n, np.int64)
-    for p in range(n):
-        before[p] = np.int64(o[off[O_MARKERS] + p * NUM_KINGDOMS + k])
-    after = before.copy()
-    after[0] += 1
-    toks = np.empty(3, np.int64)
-    for s in range(par[P_SLOTS]):
-        toks[s] = np.int64(o[off[O_TOKENS] + 3 * k + s])
-    slots = np.empty(3, np.int64)
+    n, markers, tokens = par[P_N], off[O_MARKERS], off[O_TOKENS]
     total = 0.3
-    for a in range(age, ages):
+    for a in range(age, par[P_AGES]):
         weight = 1.0 if a == age else FUTURE_WEIGHT
         if n == 2 and a == 1:
-            gain = (_two_player(after, toks[0], toks[1], par[P_I_PLUS_II])
-                    - _two_player(before, toks[0], toks[1], par[P_I_PLUS_II]))
+            gain = (_two_player(o, markers, k, 1, tokens, par[P_I_PLUS_II])
+                    - _two_player(o, markers, k, 0, tokens, par[P_I_PLUS_II]))
         else:
-            for s in range(a + 1):
-                slots[s] = toks[a - s]
-            gain = _award(after, slots, a + 1) - _award(before, slots, a + 1)
+            gain = (_award(o, markers, n, k, 1, tokens, a)
+                    - _award(o, markers, n, k, 0, tokens, a))
         total += weight * gain
     return total
 
@@ -340,11 +342,10 @@ def _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand, follow, l
             continue
         x = sizes[g] + skeletons
         left = total - x
-        for lead in range(SKELETON):
-            if leader >= 0:
-                if lead != leader:
-                    continue
-            elif hand[lead] == 0 or not _in_group(lead, g):
+        first, step, count = _members(g)
+        for j in range(count):
+            lead = first + step * j
+            if (lead != leader) if leader >= 0 else hand[lead] == 0:
                 continue
             value = _band_core(o, off, par, spaces, mv, beat, lead, x, skeletons, age, track,
                                horde, left)
@@ -375,8 +376,10 @@ def _follow_up(o, off, par, spaces, mv, beat, age, track, horde, rest):
         if sizes[g] == 0:
             continue
         x = sizes[g]
-        for lead in range(SKELETON):
-            if rest[lead] == 0 or not _in_group(lead, g):
+        first, step, count = _members(g)
+        for j in range(count):
+            lead = first + step * j
+            if rest[lead] == 0:
                 continue
             value = _band_core(o, off, par, spaces, mv, beat, lead, x, 0, age, track, horde,
                                total - x)
