@@ -1,0 +1,431 @@
+"""The decisions of bower's compiled engine: legality, the legal mask, the observation and the
+global state written in place from a slot's row (``observation``'s encoding, bit for bit)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tablezoo.envs.bower.actions import (
+    ACCEPT,
+    BRANCH,
+    COLUMN,
+    COVER,
+    HAND,
+    KEEP,
+    NUM_ACTIONS,
+    PASS,
+    PLAY,
+    TARGET,
+)
+from tablezoo.envs.bower.compiled.layout import (
+    ACTOR,
+    BENDS,
+    BONUS,
+    BORIENT,
+    BRANCHP,
+    CELL_BASE,
+    CELLF,
+    CH_BRANCH,
+    CH_COVERED,
+    CH_FLAG,
+    CH_PINK,
+    CH_TOKEN,
+    COLF,
+    COND_C,
+    COND_X,
+    COVER_ASK,
+    COVER_TILE,
+    COVERP,
+    DECK,
+    DEPTH,
+    DISC,
+    DISC_BY,
+    DISCARD_ASK,
+    DISPLAY,
+    DISPLAY_ROWS,
+    DOUBLE_ASK,
+    DRAFT,
+    DRAWN,
+    DROW,
+    EFFECT,
+    EGGS,
+    EXTRA,
+    FORCE,
+    FORCED,
+    FPB,
+    FPC,
+    FPR0,
+    GS_DECK,
+    GS_DECK_TOP,
+    GS_DISC,
+    GS_DRAW,
+    GS_EGGS,
+    GS_HANDS,
+    GS_STACK,
+    GS_STACK_TOP,
+    HAND_ROWS,
+    HAND_STRIDE,
+    HANDP,
+    HANDS,
+    HROW,
+    KEEPP,
+    KEPT,
+    LIMITS,
+    NBASE,
+    NDECK,
+    NDISC,
+    NDRAWN,
+    NEST_SIZE,
+    NHAND,
+    NKEPT,
+    NPLACED,
+    NSTACK,
+    NTD,
+    O_HANDS_PUBLIC,
+    OB_COLF,
+    OB_COVER,
+    OB_COVERED,
+    OB_DISCARDED,
+    OB_DISPLAY,
+    OB_DRAW,
+    OB_EFFECT,
+    OB_EGGS,
+    OB_HANDS,
+    OB_KEPT,
+    OB_MYDISC,
+    OB_NESTS,
+    OB_OWNER,
+    OB_PHASE,
+    OB_REMOVED,
+    OB_SCALARS,
+    OB_SPIED,
+    OB_TOKENS,
+    OBS_SIZE,
+    OCC,
+    OPP_DISCARD,
+    OVER,
+    OWED,
+    OWNER,
+    PHASE,
+    PLACED,
+    PLACED_STRIDE,
+    PLACED_TOK,
+    PLAYP,
+    PLCELLS,
+    SPIEDC,
+    SPIEDR,
+    SPY,
+    STACK,
+    START,
+    STATE_SIZE,
+    SUPPLY,
+    TAKE,
+    TD,
+    TILE_ROWS,
+    TOKCELL,
+    TOKEN,
+    TOKSEAT,
+    TOKST,
+    TOP,
+    TP,
+    TURNS,
+    token_target_ok,
+)
+from tablezoo.envs.bower.components import (
+    NUM_BONUS,
+    TK1,
+)
+
+
+# --- legality and decisions ----------------------------------------------------------------------
+@njit(cache=True)
+def _legal(S, i, a):
+    """Whether ``a`` is legal for slot ``i``'s acting seat (``BowerState.legal_mask``)."""
+    if a < 0 or a >= NUM_ACTIONS:
+        return False
+    ph = S[i, PHASE]
+    p = S[i, TP]
+    if ph in (DRAFT, TAKE):
+        return a < 3 and S[i, DISPLAY + a] >= 0
+    if ph == PLAYP:
+        if a < PLAY or a >= PASS:
+            return False
+        h = (a - PLAY) // 76
+        f = ((a - PLAY) % 76) >> 1
+        if h >= S[i, NHAND + p]:
+            return False
+        forced = S[i, FORCED + p]
+        if forced >= 0 and S[i, HANDS + HAND_STRIDE * p + h] != forced:
+            return False
+        occ = S[i, OCC + p]
+        return (occ & FPB[f]) == 0 and (FPR0[f] or (occ & FPC[f]) != 0)
+    if ph in (BONUS, COVER_ASK, DOUBLE_ASK, DISCARD_ASK):
+        return a in (PASS, ACCEPT)
+    if ph == KEEPP:
+        return KEEP <= a < KEEP + S[i, NDRAWN]
+    if ph in (OPP_DISCARD, HANDP):
+        return HAND <= a < HAND + S[i, NHAND + S[i, ACTOR]]
+    if ph == FORCE:
+        return a == PASS or (a < 3 and S[i, DISPLAY + a] >= 0)
+    if ph == SPY:
+        return COLUMN <= a < COLUMN + 6 and S[i, OWNER + a - COLUMN] != p
+    if ph == TOKEN:
+        if a == PASS:
+            return True
+        if a < TARGET or a >= BRANCH:
+            return False
+        tok = S[i, EFFECT] - TK1
+        s_rel = (a - TARGET) // 24
+        if s_rel == 1 and tok != 0:
+            return False
+        return token_target_ok(S, i, tok, p if s_rel == 0 else 1 - p, (a - TARGET) % 24)
+    if ph == BRANCHP:
+        if a == PASS:
+            return True
+        if a < BRANCH or a >= COVER:
+            return False
+        cell = (a - BRANCH) // 2
+        return S[i, TOP + 24 * p + cell] >= 0 and BENDS[a - BRANCH, 0] >= 0
+    if ph == COVERP:
+        if a < COVER or a >= HAND:
+            return False
+        f = (a - COVER) >> 1
+        return (S[i, OCC + p] & FPB[f]) == FPB[f]
+    return False
+
+
+@njit(cache=True)
+def _write_mask(S, i, m):
+    """Slot ``i``'s legal mask into the bool row ``m`` (``BowerState.legal_mask``)."""
+    for a in range(NUM_ACTIONS):
+        m[a] = False
+    ph = S[i, PHASE]
+    p = S[i, TP]
+    if ph == PLAYP:
+        occ = S[i, OCC + p]
+        forced = S[i, FORCED + p]
+        n = S[i, NHAND + p]
+        for f in range(38):
+            if (occ & FPB[f]) == 0 and (FPR0[f] or (occ & FPC[f]) != 0):
+                for h in range(n):
+                    if forced < 0 or S[i, HANDS + HAND_STRIDE * p + h] == forced:
+                        m[PLAY + 76 * h + 2 * f] = True
+                        m[PLAY + 76 * h + 2 * f + 1] = True
+    elif ph in (DRAFT, TAKE, FORCE):
+        for d in range(3):
+            m[d] = S[i, DISPLAY + d] >= 0
+        m[PASS] = ph == FORCE
+    elif ph in (BONUS, COVER_ASK, DOUBLE_ASK, DISCARD_ASK):
+        m[PASS] = True
+        m[ACCEPT] = True
+    elif ph == KEEPP:
+        for j in range(S[i, NDRAWN]):
+            m[KEEP + j] = True
+    elif ph in (OPP_DISCARD, HANDP):
+        for h in range(S[i, NHAND + S[i, ACTOR]]):
+            m[HAND + h] = True
+    elif ph == SPY:
+        for c in range(6):
+            m[COLUMN + c] = S[i, OWNER + c] != p
+    elif ph == TOKEN:
+        tok = S[i, EFFECT] - TK1
+        for s_rel in range(2 if tok == 0 else 1):
+            seat = p if s_rel == 0 else 1 - p
+            for cell in range(24):
+                if token_target_ok(S, i, tok, seat, cell):
+                    m[TARGET + 24 * s_rel + cell] = True
+        m[PASS] = True
+    elif ph == BRANCHP:
+        for cell in range(24):
+            if S[i, TOP + 24 * p + cell] >= 0:
+                for o in range(2):
+                    if BENDS[2 * cell + o, 0] >= 0:
+                        m[BRANCH + 2 * cell + o] = True
+        m[PASS] = True
+    elif ph == COVERP:
+        occ = S[i, OCC + p]
+        for f in range(38):
+            if (occ & FPB[f]) == FPB[f]:
+                m[COVER + 2 * f] = True
+                m[COVER + 2 * f + 1] = True
+
+
+@njit(cache=True)
+def _knows_egg(S, i, me, pos):
+    if S[i, PHASE] == OVER:
+        return True
+    if pos >= 6:
+        return S[i, SPIEDR + me] != 0
+    return S[i, OWNER + pos] == me or ((S[i, SPIEDC + me] >> pos) & 1) != 0
+
+
+@njit(cache=True)
+def _write_hand(S, i, q, o, at, visible):
+    """Seat ``q``'s 6 hand slots at ``o[at:]`` (present, forced, tile features)."""
+    forced = S[i, FORCED + q]
+    for h in range(S[i, NHAND + q]):
+        t = S[i, HANDS + HAND_STRIDE * q + h]
+        base = at + HROW * h
+        if visible:
+            for k in range(HROW):
+                o[base + k] = HAND_ROWS[t, k]
+        else:
+            o[base] = 1.0
+        if t == forced:
+            o[base + 1] = 1.0
+
+
+@njit(cache=True)
+def _write_obs(S, i, opts, me, o):
+    """Seat ``me``'s observation of slot ``i`` into ``o`` (``observation.observe``)."""
+    op = 1 - me
+    for k in range(OBS_SIZE):
+        o[k] = 0.0
+    over = S[i, PHASE] == OVER
+    # nests
+    for r in range(2):
+        q = me if r == 0 else op
+        base = OB_NESTS + NEST_SIZE * r
+        flags = S[i, CELLF + q]
+        for c in range(24):
+            t = S[i, TOP + 24 * q + c]
+            if t >= 0:
+                for ch in range(NBASE):
+                    v = CELL_BASE[t, ch]
+                    if v != 0.0:
+                        o[base + 24 * ch + c] = v
+                o[base + 24 * CH_PINK + c] = CELL_BASE[t, CH_PINK]
+            if S[i, DEPTH + 24 * q + c]:
+                o[base + 24 * CH_COVERED + c] = 1.0
+            if (flags >> c) & 1:
+                o[base + 24 * CH_FLAG + c] = 1.0
+        for tok in range(4):
+            if S[i, TOKST + tok] == PLACED_TOK and S[i, TOKSEAT + tok] == q:
+                o[base + 24 * (CH_TOKEN + tok) + S[i, TOKCELL + tok]] = 1.0
+        if S[i, TOKST + 4] == PLACED_TOK and S[i, TOKSEAT + 4] == q:
+            o[base + 24 * (CH_BRANCH + S[i, BORIENT]) + S[i, TOKCELL + 4]] = 1.0
+    # covered tiles, column flags, eggs, spied columns
+    for q in range(2):
+        hidden = False
+        for c in range(24):
+            if S[i, DEPTH + 24 * q + c]:
+                hidden = True
+        if hidden:
+            for k in range(S[i, NPLACED + q]):
+                at = PLACED + PLACED_STRIDE * q + 3 * k
+                t = S[i, at]
+                pl = S[i, at + 1]
+                if S[i, TOP + 24 * q + PLCELLS[pl, 0]] != 2 * t \
+                        or S[i, TOP + 24 * q + PLCELLS[pl, 1]] != 2 * t + 1:
+                    o[OB_COVERED + t] = 1.0
+    for r in range(2):
+        q = me if r == 0 else op
+        cf = S[i, COLF + q]
+        sc = S[i, SPIEDC + q]
+        for c in range(6):
+            o[OB_COLF + 6 * r + c] = (cf >> c) & 1
+            o[OB_SPIED + 6 * r + c] = (sc >> c) & 1
+    for c in range(6):
+        o[OB_OWNER + (c if S[i, OWNER + c] == me else 6 + c)] = 1.0
+        if _knows_egg(S, i, me, c):
+            o[OB_EGGS + 8 * c + S[i, EGGS + c]] = 1.0
+    if _knows_egg(S, i, me, 6):
+        o[OB_REMOVED + S[i, EGGS + 6]] = 1.0
+        o[OB_REMOVED + S[i, EGGS + 7]] = 1.0
+    # display, hands, cover tile, bonus draw and kept tiles
+    for d in range(3):
+        t = S[i, DISPLAY + d]
+        if t >= 0:
+            for k in range(DROW):
+                o[OB_DISPLAY + DROW * d + k] = DISPLAY_ROWS[t, k]
+    _write_hand(S, i, me, o, OB_HANDS, True)
+    _write_hand(S, i, op, o, OB_HANDS + 6 * HROW, opts[O_HANDS_PUBLIC] != 0)
+    t = S[i, COVER_TILE]
+    if t >= 0:
+        o[OB_COVER] = 1.0
+        for k in range(DROW - 1):
+            o[OB_COVER + 1 + k] = TILE_ROWS[t, k]
+    if S[i, TP] == me:
+        for j in range(S[i, NDRAWN]):
+            o[OB_DRAW + NUM_BONUS * j + S[i, DRAWN + j]] = 1.0
+    for k in range(S[i, NKEPT + me]):
+        o[OB_KEPT + S[i, KEPT + 20 * me + k]] = 1.0
+    for k in range(S[i, NKEPT + op]):
+        o[OB_KEPT + NUM_BONUS + S[i, KEPT + 20 * op + k]] = 1.0
+    for k in range(S[i, NDISC]):
+        if S[i, DISC_BY + k] == me:
+            o[OB_MYDISC + S[i, DISC + k]] = 1.0
+    for tok in range(5):
+        if S[i, TOKST + tok] == SUPPLY:
+            o[OB_TOKENS + tok] = 1.0
+    for k in range(S[i, NTD]):
+        o[OB_DISCARDED + S[i, TD + k]] = 1.0
+    # the tail: effect, phase, scalars
+    if S[i, EFFECT] >= 0:
+        o[OB_EFFECT + S[i, EFFECT]] = 1.0
+    o[OB_PHASE + S[i, PHASE]] = 1.0
+    sc = OB_SCALARS
+    o[sc] = np.float32(S[i, TURNS + me] / 12.0)
+    o[sc + 1] = np.float32(S[i, TURNS + op] / 12.0)
+    o[sc + 2] = np.float32(S[i, LIMITS + me] / 5.0)
+    o[sc + 3] = np.float32(S[i, LIMITS + op] / 5.0)
+    o[sc + 4] = np.float32(S[i, NSTACK] / 36.0)
+    o[sc + 5] = np.float32(S[i, NDECK] / 20.0)
+    o[sc + 6] = np.float32(S[i, NDISC] / 20.0)
+    o[sc + 7] = 1.0 if S[i, EXTRA + me] else 0.0
+    o[sc + 8] = 1.0 if S[i, EXTRA + op] else 0.0
+    o[sc + 9] = 1.0 if S[i, OWED + me] else 0.0
+    o[sc + 10] = 1.0 if S[i, OWED + op] else 0.0
+    o[sc + 11] = 1.0 if S[i, START] == me else 0.0
+    o[sc + 12] = 1.0 if S[i, TP] == me and not over else 0.0
+    o[sc + 13] = 1.0 if S[i, ACTOR] == me else 0.0
+    o[sc + 14] = 1.0 if over else 0.0
+    o[sc + 15] = 1.0 if S[i, COND_C] != 0 or S[i, COND_X] != 0 else 0.0
+
+
+@njit(cache=True)
+def write_decisions(S, opts, obs, mask, seat, lo, hi):
+    """The acting seat, its observation and legal mask of slots ``lo..hi-1`` (never over)."""
+    for i in range(lo, hi):
+        me = S[i, ACTOR]
+        seat[i] = me
+        _write_obs(S, i, opts, me, obs[i])
+        _write_mask(S, i, mask[i])
+
+
+@njit(cache=True)
+def first_illegal(S, actions):
+    """The first slot whose action is illegal for its acting seat, or -1."""
+    for i in range(S.shape[0]):
+        if not _legal(S, i, actions[i]):
+            return i
+    return -1
+
+
+
+@njit(cache=True)
+def global_states(S, opts, out):
+    """``State.global_state()`` of every slot (``observation.STATE_SPEC``) into ``out``."""
+    for i in range(S.shape[0]):
+        o = out[i]
+        _write_obs(S, i, opts, 0, o)
+        for k in range(OBS_SIZE, STATE_SIZE):
+            o[k] = 0.0
+        for q in range(2):
+            _write_hand(S, i, q, o, GS_HANDS + 6 * HROW * q, True)
+        for pos in range(8):
+            o[GS_EGGS + 8 * pos + S[i, EGGS + pos]] = 1.0
+        for j in range(S[i, NDRAWN]):
+            o[GS_DRAW + NUM_BONUS * j + S[i, DRAWN + j]] = 1.0
+        for k in range(S[i, NDISC]):
+            o[GS_DISC + NUM_BONUS * S[i, DISC_BY + k] + S[i, DISC + k]] = 1.0
+        for k in range(S[i, NSTACK]):
+            o[GS_STACK + S[i, STACK + k]] = 1.0
+        for k in range(S[i, NDECK]):
+            o[GS_DECK + S[i, DECK + k]] = 1.0
+        if S[i, NSTACK] > 0:
+            o[GS_STACK_TOP + S[i, STACK + S[i, NSTACK] - 1]] = 1.0
+        if S[i, NDECK] > 0:
+            o[GS_DECK_TOP + S[i, DECK + S[i, NDECK] - 1]] = 1.0
+
