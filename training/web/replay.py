@@ -135,9 +135,10 @@ def evaluation_setup(text: str, index: Any) -> RecordedGame:
     try:
         header = json.loads(lines[0])["run"]
         games = [json.loads(line) for line in lines[1:]]
-    except (IndexError, KeyError, TypeError, json.JSONDecodeError) as exc:
+    except (IndexError, KeyError, TypeError, ValueError, RecursionError) as exc:
         raise RecordError(f"not a records file of tablezoo evaluate (a first line "
-                          f'{{"run": ...}}, then one JSON line per game): {exc}') from None
+                          f'{{"run": ...}}, then one JSON line per game): '
+                          f"{type(exc).__name__}: {str(exc)[:200]}") from None
     if not isinstance(header, dict):
         raise RecordError(f'{where}: "run" must be an object (env, env_options, hero, '
                           f"opponent, ...), got {type(header).__name__}")

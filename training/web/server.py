@@ -48,6 +48,7 @@ allowed (503 where the server is full or busy); the game stays as it was.
 
 from __future__ import annotations
 
+import json
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -121,7 +122,7 @@ def create_app(sessions: Sessions | None = None, limits: Limits | None = None,
     from starlette.exceptions import HTTPException
     from starlette.middleware import Middleware
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse
+    from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
@@ -248,15 +249,20 @@ def create_app(sessions: Sessions | None = None, limits: Limits | None = None,
         store.add(session)
         return JSONResponse({"game": session.id, "tokens": {}, "view": view}, status_code=201)
 
-    async def web_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, WebError)
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+    def refusal(message: str, status: int) -> Response:
+        """``{"error": message}`` in ASCII JSON (a text of a request may hold any code point)."""
+        return Response(json.dumps({"error": message}), status_code=status,
+                        media_type="application/json")
 
-    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    async def web_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WebError)
+        return refusal(exc.message, exc.status)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         text = exc.detail if exc.status_code != 404 else (
             f"no such page or API route: {request.method} {request.url.path[:80]}")
-        return JSONResponse({"error": text}, status_code=exc.status_code)
+        return refusal(str(text), exc.status_code)
 
     @asynccontextmanager
     async def lifespan(app: Any) -> Any:

@@ -257,6 +257,11 @@ def record_cases(tournament: dict) -> list[object]:
         records({**run, "partner": 3}, line), records({**run, "env": "chess"}, line),
         records({**run, "env_options": {"max_deals": 10**30}}, line),
         "{}", "[]", "not json\n{also not}", json.dumps({"run": {}}) + "\n[1]",
+        "[" * 100_000 + "]" * 100_000, '{"run": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"run": {"env": ' + "1" * 5000 + "}}", '{"agents": ' + "1" * 5000 + "}",
+        records({**run, "hero": "\ud800"}, line), records({**run, "env": "\udfff"}, line),
+        records({**run, "hero": "random:\ud800=1"}, line),
+        json.dumps({**tournament, "agents": ["random", "heuristic:\ud800=1"]}),
     ]
     for key, junk in [("agents", []), ("agents", [1, 2]), ("agents", None),
                       ("agents", ["random"]), ("agents", ["policy:/etc/passwd", "random"]),
