@@ -85,6 +85,9 @@ PIECES = ("display", "glory_tokens", "tribes_in_play", "age", "dragons_revealed"
 (P_N, P_AGES, P_SLOTS, P_I_PLUS_II, P_CLAIM, P_PER_SPACE, P_TRACK_END) = range(7)
 P_BAND, P_ORC, P_BONUS = 7, 13, 19
 PAR_SIZE = 22
+# The rows of the kernel's integer scratch (one allocation per batch, not per row).
+(W_HAND, W_HORDE, W_BUILDING, W_BOTH, W_REST, W_SIZES, W_SIZES_2, W_UNSEEN) = range(8)
+WORK_ROWS = 8
 
 
 def _tables(game: EthnosGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -157,8 +160,10 @@ def _run(obs: np.ndarray, mask: np.ndarray,
 # ------------------------------------------------------------------------------ kernels
 @njit(cache=True)
 def _actions(obs, mask, off, par, spaces, out):
+    ints = np.zeros((WORK_ROWS, NUM_TYPES), np.int64)  # scratch rows, reused for every row
+    floats = np.zeros((2, NUM_TYPES), np.float64)
     for i in range(obs.shape[0]):
-        out[i] = _one(obs[i], mask[i], off, par, spaces)
+        out[i] = _one(obs[i], mask[i], off, par, spaces, ints, floats)
 
 
 @njit(cache=True)
@@ -197,9 +202,8 @@ def _in_group(t, g):
 
 
 @njit(cache=True)
-def _scores_plus_one(hand, out):
+def _scores_plus_one(hand, out, sizes):
     """``hand_scores_plus_one``: ``hand_score`` of ``hand`` plus one card of each type."""
-    sizes = np.zeros(NUM_GROUPS, np.int64)
     _group_sizes(hand, sizes)
     largest, squares = 0, 0
     for g in range(NUM_GROUPS):
@@ -215,8 +219,7 @@ def _scores_plus_one(hand, out):
 
 
 @njit(cache=True)
-def _hand_score(hand):
-    sizes = np.zeros(NUM_GROUPS, np.int64)
+def _hand_score(hand, sizes):
     _group_sizes(hand, sizes)
     largest, squares = 0, 0
     for g in range(NUM_GROUPS):
@@ -326,17 +329,16 @@ def _band_core(o, off, par, spaces, mv, beat, leader, x, skeletons, age, track, 
 
 
 @njit(cache=True)
-def _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand, follow, leader):
+def _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand, follow, leader, ints):
     """``best_band``: (found, value, leader, group) of the best whole-group band of ``hand``
     (with every Skeleton); ``follow``: a Centaur leader's value counts its follow-up band."""
-    sizes = np.zeros(NUM_GROUPS, np.int64)
+    sizes, rest = ints[W_SIZES], ints[W_REST]
     _group_sizes(hand, sizes)
     skeletons = hand[SKELETON]
     total = 0
     for t in range(NUM_TYPES):
         total += hand[t]
     found, best, best_lead, best_group = False, 0.0, -1, -1
-    rest = np.empty(NUM_TYPES, np.int64)
     for g in range(NUM_GROUPS):
         if sizes[g] == 0 or (leader >= 0 and not _in_group(leader, g)):
             continue
@@ -353,7 +355,7 @@ def _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand, follow, l
                 for t in range(NUM_TYPES):
                     rest[t] = 0 if t == SKELETON or _in_group(t, g) else hand[t]
                 nxt_found, nxt_value = _follow_up(o, off, par, spaces, mv, beat, age, track,
-                                                  horde, rest)
+                                                  horde, rest, ints[W_SIZES_2])
                 if nxt_found:
                     value += nxt_value
             value -= 0.05 * left
@@ -363,10 +365,9 @@ def _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand, follow, l
 
 
 @njit(cache=True)
-def _follow_up(o, off, par, spaces, mv, beat, age, track, horde, rest):
+def _follow_up(o, off, par, spaces, mv, beat, age, track, horde, rest, sizes):
     """(found, value) of a Centaur's follow-up: ``best_band(rest, follow=False)`` (``rest``
     holds no Skeleton)."""
-    sizes = np.zeros(NUM_GROUPS, np.int64)
     _group_sizes(rest, sizes)
     total = 0
     for t in range(NUM_TYPES):
@@ -396,7 +397,7 @@ def _read(o, start, out):
 
 
 @njit(cache=True)
-def _one(o, m, off, par, spaces):
+def _one(o, m, off, par, spaces, ints, floats):
     legal, only = 0, -1
     for a in range(NUM_ACTIONS):
         if m[a]:
@@ -409,9 +410,9 @@ def _one(o, m, off, par, spaces):
     n = par[P_N]
     phase = _first_max(o, off[O_PHASE], NUM_PHASES)
     age = _first_max(o, off[O_AGE], 3)
-    hand = np.empty(NUM_TYPES, np.int64)
+    hand = ints[W_HAND]
     _read(o, off[O_HAND], hand)
-    horde = np.empty(NUM_KINGDOMS, np.int64)
+    horde = ints[W_HORDE, :NUM_KINGDOMS]
     _read(o, off[O_HORDE], horde)
     if phase == TROLL_PICK:
         for a in range(CENTAUR_STOP - 1, TROLL - 1, -1):
@@ -425,20 +426,21 @@ def _one(o, m, off, par, spaces):
             full += horde[c]
         return ORC_EMPTY if age == par[P_AGES] - 1 or full >= NUM_KINGDOMS else ORC_KEEP
     if phase == ELF_PICK:
-        kept = np.empty(NUM_TYPES, np.int64)
+        kept = ints[W_BUILDING]
         _read(o, off[O_ELF], kept)
-        scores = np.empty(NUM_TYPES, np.float64)
-        _scores_plus_one(kept, scores)
+        scores = floats[0]
+        _scores_plus_one(kept, scores, ints[W_SIZES])
         best_a, best = ELF_DONE, -np.inf
         for t in range(NUM_TYPES):
             if m[ELF_KEEP + t] and scores[t] > best:
                 best_a, best = ELF_KEEP + t, scores[t]
         return best_a
     # marker values and the markers a band must outnumber, per kingdom
-    mv = np.empty(NUM_KINGDOMS, np.float64)
-    beat = np.zeros(NUM_KINGDOMS, np.int64)
+    mv = floats[1, :NUM_KINGDOMS]
+    beat = ints[W_HORDE, NUM_KINGDOMS:2 * NUM_KINGDOMS]
     for k in range(NUM_KINGDOMS):
         mv[k] = _marker_value(o, off, par, k, age)
+        beat[k] = 0
         for p in range(n if n == 2 else 1):
             beat[k] += np.int64(o[off[O_MARKERS] + p * NUM_KINGDOMS + k])
     if phase in (WINGFOLK_PICK, MERFOLK_PICK):
@@ -450,21 +452,23 @@ def _one(o, m, off, par, spaces):
     track = np.int64(o[off[O_TRACK]])
     if phase == CENTAUR_PICK:
         found, _, lead, _ = _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand,
-                                       True, -1)
+                                       True, -1, ints)
         if not found or not m[LEADER + lead]:
             return CENTAUR_STOP
         return LEADER + lead
     if phase == BUILD:
-        building = np.empty(NUM_TYPES, np.int64)
+        building = ints[W_BUILDING]
         _read(o, off[O_BUILDING], building)
         lead = -1
         for t in range(NUM_TYPES):
             if o[off[O_LEADER] + t] != 0.0:
                 lead = _first_max(o, off[O_LEADER], NUM_TYPES)
                 break
-        both = hand + building
+        both = ints[W_BOTH]
+        for t in range(NUM_TYPES):
+            both[t] = hand[t] + building[t]
         found, _, _, group = _best_band(o, off, par, spaces, mv, beat, age, track, horde, both,
-                                        True, lead)
+                                        True, lead, ints)
         for t in range(NUM_TYPES):
             if found:
                 planned = both[t] if t == SKELETON or _in_group(t, group) else 0
@@ -482,12 +486,12 @@ def _one(o, m, off, par, spaces):
             break
     risk = _age_end_risk(o, off, n)
     if consider and not (PLAY_VALUE < np.inf):
-        sizes = np.zeros(NUM_GROUPS, np.int64)
+        sizes = ints[W_SIZES, :NUM_GROUPS]
         _group_sizes(hand, sizes)
         consider = not can_recruit or sizes.max() + hand[SKELETON] >= PLAY_SIZE or risk >= 0.3
     if consider:
         found, value, lead, group = _best_band(o, off, par, spaces, mv, beat, age, track, horde,
-                                               hand, True, -1)
+                                               hand, True, -1, ints)
         if found:
             x = hand[SKELETON]
             for t in range(SKELETON):
@@ -496,7 +500,7 @@ def _one(o, m, off, par, spaces):
             if (x >= PLAY_SIZE or not can_recruit or value >= PLAY_VALUE
                     or (risk >= 0.3 and value >= 1.0)):
                 return LEADER + lead
-    return _recruit(o, off, par, m, hand)
+    return _recruit(o, off, par, m, hand, ints, floats[0])
 
 
 @njit(cache=True)
@@ -512,20 +516,20 @@ def _age_end_risk(o, off, n):
 
 
 @njit(cache=True)
-def _recruit(o, off, par, m, hand):
+def _recruit(o, off, par, m, hand, ints, with_card):
     """``HeuristicAgent._recruit``: the display card that grows my groups most, or a blind
     draw when its expected gain over the cards I cannot see is higher."""
     n = par[P_N]
-    base = _hand_score(hand)
-    with_card = np.empty(NUM_TYPES, np.float64)
-    _scores_plus_one(hand, with_card)
+    base = _hand_score(hand, ints[W_SIZES])
+    _scores_plus_one(hand, with_card, ints[W_SIZES])
     best_a, best_gain = RECRUIT_DECK, -np.inf
     for t in range(RECRUIT_DECK):
         if m[t]:
             gain = with_card[t] - base
             if gain > best_gain:
                 best_a, best_gain = t, gain
-    unseen = np.zeros(NUM_TYPES, np.int64)
+    unseen = ints[W_UNSEEN]
+    unseen[:] = 0
     for tribe in range(NUM_TRIBES):
         if o[off[O_TRIBES] + tribe] != 0.0:
             for t in range(NUM_TYPES):
