@@ -304,8 +304,8 @@ def menu_label(s: BowerState, action: int) -> str:
         return f"put the {token} on {where} cell {cell_name(cell)}"
     if BRANCH <= action < COVER:
         cell, o = divmod(action - BRANCH, 2)
-        link = "left and right" if o == 0 else "above and below"
-        return f"branch on {cell_name(cell)}, linking the cells {link} of it"
+        link = "to its left and right" if o == 0 else "above and below it"
+        return f"branch on {cell_name(cell)}, linking the cells {link}"
     if COVER <= action < HAND:
         return "cover with " + placement_text(s.cover_tile, action - COVER)
     if HAND <= action < NUM_ACTIONS and seat >= 0 and action - HAND < len(s.hands[seat]):

@@ -296,3 +296,44 @@ def test_agents_are_watched_move_by_move_and_to_the_end(server, browser):
     assert len(page.locator("#log li").all_inner_texts()) >= 33
     assert not failed, failed
     page.close()
+
+
+def bower_position(phase: str) -> dict:
+    """A seeded random bower game's first position where player_0 answers ``phase``."""
+    import random
+
+    from tablezoo import envs
+    from tablezoo.envs.bower.actions import PHASES
+
+    game = envs.make_game("bower_v0")
+    for seed in range(500):
+        state, pick = game.new_state(seed), random.Random(seed)
+        while not state.is_over():
+            (player,) = state.acting_players()
+            if player == 0 and PHASES[state.phase] == phase:
+                return state.to_dict()
+            state.apply({player: pick.choice(state.legal_actions(player))})
+    raise AssertionError(f"no bower game of seeds 0-499 asks player_0 for {phase}")
+
+
+@pytest.mark.parametrize("phase", ["token", "branch", "cover"])  # the nest's bonus decisions
+def test_bower_bonus_decisions_are_answered_on_the_nest(server, browser, phase):
+    """A token's cell, a branch's cell and the two cells the cover tile lies on are clicked on
+    the nest (then, where a cell allows two answers, one of them from the menu)."""
+    _, base = server
+    failed: list[str] = []
+    page = new_page(browser, failed)
+    page.goto(base + "/")
+    page.select_option("#env", "bower_v0")
+    page.fill("#state-text", json.dumps(bower_position(phase)))
+    with page.expect_response("**/api/games"):
+        page.click("#open")
+    page.wait_for_selector("#board .nest-cell.candidate")
+    assert f"decision: {phase}" in page.inner_text("#board")
+    views = page.evaluate("document.body.dataset.views")
+    assert nest_move(page, views, 1) >= 1
+    page.wait_for_function("v => document.body.dataset.views !== v && !current.busy", arg=views)
+    said = {"token": "put the ", "branch": "branch on (", "cover": "cover with T"}[phase]
+    assert page.locator("#log li").first.inner_text().startswith(f"player_0: {said}")
+    assert not failed, failed
+    page.close()

@@ -13,11 +13,13 @@ function fresh() {
            seen: null };
 }
 
+// ``body``: a value to send as JSON, or JSON text sent as it is (a saved position's 128-bit
+// random-generator state would lose digits as a JavaScript number)
 async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   const res = await fetch(path, init);
   const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
@@ -483,10 +485,11 @@ async function init() {
     e.preventDefault();
     try {
       const text = (await readFile($("state-file"))) || $("state-text").value;
-      const state = JSON.parse(text);
+      JSON.parse(text);  // not JSON: said here; the text itself is sent, digits intact
+      const body = `{"state": ${text.trim()}, "seats": ${JSON.stringify(seats())}, ` +
+        `"seed": ${JSON.stringify(seed())}}`;
       showError(null);
-      enter(await thinking(api("POST", "/api/games", { state, seats: seats(), seed: seed() }),
-                           "opening the position…"));
+      enter(await thinking(api("POST", "/api/games", body), "opening the position…"));
     } catch (err) { showError(err); }
   });
   $("replay-form").addEventListener("submit", async (e) => {
