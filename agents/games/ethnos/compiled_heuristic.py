@@ -345,6 +345,7 @@ def _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand, follow, l
         x = sizes[g] + skeletons
         left = total - x
         first, step, count = _members(g)
+        followed, nxt_found, nxt_value = False, False, 0.0  # the group's follow-up, found once
         for j in range(count):
             lead = first + step * j
             if (lead != leader) if leader >= 0 else hand[lead] == 0:
@@ -352,10 +353,12 @@ def _best_band(o, off, par, spaces, mv, beat, age, track, horde, hand, follow, l
             value = _band_core(o, off, par, spaces, mv, beat, lead, x, skeletons, age, track,
                                horde, left)
             if follow and lead // 6 == CENTAURS and left > 0:
-                for t in range(NUM_TYPES):
-                    rest[t] = 0 if t == SKELETON or _in_group(t, g) else hand[t]
-                nxt_found, nxt_value = _follow_up(o, off, par, spaces, mv, beat, age, track,
-                                                  horde, rest, ints[W_SIZES_2])
+                if not followed:
+                    for t in range(NUM_TYPES):
+                        rest[t] = 0 if t == SKELETON or _in_group(t, g) else hand[t]
+                    nxt_found, nxt_value = _follow_up(o, off, par, spaces, mv, beat, age, track,
+                                                      horde, rest, ints[W_SIZES_2])
+                    followed = True
                 if nxt_found:
                     value += nxt_value
             value -= 0.05 * left
