@@ -37,6 +37,7 @@ class Limits:
     over_idle_s: float = 60.0  # a finished game may be dropped for room after this idle time
     # --- time ---
     workers: int = 4  # threads in which the agents think (not the request threads)
+    queue: int = 64  # requests waiting for those threads; one more is refused (503)
     wait_s: float = 20.0  # a request waits this long for the agents, then answers 503
     step_s: float = 5.0  # "end" of a watched game plays on for at most this long a request
     busy_s: float = 2.0  # a request waits this long for a game another request is using

@@ -25,9 +25,9 @@ Bounds (``training/web/limits.py``). A body of at most 8 MB (refused while readi
 most 32 levels deep with integers of at most 40 digits; a search agent spends at most 5000
 iterations, rollouts or 10 s a move; options that let a game run over 10,000 decisions are
 refused; a tournament.json of at most 20,000 games. The agents think in threads of their own:
-a request waits at most 20 s for them (then 503, the game goes on), and "end" in a watched game
-plays on for at most 5 s a request. A watched game keeps one position in 32 and plays the
-others again when shown.
+at most 64 requests wait for them (503 past that), a request waits at most 20 s (then 503: a
+move goes on, a new game is not made), and "end" in a watched game plays on for at most 5 s a
+request. A watched game keeps one position in 32 and plays the others again when shown.
 
 Games kept. The server keeps a game by a random id (games in several tabs never mix) until
 nobody has asked about it for 30 minutes. It keeps at most 300 games: past that a finished
@@ -129,7 +129,7 @@ def create_app(sessions: Sessions | None = None, limits: Limits | None = None,
     limits = limits or (sessions.limits if sessions is not None else Limits())
     store = sessions or Sessions(limits)
     shelf = ModelShelf(models)
-    worker = Worker(limits.workers)
+    worker = Worker(limits.workers, limits.queue)
     token = token or secrets.token_urlsafe(24)
     offered = catalog(shelf)
 
@@ -167,7 +167,7 @@ def create_app(sessions: Sessions | None = None, limits: Limits | None = None,
             with session.lock:
                 return session, session.view(session.humans[0] if session.humans else None)
 
-        session, view = await worker.run(work, limits.wait_s)
+        session, view = await worker.run(work, limits.wait_s, drop_late=True)
         store.add(session)
         return JSONResponse({"game": session.id, "tokens": {str(p): t for p, t
                                                             in session.tokens.items()},
@@ -245,7 +245,7 @@ def create_app(sessions: Sessions | None = None, limits: Limits | None = None,
             with session.lock:
                 return session, session.view(None)
 
-        session, view = await worker.run(work, limits.wait_s)
+        session, view = await worker.run(work, limits.wait_s, drop_late=True)
         store.add(session)
         return JSONResponse({"game": session.id, "tokens": {}, "view": view}, status_code=201)
 

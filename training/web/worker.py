@@ -20,7 +20,10 @@ T = TypeVar("T")
 class Worker:
     """``threads`` daemon threads running submitted work in order of arrival."""
 
-    def __init__(self, threads: int):
+    def __init__(self, threads: int, queue_limit: int = 64):
+        self.queue_limit = queue_limit
+        self.waiting = 0  # jobs submitted and not finished
+        self.count_lock = threading.Lock()
         self.jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = (
             queue.SimpleQueue())
         self.threads = [threading.Thread(target=self._run, name=f"tablezoo-agents-{i}",
@@ -34,25 +37,38 @@ class Worker:
             if job is None:
                 return
             work, future = job
-            if not future.set_running_or_notify_cancel():
-                continue
             try:
-                future.set_result(work())
+                if future.set_running_or_notify_cancel():
+                    future.set_result(work())
             except BaseException as exc:  # handed to the waiting request, which answers it
                 future.set_exception(exc)
+            finally:
+                with self.count_lock:
+                    self.waiting -= 1
 
     def submit(self, work: Callable[[], T]) -> Future[T]:
+        """Queue ``work``; a 503 when ``queue_limit`` jobs are waiting already."""
+        with self.count_lock:
+            if self.waiting >= self.queue_limit:
+                raise WebError(503, f"the server is busy ({self.waiting} requests wait for "
+                                    "the agents); try again in a moment")
+            self.waiting += 1
         future: Future[T] = Future()
         self.jobs.put((work, future))
         return future
 
-    async def run(self, work: Callable[[], T], wait_s: float) -> T:
-        """``work()``'s result, or a 503 once ``wait_s`` has passed (the work goes on)."""
-        waiting = asyncio.wrap_future(self.submit(work))
+    async def run(self, work: Callable[[], T], wait_s: float, drop_late: bool = False) -> T:
+        """``work()``'s result, or a 503 once ``wait_s`` has passed: the work goes on if it
+        has begun or unless ``drop_late`` (a new game nobody would receive is not made)."""
+        future = self.submit(work)
+        waiting = asyncio.wrap_future(future)
         waiting.add_done_callback(lambda f: f.cancelled() or f.exception())  # read once
         try:
             return await asyncio.wait_for(asyncio.shield(waiting), wait_s)
         except asyncio.TimeoutError:
+            if drop_late and future.cancel():
+                raise WebError(503, f"the server is busy (the request waited {wait_s:g} s); "
+                                    "try again in a moment") from None
             raise WebError(503, f"the agents are still thinking (over {wait_s:g} s); ask for "
                                 "the game's view again in a moment") from None
 

@@ -524,3 +524,29 @@ def test_tablezoo_serve_stops_promptly_while_agents_think():
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=30)
+
+
+def test_the_agents_queue_is_bounded_and_a_late_new_game_is_not_made():
+    import asyncio
+    import threading
+
+    from tablezoo.training.web.errors import WebError
+    from tablezoo.training.web.worker import Worker
+
+    worker = Worker(1, queue_limit=2)
+    release, made = threading.Event(), []
+    first = worker.submit(release.wait)
+    asyncio.run(_late(worker, made))  # queued behind the first, dropped after its wait
+    with pytest.raises(WebError, match="busy"):
+        worker.submit(lambda: None)  # the first and the dropped one still count
+    release.set()
+    first.result(timeout=30)
+    assert worker.submit(lambda: 7).result(timeout=30) == 7 and made == []
+    worker.close()
+
+
+async def _late(worker, made):
+    from tablezoo.training.web.errors import WebError
+
+    with pytest.raises(WebError, match="busy"):
+        await worker.run(lambda: made.append(1), 0.05, drop_late=True)
