@@ -1,0 +1,336 @@
+"""ethnos' compiled batched engine (``envs/ethnos/compiled/``): the same game as the Python engine
+decision by decision (``replay``), uniform setups and deals, reproducible seeding, bad input
+refused with nothing changed, positions in and out, and autoreset to a fresh game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+import tablezoo.envs as tz
+from tablezoo.envs.bauer_trick import BauerTrickGame
+from tablezoo.envs.core.errors import (
+    IllegalActionError,
+    InvalidOptionError,
+    ResetNeededError,
+    StateFormatError,
+)
+from tablezoo.envs.ethnos import EthnosGame
+from tablezoo.envs.ethnos.compiled import EthnosVector, make_vector
+from tablezoo.envs.ethnos.compiled import layout as L
+from tablezoo.envs.ethnos.components import TRIBE_COUNTS, TRIBE_INDEX
+from tests.envs.ethnos.compiled.replay import random_position, replay_all, variants
+
+
+def legal_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    return np.argmax(mask + rng.random(mask.shape), axis=1)
+
+
+def snapshot(env: EthnosVector) -> tuple:
+    """Everything a caller can see of ``env``: decisions, global states, every slot's position."""
+    obs, mask, seat = env.observe()
+    states = [env.get_state(i).to_dict() for i in range(env.num_envs)]
+    for data in states:
+        data.pop("rng")
+    return obs, mask, seat, env.state(), states
+
+
+def assert_same(a: tuple, b: tuple) -> None:
+    for x, y in zip(a[:4], b[:4]):
+        assert np.array_equal(x, y)
+    assert a[4] == b[4]
+
+
+# --- the same game as the Python engine ------------------------------------------------------
+def test_replay_agrees_with_the_aec_env_in_every_variant():
+    lines = []
+    table = variants()
+    results = replay_all(4 * len(table), batch=4, out=lines.append)
+    assert len(results) == len(table) >= 25
+    assert all(c.games == 4 and c.decisions > 0 for c in results.values()), lines
+    assert sum(c.truncated for c in results.values()) > 0, "no truncation met"
+    assert sum(c.ages_reloaded for c in results.values()) > 0
+    assert lines[-1].startswith(f"total: {4 * len(table)} games")
+
+
+@pytest.mark.parametrize("options", [{"num_players": 2}, {"num_players": 4},
+                                     {"num_players": 6, "auto_single_choice": True,
+                                      "marker_limit": 8}])
+def test_every_slot_is_the_python_engine_s_position(options):
+    """Along random batched play (the engine's own deals and new games) each slot's decision
+    and global state are those of its ``get_state`` (built and vetted by the Python engine)."""
+    env = make_vector(6, seed=3, **options)
+    obs, mask, seat = env.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for step in range(1500):
+        if step % 25 == 0:
+            full = env.state()
+            for i in range(env.num_envs):
+                state = env.get_state(i)
+                assert seat[i] == state.actor
+                assert np.array_equal(obs[i], state.observe(int(seat[i])))
+                assert np.array_equal(mask[i], state.legal_mask(int(seat[i])))
+                assert np.array_equal(full[i], state.global_state())
+        obs, mask, seat, _, terminated, truncated = env.step(legal_actions(rng, mask))
+        ended += int(terminated.sum() + truncated.sum())
+    assert ended > 0
+
+
+def test_the_options_are_the_python_game_s():
+    options = {"num_players": 3, "glory_tokens": "lu", "reward": "margin"}
+    assert make_vector(2, **options).options == EthnosGame(**options).options
+    for bad in ({"colour": "red"}, {"num_players": 7}, {"tribes": ["Elves"]},
+                {"merfolk_spaces": [3, 30]}):
+        with pytest.raises(InvalidOptionError) as python:
+            EthnosGame(**bad)
+        with pytest.raises(InvalidOptionError) as batched:
+            make_vector(2, **bad)
+        assert str(batched.value) == str(python.value)
+    for n in (0, -1, 2.0, True):
+        with pytest.raises(InvalidOptionError, match="num_envs"):
+            make_vector(n)
+
+
+def test_make_vector_of_the_registry_runs_the_compiled_engine():
+    env = tz.make_vector("ethnos_v0", 4, seed=0, num_players=5)
+    assert isinstance(env, EthnosVector)
+    assert "compiled" in tz.vector_backends("ethnos_v0")
+    obs, mask, seat = env.reset()
+    game = EthnosGame(num_players=5)
+    assert obs.shape == (4, game.obs_spec.size) and obs.dtype == np.float32
+    assert mask.shape == (4, 289) and mask.dtype == bool and seat.shape == (4,)
+    assert env.state().shape == (4, game.state_spec.size)
+    assert env.step(legal_actions(np.random.default_rng(0), mask))[3].shape == (4, 5)
+
+
+# --- setup and dealing ---------------------------------------------------------------------------
+def _chi2_ok(counts: np.ndarray, expected: np.ndarray, df: int) -> bool:
+    """A chi-square bound far in the tail (p < 1e-12) on a fixed seed: deterministic."""
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    return chi2 < df + 12 * np.sqrt(2 * df)
+
+
+def test_setups_are_uniform():
+    """24,576 two-player setups: each tribe is drawn 5 times in 12, the first player is either
+    seat half the time, each kingdom holds each glory token value in proportion to its count."""
+    n, rounds = 4096, 6
+    env = make_vector(n, seed=20261206, num_players=2)
+    tribes = np.zeros(12)
+    firsts = np.zeros(2)
+    tokens = np.zeros((6, 11))
+    for _ in range(rounds):
+        env.reset()
+        S = env._S
+        tribes += S[:, L.HAS:L.HAS + 12].sum(axis=0)
+        firsts += np.bincount(S[:, L.FIRST], minlength=2)
+        for k in range(6):
+            for slot in range(2):
+                tokens[k] += np.bincount(S[:, L.TOKENS + 3 * k + slot], minlength=11)
+    games = n * rounds
+    assert _chi2_ok(tribes, np.full(12, games * 5 / 12), 11)
+    assert _chi2_ok(firsts, np.full(2, games / 2), 1)
+    pool = np.bincount([0, 2, 2, 4, 4, 6, 6, 6, 8, 8, 8, 10], minlength=11)
+    values = pool > 0
+    expected = np.tile(games * 2 * pool[values] / 12, (6, 1))
+    assert _chi2_ok(tokens[:, values], expected, 6 * (values.sum() - 1))
+
+
+def test_deals_are_uniform():
+    """24,576 four-player Age I deals of fixed tribes: each seat's first card and the display
+    hold each card type in proportion to its copies, and each Dragon lies at each place of the
+    deck's lower part equally often (never above it)."""
+    names = ["Dwarves", "Elves", "Halflings", "Orcs", "Wizards", "Skeletons"]
+    n, rounds = 4096, 6
+    env = make_vector(n, seed=7, num_players=4, tribes=names)
+    full = TRIBE_COUNTS[[TRIBE_INDEX[t.lower()] for t in names]].sum(axis=0)
+    cards = int(full.sum())
+    low = (cards - 4 - 8) // 2
+    types = full > 0
+    hands = np.zeros((4, 67))
+    display = np.zeros(67)
+    dragons = np.zeros(low + 3)
+    for _ in range(rounds):
+        env.reset()
+        S = env._S
+        assert np.all(S[:, L.LOWER_LEFT] == low + 3)
+        for p in range(4):
+            hands[p] += S[:, L.HANDS + 67 * p:L.HANDS + 67 * (p + 1)].sum(axis=0)
+        display += S[:, L.DISPLAY:L.DISPLAY + 67].sum(axis=0)
+        deck = S[:, L.DECK:L.DECK + cards - 12 + 3]
+        where = np.nonzero(deck == L.DRAGON)
+        assert np.all(where[1] < low + 3)
+        dragons += np.bincount(where[1], minlength=low + 3)
+    games = n * rounds
+    for p in range(4):
+        assert _chi2_ok(hands[p, types], games * full[types] / cards, types.sum() - 1)
+    assert _chi2_ok(display[types], 8 * games * full[types] / cards, types.sum() - 1)
+    assert _chi2_ok(dragons, np.full(low + 3, 3 * games / (low + 3)), low + 2)
+
+
+def test_seeding_is_reproducible_and_per_slot():
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    a, b = make_vector(6, seed=11, num_players=3), make_vector(6, seed=11, num_players=3)
+    wider = make_vector(9, seed=11, num_players=3)  # slot i's games do not depend on num_envs
+    out_a, out_b, out_w = a.reset(), b.reset(), wider.reset()
+    other = make_vector(6, seed=12, num_players=3).reset()
+    assert not np.array_equal(out_a[0], other[0])
+    first = out_a
+    for _ in range(300):
+        assert all(np.array_equal(x, y) for x, y in zip(out_a, out_b))
+        assert all(np.array_equal(x, y[:6]) for x, y in zip(out_a, out_w))
+        acts = legal_actions(rng_a, out_a[1])
+        legal_actions(rng_b, out_b[1])
+        wide = np.concatenate([acts, legal_actions(np.random.default_rng(0), out_w[1][6:])])
+        out_a, out_b, out_w = a.step(acts), b.step(acts), wider.step(wide)
+    again = a.reset(seed=11)
+    assert all(np.array_equal(x, y) for x, y in zip(again, first))
+    assert not np.array_equal(a.reset()[0], first[0])  # reset() continues the generators
+
+
+# --- bad input ---------------------------------------------------------------------------------
+def test_bad_input_is_refused_and_changes_nothing():
+    env = make_vector(5, seed=2, num_players=3)
+    for call in (lambda: env.step(np.zeros(5, np.int64)), env.observe, env.state,
+                 lambda: env.get_state(0)):
+        with pytest.raises(ResetNeededError):
+            call()
+    obs, mask, seat = env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        obs, mask, seat, *_ = env.step(legal_actions(rng, mask))
+    before = snapshot(env)
+    good = legal_actions(rng, mask)
+    for bad in (good[:4], np.concatenate([good, good[:1]]), good.reshape(5, 1),
+                good.astype(np.float32), good.astype(bool), [str(a) for a in good], None,
+                [[1, 2]]):
+        with pytest.raises(IllegalActionError, match=r"shape \(5,\)"):
+            env.step(bad)
+        assert_same(snapshot(env), before)
+    for value in (-1, 289, 2**40, np.uint64(2**63 + 3)):
+        acts = good.astype(np.uint64 if isinstance(value, np.uint64) else np.int64)
+        acts[4] = value
+        with pytest.raises(IllegalActionError, match="slot 4"):
+            env.step(acts)
+        assert_same(snapshot(env), before)
+    slot = 3
+    state = env.get_state(slot)
+    legal = np.flatnonzero(state.legal_mask(state.actor)).tolist()
+    wrong = next(a for a in range(289) if a not in legal)
+    acts = good.copy()
+    acts[slot] = wrong
+    with pytest.raises(IllegalActionError) as error:
+        env.step(acts)
+    message = str(error.value)
+    game = env.game
+    assert f"slot {slot}" in message and f"player_{state.actor}" in message
+    assert game.action_name(wrong) in message and "no slot was stepped" in message
+    assert all(game.action_name(a) in message for a in legal)
+    assert_same(snapshot(env), before)
+    env.step(good)  # the good actions still play
+
+
+def test_step_copies_unless_asked_not_to():
+    env = make_vector(3, seed=0)
+    obs, mask, seat = env.reset()
+    rng = np.random.default_rng(0)
+    first = env.step(legal_actions(rng, mask))
+    second = env.step(legal_actions(rng, first[1]))
+    assert not any(np.shares_memory(x, y) for x, y in zip(first, second))
+    views = env.step(legal_actions(rng, second[1]), copy=False)
+    again = env.step(legal_actions(rng, views[1]), copy=False)
+    assert all(x is y for x, y in zip(views, again))  # the engine's buffers, overwritten
+    fresh = env.observe()
+    assert not any(np.shares_memory(x, y) for x, y in zip(fresh, again))
+
+
+# --- positions ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", [{"num_players": 2}, {"num_players": 5, "reward": "score"},
+                                     {"num_players": 4, "tribes": ["Giants", "Merfolk", "Orcs",
+                                                                   "Trolls", "Wingfolk",
+                                                                   "Centaurs"]}])
+def test_set_state_then_get_state_round_trip(options):
+    game = EthnosGame(**options)
+    env = make_vector(4, seed=0, **options)
+    env.reset()
+    rng = np.random.default_rng(5)
+    for k in range(24):
+        state = random_position(game, rng)
+        i = k % 4
+        env.set_state(i, state if k % 2 else state.to_dict())
+        back = env.get_state(i)
+        mine, theirs = back.to_dict(), state.to_dict()
+        for data in (mine, theirs):
+            data.pop("rng")
+            data.pop("history", None)  # the compiled engine keeps no Age events
+        assert mine == theirs
+        obs, mask, seat = env.observe()
+        assert seat[i] == state.actor
+        assert np.array_equal(obs[i], state.observe(state.actor))
+        assert np.array_equal(mask[i], state.legal_mask(state.actor))
+        assert np.array_equal(env.state()[i], state.global_state())
+        assert env.get_state(i).to_dict()["rng"] == back.to_dict()["rng"]  # not advanced
+
+
+def test_set_state_refuses_another_game_variant_or_a_finished_position():
+    env = make_vector(3, seed=0, num_players=4)
+    env.reset()
+    before = snapshot(env)
+    with pytest.raises(StateFormatError, match=r"slot 2.*bauer_trick"):
+        env.set_state(2, BauerTrickGame().new_state(0))
+    with pytest.raises(StateFormatError, match=r"slot 2.*bauer_trick"):
+        env.set_state(2, BauerTrickGame().new_state(0).to_dict())
+    three = EthnosGame(num_players=3).new_state(0)
+    for position in (three, three.to_dict()):
+        with pytest.raises(StateFormatError, match=r"slot 1.*num_players"):
+            env.set_state(1, position)
+    scored = EthnosGame(num_players=4, reward="score").new_state(0)
+    with pytest.raises(StateFormatError, match=r"slot 1.*reward"):
+        env.set_state(1, scored)
+    game = EthnosGame(num_players=4)
+    state = game.new_state(0)
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        p = state.actor
+        state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p))))})
+    with pytest.raises(StateFormatError, match="slot 0.*over"):
+        env.set_state(0, state)
+    broken = game.new_state(1).to_dict()
+    broken["hands"][0] = broken["hands"][1]
+    with pytest.raises(StateFormatError, match="slot 0"):
+        env.set_state(0, broken)
+    for bad in ("state", 3, None):
+        with pytest.raises(StateFormatError, match="slot 0"):
+            env.set_state(0, bad)
+    for slot in (-1, 3, 1.0, True):
+        with pytest.raises(InvalidOptionError, match="slot"):
+            env.set_state(slot, game.new_state(0))
+    assert_same(snapshot(env), before)
+
+
+# --- autoreset -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", [{"num_players": 2}, {"num_players": 3, "reward": "score"},
+                                     {"num_players": 5, "max_decisions": 60}])
+def test_autoreset_starts_a_fresh_game(options):
+    """A game that ends reports its last rewards (the rank rewards sum to zero) and the slot
+    starts a fresh game: Age I, no decision, no glory, no band, one card in each hand."""
+    env = make_vector(8, seed=4, **options)
+    obs, mask, seat = env.reset()
+    n = env.num_players
+    rng = np.random.default_rng(0)
+    totals = np.zeros((8, n))
+    ended = 0
+    for _ in range(1500):
+        obs, mask, seat, rewards, terminated, truncated = env.step(legal_actions(rng, mask))
+        totals += rewards
+        for i in np.flatnonzero(terminated | truncated):
+            ended += 1
+            now = env.get_state(int(i))
+            assert (now.age, now.decisions, now.glory.tolist(), now.bands, now.hand_len) == (
+                0, 0, [0.0] * n, [[] for _ in range(n)], [1] * n)
+            if env.options["reward"] == "rank" and terminated[i]:
+                assert abs(totals[i].sum()) < 1e-5 and totals[i].max() > 0
+            totals[i] = 0
+    assert ended > 2
