@@ -360,12 +360,19 @@ function showResult(view, svg) {
   if (svg) endBox(svg, head);
 }
 
-// The picture's own "game over" box: the table above says the same, so where the box lies on
-// cards (the last trick) it starts hidden; a click on it, or the button, hides or shows it.
+// The picture's own "game over" box, where it lies on cards (bauer_trick's last trick): the
+// table above says the same, so it starts hidden; the button, or a click on it, shows or hides it.
 function endBox(svg, head) {
   const text = [...svg.querySelectorAll("text")].find((t) => t.textContent.startsWith("game over"));
   const ground = text && text.previousElementSibling;
   if (!ground || ground.tagName !== "rect") return;
+  const area = ground.getBBox();
+  const covers = [...svg.querySelectorAll("[data-card]")].some((card) => {
+    const b = card.getBBox();
+    return b.x < area.x + area.width && area.x < b.x + b.width &&
+      b.y < area.y + area.height && area.y < b.y + b.height;
+  });
+  if (!covers) return;
   const group = document.createElementNS("http://www.w3.org/2000/svg", "g");
   group.setAttribute("class", "end-box");
   ground.before(group);
@@ -373,22 +380,16 @@ function endBox(svg, head) {
   while (group.nextElementSibling && group.nextElementSibling.tagName === "text") {
     group.append(group.nextElementSibling);
   }
-  const area = ground.getBBox();
-  const covers = [...svg.querySelectorAll("[data-card]")].some((card) => {
-    const b = card.getBBox();
-    return b.x < area.x + area.width && area.x < b.x + b.width &&
-      b.y < area.y + area.height && area.y < b.y + b.height;
-  });
   const toggle = document.createElement("button");
   toggle.type = "button";
   toggle.className = "end-toggle";
   const set = (hidden) => {
     group.style.display = hidden ? "none" : "";
-    toggle.textContent = hidden ? "show the result on the picture" : "hide the result box (see the cards below it)";
+    toggle.textContent = hidden ? "show the result on the picture" : "hide it (the cards below)";
   };
   group.addEventListener("click", () => set(true));
   toggle.addEventListener("click", () => set(group.style.display !== "none"));
-  set(covers);
+  set(true);
   head.append(toggle);
 }
 
