@@ -21,9 +21,10 @@ class Limits:
     int_digits: int = 40  # digits of a JSON integer (a saved position's rng state has 39)
     text_chars: int = 200  # a seat spec, a model name, a token
     # --- the agents a seat may name ---
-    # the most a search agent may spend on one move, by option name
+    # the most a search agent may spend on one move, by option name (the games' default
+    # ismcts budgets are 60-800 iterations; 1000 take 5-30 s a move on a loaded 2-core machine)
     budgets: dict[str, float] = field(default_factory=lambda: {
-        "iterations": 5000, "seconds": 10.0, "rollouts": 5000, "belief_tries": 100,
+        "iterations": 1000, "seconds": 10.0, "rollouts": 1000, "belief_tries": 100,
         "max_nodes": 400_000})
     agent_number: float = 1e6  # any other numeric agent option, in absolute value
     node_bytes: int = 16_000_000  # ISMCTS statistics an agent keeps (sets its max_nodes)

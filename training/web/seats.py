@@ -73,10 +73,8 @@ def seat_factory(spec: str, env: str, num_players: int, num_actions: int, limits
     model = None
     if name == MODEL:
         model, _, rest = rest.partition(",")
-        real = shelf.spec(model.strip())
-    elif name in WEB_AGENTS:
-        real = name
-    else:
+        path_spec = shelf.spec(model.strip())  # "policy:PATH" or "trained:PATH"
+    elif name not in WEB_AGENTS:
         raise bad(f"seat agent {spec!r}: not an agent this server plays; a request names no "
                   f"file; allowed: {allowed_text(shelf)}")
     try:
@@ -88,8 +86,10 @@ def seat_factory(spec: str, env: str, num_players: int, num_actions: int, limits
         per_node = 24 * num_actions + 200  # three float arrays of num_actions and the node
         nodes = max(1000, limits.node_bytes // per_node)
         rest = ",".join(filter(None, [rest, f"max_nodes={nodes}"]))
-    full = f"{real},{rest}" if model is not None and rest else (
-        real if model is not None else f"{name}:{rest}" if rest else name)
+    if model is not None:
+        full = f"{path_spec},{rest}" if rest else path_spec
+    else:
+        full = f"{name}:{rest}" if rest else name
     try:
         return factory_from_spec(full, env, num_players)
     except (ValueError, TypeError, FileNotFoundError, ImportError, OSError) as exc:

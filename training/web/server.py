@@ -22,7 +22,7 @@ game must be JSON (``Content-Type: application/json``) and come from the server'
 carry the token it prints (header ``Authorization: token T``), as Jupyter's server checks.
 
 Bounds (``training/web/limits.py``). A body of at most 8 MB (refused while reading), JSON at
-most 32 levels deep with integers of at most 40 digits; a search agent spends at most 5000
+most 32 levels deep with integers of at most 40 digits; a search agent spends at most 1000
 iterations, rollouts or 10 s a move; options that let a game run over 10,000 decisions are
 refused; a tournament.json of at most 20,000 games. The agents think in threads of their own:
 at most 64 requests wait for them (503 past that), a request waits at most 20 s (then 503: a
