@@ -508,7 +508,7 @@ def test_tablezoo_serve_stops_promptly_while_agents_think():
             call("/api/games", {}, Host="attacker.example")
         assert refused.value.code == 403
         game = call("/api/games", {"env": "bauer_trick_v0",
-                                   "seats": ["ismcts:iterations=2000"] * 4})["game"]
+                                   "seats": ["ismcts:iterations=1000"] * 4})["game"]
 
         def play_to_the_end():
             with contextlib.suppress(OSError):  # the server stops under it
