@@ -229,19 +229,12 @@ def _hand_score(hand, sizes):
 
 
 @njit(cache=True)
-def _award(o, markers, n, k, plus, tokens, age):
-    """Seat 0's Algorithm R award in kingdom ``k`` at Age ``age`` with equal tie-break keys,
-    ``plus`` markers more of mine (``rank_award(values, keys, age_slots(tokens, age))[0]``)."""
-    mine = np.int64(o[markers + k]) + plus
+def _award(o, tokens, k, age, mine, above, tied):
+    """Seat 0's Algorithm R award in kingdom ``k`` at Age ``age`` with equal tie-break keys
+    (``rank_award(values, keys, age_slots(tokens, age))[0]``): ``mine`` markers, ``above``
+    seats with more, ``tied`` seats with as many (me included)."""
     if mine < 1:
         return 0
-    above, tied = 0, 1
-    for p in range(1, n):
-        value = np.int64(o[markers + p * NUM_KINGDOMS + k])
-        if value > mine:
-            above += 1
-        elif value == mine:
-            tied += 1
     total = 0
     for s in range(above, min(above + tied, age + 1)):  # slot s is Age ``age - s``'s token
         total += np.int64(o[tokens + 3 * k + age - s])
@@ -268,6 +261,18 @@ def _two_player(o, markers, k, plus, tokens, i_plus_ii):
 def _marker_value(o, off, par, k, age):
     """``HeuristicAgent._award_gain``: my gain with one marker more in kingdom ``k``."""
     n, markers, tokens = par[P_N], off[O_MARKERS], off[O_TOKENS]
+    mine = np.int64(o[markers + k])
+    above, tied, above_1, tied_1 = 0, 1, 0, 1  # the others against mine and mine + 1
+    for p in range(1, n):
+        value = np.int64(o[markers + p * NUM_KINGDOMS + k])
+        if value > mine:
+            above += 1
+        elif value == mine:
+            tied += 1
+        if value > mine + 1:
+            above_1 += 1
+        elif value == mine + 1:
+            tied_1 += 1
     total = 0.3
     for a in range(age, par[P_AGES]):
         weight = 1.0 if a == age else FUTURE_WEIGHT
@@ -275,8 +280,8 @@ def _marker_value(o, off, par, k, age):
             gain = (_two_player(o, markers, k, 1, tokens, par[P_I_PLUS_II])
                     - _two_player(o, markers, k, 0, tokens, par[P_I_PLUS_II]))
         else:
-            gain = (_award(o, markers, n, k, 1, tokens, a)
-                    - _award(o, markers, n, k, 0, tokens, a))
+            gain = (_award(o, tokens, k, a, mine + 1, above_1, tied_1)
+                    - _award(o, tokens, k, a, mine, above, tied))
         total += weight * gain
     return total
 
@@ -534,10 +539,13 @@ def _recruit(o, off, par, m, hand, ints, with_card):
     unseen = ints[W_UNSEEN]
     unseen[:] = 0
     for tribe in range(NUM_TRIBES):
-        if o[off[O_TRIBES] + tribe] != 0.0:
-            for t in range(NUM_TYPES):
+        if o[off[O_TRIBES] + tribe] != 0.0:  # a tribe's cards: its six types (Skeletons: one)
+            first, count = (6 * tribe, 6) if tribe < ALLY_TRIBES else (SKELETON, 1)
+            for t in range(first, first + count):
                 unseen[t] += DECKS[tribe, t]
     for t in range(NUM_TYPES):
+        if unseen[t] == 0:
+            continue  # none in the deck: none unseen
         seen = (hand[t] + np.int64(o[off[O_DISPLAY] + t]) + np.int64(o[off[O_BUILDING] + t])
                 + np.int64(o[off[O_ELF] + t]))
         for p in range(n):
