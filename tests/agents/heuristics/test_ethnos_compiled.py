@@ -124,3 +124,31 @@ def test_bad_input_is_refused_naming_the_problem():
         heuristic_for(num_players=3)(obs, mask)
     with pytest.raises(InvalidOptionError, match="num_players"):
         heuristic_for(num_players=9)
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_the_compiled_engine_is_answered_as_the_agent_answers_its_observations(num_players):
+    """On the compiled engine's batch (default options, half the moves the compiled
+    heuristic's, half random): every row decided as a noise-free agent with no plan decides."""
+    from tablezoo import envs
+
+    if "compiled" not in envs.vector_backends("ethnos_v0"):
+        pytest.skip("no compiled ethnos engine here")
+    games, rng = 32, np.random.default_rng(num_players)
+    vec = envs.make_vector("ethnos_v0", games, seed=num_players, backend="compiled",
+                           num_players=num_players)
+    obs, mask, _ = vec.reset()
+    agent = HeuristicAgent(0, tie_noise=0.0)
+    phase = EthnosGame(num_players=num_players).obs_spec.slice("phase")
+    phases = set()
+    for _ in range(40):
+        got = heuristic_actions(obs, mask)
+        want = []
+        for o, m in zip(obs, mask):
+            agent.reset(0)  # a BUILD decision recomputes the plan
+            want.append(agent.act(o, m))
+        assert got.tolist() == want
+        phases.update(np.argmax(obs[:, phase], axis=1).tolist())
+        rand = np.argmax(np.where(mask, rng.random(mask.shape), -1.0), axis=1)
+        obs, mask, *_ = vec.step(np.where(rng.random(games) < 0.5, got, rand))
+    assert {enc.TURN, enc.BUILD} <= phases
