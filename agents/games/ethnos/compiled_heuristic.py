@@ -105,21 +105,28 @@ def _tables(game: EthnosGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return off, par, np.array(game.merfolk_spaces, np.int64)
 
 
+def _fits(width: int, size: int) -> bool:
+    """Whether rows ``width`` wide hold an observation of ``size`` (alone, or followed by the
+    one-hot of an advised network's advice: ``training/batched/advised.py``)."""
+    return width in (size, size + NUM_ACTIONS)
+
+
 @cache
 def _default_tables(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for n in range(2, 7):
         game = EthnosGame(num_players=n)
-        if game.obs_spec.size == width:
+        if _fits(width, game.obs_spec.size):
             return _tables(game)
     widths = [EthnosGame(num_players=n).obs_spec.size for n in range(2, 7)]
     raise ValueError(f"ethnos compiled heuristic: observations of width {width}; ethnos's "
-                     f"are {widths} wide for 2-6 players")
+                     f"are {widths} wide for 2-6 players ({NUM_ACTIONS} more with advice)")
 
 
 def heuristic_actions(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The heuristic's action for every row under the default options of the player count
-    that the width says: ``obs`` ``[n, D]`` (raw, not scaled), ``mask`` ``[n, 289]`` (or wider:
-    a NOOP column, answered with 289 where nothing else is legal) -> int64 ``[n]``."""
+    that the width says: ``obs`` ``[n, D]`` (raw, not scaled; or followed by an advice one-hot
+    of 289 columns, not read), ``mask`` ``[n, 289]`` (or wider: a NOOP column, answered with
+    289 where nothing else is legal) -> int64 ``[n]``."""
     obs = np.asarray(obs)
     if obs.ndim != 2:
         raise ValueError(f"ethnos compiled heuristic: obs of shape {obs.shape}; expected [n, D]")
@@ -128,14 +135,15 @@ def heuristic_actions(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def heuristic_for(**options: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``heuristic_actions`` for the game with ``options`` (``EthnosGame``'s, checked there)."""
-    tables = _tables(EthnosGame(**options))
-    width = EthnosGame(**options).obs_spec.size
+    game = EthnosGame(**options)
+    tables, size = _tables(game), game.obs_spec.size
 
     def actions(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs = np.asarray(obs)
-        if obs.ndim != 2 or obs.shape[1] != width:
+        if obs.ndim != 2 or not _fits(obs.shape[1], size):
             raise ValueError(f"ethnos compiled heuristic: obs of shape {obs.shape}; expected "
-                             f"[n, {width}] for options {options}")
+                             f"[n, {size}] (or [n, {size + NUM_ACTIONS}] with advice) for "
+                             f"options {options}")
         return _run(obs, mask, tables)
 
     return actions

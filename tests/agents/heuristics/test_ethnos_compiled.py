@@ -87,6 +87,8 @@ def test_every_phase_is_decided_over_the_option_sets():
 
 
 def test_default_options_are_read_from_the_observation_width_and_the_record_names_it():
+    """The player count from the width (an advised network's rows too), a NOOP column, and
+    the record's batched agent."""
     for n in (3, 5):
         obs, mask, chosen, _ = decisions({"num_players": n}, 1, n)
         assert heuristic_actions(obs, mask).tolist() == chosen[0].tolist()
@@ -97,6 +99,11 @@ def test_default_options_are_read_from_the_observation_width_and_the_record_name
         wide[0, enc.NUM_ACTIONS] = True
         got = heuristic_actions(obs, wide)
         assert got[0] == enc.NUM_ACTIONS and got[1:].tolist() == chosen[0][1:].tolist()
+        # an advised network's rows: the observation, then an advice one-hot (not read)
+        advice = np.eye(enc.NUM_ACTIONS, dtype=np.float32)[np.asarray(chosen[0]) % 7]
+        advised = np.hstack([obs, advice])
+        assert heuristic_actions(advised, mask).tolist() == chosen[0].tolist()
+        assert heuristic_for(num_players=n)(advised, mask).tolist() == chosen[0].tolist()
     assert batched_agents("ethnos_v0")["heuristic"] is heuristic_actions
 
 
