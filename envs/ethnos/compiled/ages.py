@@ -69,7 +69,6 @@ from tablezoo.envs.ethnos.compiled.layout import (
     SC_MERFOLK,
     SC_THIRD,
     SC_TROLLS,
-    SEAT,
     SEAT_WIDTH,
     SK,
     TCOUNTS,
@@ -221,10 +220,9 @@ def _start_age(S, rng, i, opts, age, deck):
         S[i, HAND_LEN + p] = 0
         for t in range(NT):
             S[i, HANDS + NT * p + t] = 0
-        base = SEAT + p * SEAT_WIDTH
         for c in range(SC_KNOWN, SEAT_WIDTH):  # known hand .. band glory
-            S[i, base + c] = 0
-        S[i, base + SC_HAND_SIZE] = 0
+            S[i, _seat_at(p, c)] = 0
+        S[i, _seat_at(p, SC_HAND_SIZE)] = 0
     for t in range(NT):
         S[i, DISCARD + t] = 0
         S[i, DISPLAY + t] = 0
@@ -263,12 +261,11 @@ def _start_age(S, rng, i, opts, age, deck):
     for v in range(6):
         S[i, TROLL_OWNER + v] = -1
     for p in range(n):
-        base = SEAT + p * SEAT_WIDTH
         for v in range(6):
-            S[i, base + SC_TROLLS + v] = 0
-        S[i, base + SC_GIANT] = 0
-        S[i, base + SC_FIRST] = 0
-        S[i, base + SC_THIRD] = 0
+            S[i, _seat_at(p, SC_TROLLS) + v] = 0
+        S[i, _seat_at(p, SC_GIANT)] = 0
+        S[i, _seat_at(p, SC_FIRST)] = 0
+        S[i, _seat_at(p, SC_THIRD)] = 0
     S[i, GSEAT] = -1
     S[i, GSIZE] = 0
     S[i, NGPLAYS] = 0

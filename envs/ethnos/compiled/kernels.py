@@ -92,7 +92,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     OB_TROLLS,
     ORC_PICK,
     PHASE,
-    PIECE_COL,
+    PIECE_AT,
     PIECE_W,
     REWARD_RANK,
     SEAT,
@@ -184,70 +184,79 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
     for i in range(lo, hi):
         p = S[i, ACTOR]
         seat[i] = p
-        _observe(S, i, p, n, obs[i])
+        _observe(S, i, p, n, obs, i)
         _mask_row(S, i, p, opts, mask[i])
 
 
 @njit(cache=True)
-def _observe(S, i, p, n, o):
-    """Seat ``p``'s observation of slot ``i`` into ``o`` (``observation.observe``)."""
+def _observe(S, i, p, n, o, row):
+    """Seat ``p``'s observation of slot ``i`` into ``o[row]`` (``observation.observe``)."""
     for t in range(NT):
-        o[OB_DISPLAY + t] = S[i, DISPLAY + t]
+        o[row, OB_DISPLAY + t] = S[i, DISPLAY + t]
     for k in range(18):
-        o[OB_TOKENS + k] = S[i, TOKENS + k]
+        o[row, OB_TOKENS + k] = S[i, TOKENS + k]
     for t in range(12):
-        o[OB_TRIBES + t] = S[i, HAS + t]
+        o[row, OB_TRIBES + t] = S[i, HAS + t]
     age = S[i, AGE]
     for a in range(3):
-        o[OB_AGE + a] = 1.0 if a == age else 0.0
-    o[OB_DRAGONS] = S[i, DRAGONS]
+        o[row, OB_AGE + a] = 1.0 if a == age else 0.0
+    o[row, OB_DRAGONS] = S[i, DRAGONS]
     nd = S[i, NDECK]
-    o[OB_DECK] = nd
+    o[row, OB_DECK] = nd
     safe = nd - S[i, LOWER_LEFT]
-    o[OB_SAFE] = safe if safe > 0 else 0
+    o[row, OB_SAFE] = safe if safe > 0 else 0
     trolls = S[i, HAS + TROLLS] != 0
     for v in range(6):
-        o[OB_TROLLS + v] = 1.0 if trolls and S[i, TROLL_OWNER + v] < 0 else 0.0
-    o[OB_GIANT] = S[i, GSIZE]
+        o[row, OB_TROLLS + v] = 1.0 if trolls and S[i, TROLL_OWNER + v] < 0 else 0.0
+    o[row, OB_GIANT] = S[i, GSIZE]
     terminal = S[i, TERMINAL] != 0
     phase = S[i, PHASE]
     for k in range(9):
-        o[OB_PHASE + k] = 1.0 if k == phase and not terminal else 0.0
-    o[OB_BAND_X] = S[i, CUR_X]
+        o[row, OB_PHASE + k] = 1.0 if k == phase and not terminal else 0.0
+    o[row, OB_BAND_X] = S[i, CUR_X]
     lead = S[i, CUR_LEADER]
     for t in range(NT):
-        o[OB_BAND_LEADER + t] = 0.0
+        o[row, OB_BAND_LEADER + t] = 0.0
     if lead >= 0:
-        o[OB_BAND_LEADER + lead] = 1.0
-    o[OB_MLEFT] = S[i, MLEFT]
-    o[OB_ELF] = S[i, ELF_N]
-    # the seat pieces, piece by piece, each in seat-relative order
+        o[row, OB_BAND_LEADER + lead] = 1.0
+    o[row, OB_MLEFT] = S[i, MLEFT]
+    o[row, OB_ELF] = S[i, ELF_N]
+    # the seat pieces, each in seat-relative order: seats p..n-1, then 0..p-1 (unsigned
+    # indices: no negative-index wrapping, so the copies vectorize)
     pos = GLOB_SIZE
     for j in range(NPIECES):
         w = PIECE_W[j]
-        c0 = PIECE_COL[j]
-        for r in range(n):
-            src = SEAT + ((p + r) % n) * SEAT_WIDTH + c0
-            for k in range(w):
-                o[pos + k] = S[i, src + k]
-            pos += w
+        block = SEAT + PIECE_AT[j]
+        first = (n - p) * w
+        src = np.uint64(block + p * w)
+        dst = np.uint64(pos)
+        for k in range(first):
+            o[row, dst + np.uint64(k)] = S[i, src + np.uint64(k)]
+        pos += first
+        src = np.uint64(block)
+        dst = np.uint64(pos)
+        for k in range(p * w):
+            o[row, dst + np.uint64(k)] = S[i, src + np.uint64(k)]
+        pos += p * w
     actor = S[i, ACTOR]
     if not terminal:
-        o[GLOB_SIZE + (actor - p) % n] = 1.0  # acting is the first seat piece
+        o[row, GLOB_SIZE + (actor - p) % n] = 1.0  # acting is the first seat piece
     # private pieces
-    h = HANDS + NT * p
+    h = np.uint64(HANDS + NT * p)
+    dst = np.uint64(pos)
     for t in range(NT):
-        o[pos + t] = S[i, h + t]
+        o[row, dst + np.uint64(t)] = S[i, h + np.uint64(t)]
     pos += NT
     if p == actor and (phase in (BUILD, ELF_PICK)):
         blead = S[i, BLEAD]
         for t in range(NT):
-            o[pos + t] = S[i, BUILDING + t]
-            o[pos + NT + t] = 1.0 if t == blead else 0.0
-            o[pos + 2 * NT + t] = S[i, ELF_KEPT + t]
+            o[row, pos + t] = S[i, BUILDING + t]
+            o[row, pos + NT + t] = 1.0 if t == blead else 0.0
+            o[row, pos + 2 * NT + t] = S[i, ELF_KEPT + t]
     else:
+        dst = np.uint64(pos)
         for k in range(3 * NT):
-            o[pos + k] = 0.0
+            o[row, dst + np.uint64(k)] = 0.0
 
 
 @njit(cache=True)
@@ -373,7 +382,7 @@ def step_rows(S, R, rng, opts, actions, rows, obs, mask, seat, rewards, terminat
         _step_slot(S, R, rng, opts, i, actions[i], rewards, terminated, truncated, deck, ret)
         p = S[i, ACTOR]
         seat[i] = p
-        _observe(S, i, p, n, obs[i])
+        _observe(S, i, p, n, obs, i)
         _mask_row(S, i, p, opts, mask[i])
 
 
@@ -382,12 +391,9 @@ def global_states(S, opts, out):
     """``State.global_state()`` of every slot (``state_spec``) into ``out``."""
     n = opts[O_N]
     public = GLOB_SIZE + n * SEAT_WIDTH
-    scratch = np.empty(public + 4 * NT, np.float32)
     for i in range(S.shape[0]):
-        _observe(S, i, 0, n, scratch)
+        _observe(S, i, 0, n, out, i)  # the public part is player_0's observation's
         o = out[i]
-        for k in range(public):
-            o[k] = scratch[k]
         pos = public
         for p in range(n):
             for t in range(NT):

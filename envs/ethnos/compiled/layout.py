@@ -2,10 +2,11 @@
 the tables, and the small row helpers every kernel module uses.
 
 Slot ``i``'s whole position is row ``i`` of one int64 matrix ``S`` (columns below). The public
-per-seat numbers live there in the layout of the Python engine's ``seat_f`` block (one run of
-``SEAT_WIDTH`` columns per seat, ``SC_*`` offsets), kept up to date at the same points as there,
-so writing an observation is a copy of those runs in seat-relative order plus the public and
-private pieces. Options come as the int64 vector ``opts`` (``O_*``, built by ``make_opts``).
+per-seat numbers of the Python engine's ``seat_f`` block (``SC_*`` columns) live there, kept up
+to date at the same points as there, stored piece by piece (``_seat_at``), so writing an
+observation copies two contiguous runs per piece plus the public and private pieces. The matrix
+is int32: half the memory an observation reads. Options come as the int64 vector ``opts``
+(``O_*``, built by ``make_opts``).
 """
 
 
@@ -91,6 +92,15 @@ SC_KNOWN, SC_BCARDS, SC_BLEADERS, SC_BTS, SC_BSCORED, SC_BGLORY = (
 PIECE_COL = np.array([_cols[name] for name, _ in _widths], np.int64)
 PIECE_W = np.array([w for _, w in _widths], np.int64)
 NPIECES = len(_widths)
+# the seat block is stored piece by piece, each piece seat by seat (room for MAXP seats), so an
+# observer's seat-relative order of a piece is two contiguous runs
+PIECE_AT = MAXP * PIECE_COL  # where piece j starts in the block
+COL_AT = np.zeros(SEAT_WIDTH, np.int64)  # seat 0's place of seat_f column c in the block
+COL_W = np.zeros(SEAT_WIDTH, np.int64)  # the width of column c's piece (the seat stride)
+for _j in range(NPIECES):
+    for _k in range(PIECE_W[_j]):
+        COL_AT[PIECE_COL[_j] + _k] = PIECE_AT[_j] + _k
+        COL_W[PIECE_COL[_j] + _k] = PIECE_W[_j]
 
 # the public pieces' offsets in the observation (the same for every player count)
 _g = {}
@@ -184,7 +194,8 @@ def make_opts(game) -> np.ndarray:
 
 @njit(cache=True)
 def _seat_at(p, col):
-    return SEAT + p * SEAT_WIDTH + col
+    """The column of seat ``p``'s number ``col`` (a ``seat_f`` column, ``SC_*``)."""
+    return SEAT + COL_AT[col] + p * COL_W[col]
 
 
 @njit(cache=True)

@@ -90,8 +90,6 @@ from tablezoo.envs.ethnos.compiled.layout import (
     SC_MERFOLK,
     SC_THIRD,
     SC_TROLLS,
-    SEAT,
-    SEAT_WIDTH,
     SK,
     ST_ABILITY,
     ST_AFTER_ABILITY,
@@ -179,7 +177,8 @@ def _finish_band(S, i, p, opts):
     S[i, at + 1] = x
     S[i, at + 2] = lead
     c = at + 3
-    base = SEAT + p * SEAT_WIDTH
+    cards = _seat_at(p, SC_BCARDS)
+    known_at = _seat_at(p, SC_KNOWN)
     for t in range(NT):
         count = S[i, BUILDING + t]
         if count == 0:
@@ -187,20 +186,20 @@ def _finish_band(S, i, p, opts):
         for _ in range(count - (1 if t == lead else 0)):
             S[i, c] = t
             c += 1
-        S[i, base + SC_BCARDS + t] += count
-        known = S[i, base + SC_KNOWN + t] - count
-        S[i, base + SC_KNOWN + t] = known if known > 0 else 0
+        S[i, cards + t] += count
+        known = S[i, known_at + t] - count
+        S[i, known_at + t] = known if known > 0 else 0
         S[i, BUILDING + t] = 0
     tribe = TTRIBE[lead]
-    S[i, base + SC_BLEADERS + lead] += 1
-    S[i, base + SC_BTS + tribe * 10 + x - 1] += 1
+    S[i, _seat_at(p, SC_BLEADERS) + lead] += 1
+    S[i, _seat_at(p, SC_BTS) + tribe * 10 + x - 1] += 1
     scored = x
     for k in range(x):
         if S[i, at + 2 + k] == SK:
             scored -= 1
-    S[i, base + SC_BSCORED + scored - 1] += 1
-    S[i, base + SC_BGLORY] += _band_value(opts, scored + (1 if tribe == DWARVES else 0))
-    S[i, base + SC_HAND_SIZE] -= x
+    S[i, _seat_at(p, SC_BSCORED) + scored - 1] += 1
+    S[i, _seat_at(p, SC_BGLORY)] += _band_value(opts, scored + (1 if tribe == DWARVES else 0))
+    S[i, _seat_at(p, SC_HAND_SIZE)] -= x
     S[i, BLEAD] = -1
     S[i, BLEN] = 0
     S[i, CUR_LEADER] = lead
@@ -302,16 +301,16 @@ def _resolve(S, rng, i, p, opts, stage, deck):
 
 @njit(cache=True)
 def _finish_elf(S, rng, i, p, opts, deck):
-    base = SEAT + p * SEAT_WIDTH
+    known_at = _seat_at(p, SC_KNOWN)
     for t in range(NT):
         rest = S[i, HANDS + NT * p + t]
         S[i, DISPLAY + t] += rest
-        known = S[i, base + SC_KNOWN + t] - rest
-        S[i, base + SC_KNOWN + t] = known if known > 0 else 0
+        known = S[i, known_at + t] - rest
+        S[i, known_at + t] = known if known > 0 else 0
         S[i, HANDS + NT * p + t] = S[i, ELF_KEPT + t]
         S[i, ELF_KEPT + t] = 0
     S[i, HAND_LEN + p] = S[i, ELF_N]
-    S[i, base + SC_HAND_SIZE] = S[i, ELF_N]
+    S[i, _seat_at(p, SC_HAND_SIZE)] = S[i, ELF_N]
     _resolve(S, rng, i, p, opts, ST_AFTER_DISCARD, deck)
 
 

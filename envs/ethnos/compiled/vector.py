@@ -20,6 +20,7 @@ import numpy as np
 
 import tablezoo.envs.ethnos.compiled.kernels as K
 import tablezoo.envs.ethnos.compiled.layout as L
+from tablezoo.envs.core.errors import InvalidOptionError
 from tablezoo.envs.core.fields import options_record
 from tablezoo.envs.core.game import State
 from tablezoo.envs.ethnos import actions as act
@@ -29,6 +30,7 @@ from tablezoo.envs.ethnos.saving import FORMAT_VERSION
 from tablezoo.envs.vector.compiled import CompiledVector
 
 ENV_NAME = "ethnos_v0"
+MAX_DECISIONS = 2**31 - 1  # the decision count is an int32 column
 
 
 def make_vector(num_envs: int, seed: int | None = None, **options: Any) -> EthnosVector:
@@ -44,7 +46,12 @@ class EthnosVector(CompiledVector):
     def __init__(self, num_envs: int, seed: int | None = None, **options: Any):
         super().__init__(EthnosGame(**options), num_envs, seed)
         self._opts = L.make_opts(self.game)
-        self._S = np.zeros((self.num_envs, L.NCOL), np.int64)  # the positions (kernels' columns)
+        if self.options["max_decisions"] > MAX_DECISIONS:
+            raise InvalidOptionError(
+                f"{ENV_NAME}: max_decisions={self.options['max_decisions']} is not allowed in "
+                f"the compiled engine; allowed values: 1..{MAX_DECISIONS} (the Python engine "
+                "takes more)")
+        self._S = np.zeros((self.num_envs, L.NCOL), np.int32)  # the positions (layout's columns)
         self._R = np.zeros((self.num_envs, L.MAXP), np.float64)  # each seat's return so far
 
     # --- the kernels -------------------------------------------------------------------------
@@ -73,7 +80,7 @@ class EthnosVector(CompiledVector):
         n = game.num_players
 
         def seat(p: int, col: int, width: int = 1) -> list[int]:
-            at = L.SEAT + p * L.SEAT_WIDTH + col
+            at = L.SEAT + int(L.COL_AT[col]) + p * int(L.COL_W[col])
             return row[at:at + width]
 
         def rows(start: int, width: int) -> list[list[int]]:
@@ -183,5 +190,8 @@ class EthnosVector(CompiledVector):
                 b += 1
         row[L.NBANDS] = b
         row[L.BREAKDOWN:L.BREAKDOWN + 6 * n] = np.asarray(st.breakdown, np.int64).reshape(-1)
-        row[L.SEAT:L.SEAT + n * L.SEAT_WIDTH] = st.seat_f.reshape(-1)
+        for j in range(L.NPIECES):  # the seat block piece by piece, seat by seat
+            col, width = int(L.PIECE_COL[j]), int(L.PIECE_W[j])
+            at = L.SEAT + int(L.PIECE_AT[j])
+            row[at:at + n * width] = st.seat_f[:, col:col + width].reshape(-1)
         return row
