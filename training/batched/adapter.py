@@ -291,12 +291,12 @@ class VectorLeagueEnv(LockstepVecEnv):
                 sampled.append(sel)
             elif code == HEURISTIC:
                 spec = self.plans[int(sel[0])].entry
-                self._actions[sel] = self.batched[spec](stepper.obs[sel], stepper.mask[sel])
+                self._actions[sel] = self.batched[spec](stepper.env_obs[sel], stepper.mask[sel])
             elif code == AGENT:
                 for i in sel.tolist():
                     p = int(stepper.seat[i])
                     agent = self.plans[i].controllers[p]
-                    self._actions[i] = agent.act(stepper.obs[i].copy(), stepper.mask[i].copy(),
+                    self._actions[i] = agent.act(stepper.env_obs[i].copy(), stepper.mask[i].copy(),
                                                  state=stepper.get_state(i), player=p)
             else:  # LEARNER: never asked here
                 raise AssertionError("the learner's seat is answered by the learner")

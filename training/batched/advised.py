@@ -38,6 +38,10 @@ class AdvisedStepper(Stepper):
     def seat(self) -> np.ndarray:  # type: ignore[override]
         return self.inner.seat
 
+    @property
+    def env_obs(self) -> np.ndarray:
+        return self.inner.env_obs
+
     def reset(self, seed: int | None = None) -> None:
         self.inner.reset(seed)
         self._write(np.arange(self.num_envs))

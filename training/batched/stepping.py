@@ -39,6 +39,12 @@ class Stepper(ABC):
     mask: np.ndarray
     seat: np.ndarray
 
+    @property
+    def env_obs(self) -> np.ndarray:
+        """The env's own observations ``[B, D]`` (no columns a wrapper adds): what agents other
+        than the league's networks read."""
+        return self.obs
+
     @abstractmethod
     def reset(self, seed: int | None = None) -> None:
         """A new game in every slot (``seed``: reseed the slots' generators)."""

@@ -37,6 +37,7 @@ def test_the_advice_is_the_heuristic_agents_move_at_every_decision(episode):
             state, p = stepper.get_state(i), int(stepper.seat[i])
             observation, mask = state.observe(p), state.legal_mask(p)
             np.testing.assert_array_equal(stepper.obs[i, :size], observation)
+            np.testing.assert_array_equal(stepper.env_obs[i], observation)  # what agents read
             expected = np.zeros(n, np.float32)
             move = advice_of(advisor, state, p, observation, mask, n)
             if move < n:
