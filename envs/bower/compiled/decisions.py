@@ -24,12 +24,10 @@ from tablezoo.envs.bower.compiled.layout import (
     BONUS,
     BORIENT,
     BRANCHP,
-    CELL_BASE,
     CELLF,
     CH_BRANCH,
     CH_COVERED,
     CH_FLAG,
-    CH_PINK,
     CH_TOKEN,
     COLF,
     COND_C,
@@ -72,7 +70,6 @@ from tablezoo.envs.bower.compiled.layout import (
     KEEPP,
     KEPT,
     LIMITS,
-    NBASE,
     NDECK,
     NDISC,
     NDRAWN,
@@ -82,6 +79,9 @@ from tablezoo.envs.bower.compiled.layout import (
     NPLACED,
     NSTACK,
     NTD,
+    NZ_CH,
+    NZ_N,
+    NZ_V,
     O_HANDS_PUBLIC,
     OB_COLF,
     OB_COVER,
@@ -251,7 +251,7 @@ def _write_mask(S, i, m):
                 m[COVER + 2 * f + 1] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _knows_egg(S, i, me, pos):
     if S[i, PHASE] == OVER:
         return True
@@ -260,7 +260,7 @@ def _knows_egg(S, i, me, pos):
     return S[i, OWNER + pos] == me or ((S[i, SPIEDC + me] >> pos) & 1) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_hand(S, i, q, o, at, visible):
     """Seat ``q``'s 6 hand slots at ``o[at:]`` (present, forced, tile features)."""
     forced = S[i, FORCED + q]
@@ -288,16 +288,14 @@ def _write_obs(S, i, opts, me, o):
         q = me if r == 0 else op
         base = OB_NESTS + NEST_SIZE * r
         flags = S[i, CELLF + q]
+        occ = S[i, OCC + q]
         for c in range(24):
-            t = S[i, TOP + 24 * q + c]
-            if t >= 0:
-                for ch in range(NBASE):
-                    v = CELL_BASE[t, ch]
-                    if v != 0.0:
-                        o[base + 24 * ch + c] = v
-                o[base + 24 * CH_PINK + c] = CELL_BASE[t, CH_PINK]
-            if S[i, DEPTH + 24 * q + c]:
-                o[base + 24 * CH_COVERED + c] = 1.0
+            if (occ >> c) & 1:
+                t = S[i, TOP + 24 * q + c]
+                for k in range(NZ_N[t]):
+                    o[base + 24 * NZ_CH[t, k] + c] = NZ_V[t, k]
+                if S[i, DEPTH + 24 * q + c]:
+                    o[base + 24 * CH_COVERED + c] = 1.0
             if (flags >> c) & 1:
                 o[base + 24 * CH_FLAG + c] = 1.0
         for tok in range(4):
@@ -307,9 +305,9 @@ def _write_obs(S, i, opts, me, o):
             o[base + 24 * (CH_BRANCH + S[i, BORIENT]) + S[i, TOKCELL + 4]] = 1.0
     # covered tiles, column flags, eggs, spied columns
     for q in range(2):
-        hidden = False
-        for c in range(24):
-            if S[i, DEPTH + 24 * q + c]:
+        hidden = False  # only a Cover hides cells
+        for k in range(S[i, NPLACED + q]):
+            if S[i, PLACED + PLACED_STRIDE * q + 3 * k + 2]:
                 hidden = True
         if hidden:
             for k in range(S[i, NPLACED + q]):

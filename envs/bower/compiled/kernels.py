@@ -159,13 +159,13 @@ from tablezoo.envs.vector.kernels import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hand_push(S, i, q, tile):
     S[i, HANDS + HAND_STRIDE * q + S[i, NHAND + q]] = tile
     S[i, NHAND + q] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hand_pop(S, i, q, h):
     base = HANDS + HAND_STRIDE * q
     n = S[i, NHAND + q]
@@ -177,7 +177,7 @@ def _hand_pop(S, i, q, h):
     return tile
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stack_pop(S, i):
     n = S[i, NSTACK] - 1
     tile = S[i, STACK + n]
@@ -186,14 +186,14 @@ def _stack_pop(S, i):
     return tile
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_display(S, i, d):
     tile = S[i, DISPLAY + d]
     S[i, DISPLAY + d] = _stack_pop(S, i) if S[i, NSTACK] > 0 else -1
     return tile
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _any_display(S, i):
     return S[i, DISPLAY] >= 0 or S[i, DISPLAY + 1] >= 0 or S[i, DISPLAY + 2] >= 0
 
@@ -306,7 +306,7 @@ def _effect_phase(S, i, b):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _flag(S, i, p, cols, cells):
     S[i, COLF + p] |= cols
     S[i, CELLF + p] |= cells

@@ -110,6 +110,14 @@ CH_TOKEN, CH_BRANCH, CH_FLAG, CH_COVERED, CH_PINK = (
 NBASE = ob.CH_COVERED  # channels 0..23 of a tile end's base row that a tile end sets (material,
 # units); CH_PINK is set separately
 CELL_BASE = ob.CELL_BASE.copy()
+# a tile end's nonzero nest-plane channels (material, unit counts, NB4): count, channels, values
+NZ_N = np.count_nonzero(CELL_BASE[:-1], axis=1).astype(np.int64)
+NZ_CH = np.zeros((CELL_BASE.shape[0] - 1, int(NZ_N.max())), np.int64)
+NZ_V = np.zeros(NZ_CH.shape, np.float32)
+for _e in range(NZ_CH.shape[0]):
+    _nz = np.flatnonzero(CELL_BASE[_e])
+    NZ_CH[_e, :len(_nz)] = _nz
+    NZ_V[_e, :len(_nz)] = CELL_BASE[_e, _nz]
 DISPLAY_ROWS = ob.DISPLAY_ROWS.copy()
 HAND_ROWS = ob.HAND_ROWS.copy()
 TILE_ROWS = ob.TILE_FEATURE_ROWS.copy()
@@ -189,14 +197,14 @@ def has_cover(occ):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def branch_code(S, i, q):
     if S[i, TOKST + 4] == PLACED_TOK and S[i, TOKSEAT + 4] == q:
         return 2 * S[i, TOKCELL + 4] + S[i, BORIENT]
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def token_cell(S, i, tok, q):
     if S[i, TOKST + tok] == PLACED_TOK and S[i, TOKSEAT + tok] == q:
         return S[i, TOKCELL + tok]
@@ -204,7 +212,7 @@ def token_cell(S, i, tok, q):
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def token_target_ok(S, i, tok, seat, cell):
     t = S[i, TOP + 24 * seat + cell]
     return t >= 0 and TARGET_OK[tok, t]
