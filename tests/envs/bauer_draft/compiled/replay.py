@@ -39,7 +39,7 @@ import numpy as np
 import tablezoo.envs as tz
 from tablezoo.envs.bauer_draft import BauerDraftGame, BauerDraftState
 from tablezoo.envs.bauer_draft.actions import KINDS
-from tablezoo.envs.bauer_draft.batched import make_vector
+from tablezoo.envs.bauer_draft.compiled import make_vector
 
 ENV = "bauer_draft_v0"
 REWARDS = ("rank", "score", "margin")

@@ -21,7 +21,7 @@ from tablezoo.envs.bauer_draft.actions import (
     SELECT,
     YULE_VILLE,
 )
-from tablezoo.envs.bauer_draft.batched import BauerDraftVector, make_vector
+from tablezoo.envs.bauer_draft.compiled import BauerDraftVector, make_vector
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.core.errors import (
     IllegalActionError,

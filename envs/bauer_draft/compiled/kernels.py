@@ -29,26 +29,8 @@ from tablezoo.envs.bauer_draft.actions import (
     YULE,
     YULE_VILLE,
 )
-from tablezoo.envs.bauer_draft.components import (
-    DAGA_CARD,
-    VILLE,
-    YULE_CARD,
-)
-from tablezoo.envs.bauer_draft.effects import (
-    BY_DAGA,
-    BY_MARTIN,
-    BY_OLLE,
-    BY_SELECT,
-    BY_YULE,
-    COPY_DONE,
-    COPY_NONE,
-    COPY_WAIT,
-    TASK_COPY_CHOICE,
-    TASK_DAGA_CARDS,
-    TASK_EFFECT,
-)
-from tablezoo.envs.bauer_draft.kernels.encoding import first_illegal, write_decisions
-from tablezoo.envs.bauer_draft.kernels.position import (
+from tablezoo.envs.bauer_draft.compiled.encoding import first_illegal, write_decision
+from tablezoo.envs.bauer_draft.compiled.layout import (
     ASKED,
     C_COPIER,
     C_EFFECT,
@@ -76,7 +58,7 @@ from tablezoo.envs.bauer_draft.kernels.position import (
     HAND_N,
     KIND,
     MAXP,
-    MEM,
+    MEMB,
     NC,
     NCENTRAL,
     NCOL,
@@ -118,9 +100,28 @@ from tablezoo.envs.bauer_draft.kernels.position import (
     _play_central,
     _pop_central,
     _q_push,
+    _remember,
     _ville_ready,
 )
-from tablezoo.envs.bauer_draft.kernels.scoring import returns
+from tablezoo.envs.bauer_draft.compiled.scoring import returns
+from tablezoo.envs.bauer_draft.components import (
+    DAGA_CARD,
+    VILLE,
+    YULE_CARD,
+)
+from tablezoo.envs.bauer_draft.effects import (
+    BY_DAGA,
+    BY_MARTIN,
+    BY_OLLE,
+    BY_SELECT,
+    BY_YULE,
+    COPY_DONE,
+    COPY_NONE,
+    COPY_WAIT,
+    TASK_COPY_CHOICE,
+    TASK_DAGA_CARDS,
+    TASK_EFFECT,
+)
 from tablezoo.envs.vector.kernels import shuffle
 
 
@@ -136,7 +137,7 @@ def _start_round(S, i, n):
         for k in range(take):
             c = S[i, PILE + s * PILE_CAP + top - 1 - k]
             S[i, HAND + s * HAND_CAP + k] = c
-            S[i, MEM + s * NC + c] = -1
+            S[i, MEMB + s] &= ~(1 << c)
         S[i, HAND_N + s] = take
         S[i, PILE_N + s] = top - take
     S[i, KIND] = SELECT
@@ -157,8 +158,6 @@ def _deal(S, rng, opts, i, deck):
         S[i, SEQ + k] = -1
         S[i, PROUND + k] = -1
         S[i, PBY + k] = -1
-    for k in range(MAXP * NC):
-        S[i, MEM + k] = -1
     rng[i, 0] = shuffle(rng[i, 0], rng[i, 1], deck, NC)
     for s in range(n):
         S[i, PILE_IDS + s] = s
@@ -322,7 +321,7 @@ def _start_yule(S, i, n, rev):
     for k in range(size):
         c = S[i, PILE + p * PILE_CAP + size - 1 - k]
         S[i, HAND + p * HAND_CAP + k] = c
-        S[i, MEM + p * NC + c] = -1
+        S[i, MEMB + p] &= ~(1 << c)
         bit = 1 << c
         for q in range(n):  # the whole pile went to the hand: the place is known
             if (S[i, TRK_E + q] | S[i, TRK_P + q]) & bit:
@@ -374,8 +373,9 @@ def _resume(S, rng, opts, i, rev):
 def _finish_select(S, rng, opts, i, rev):
     """Pass the unkept cards left, then reveal the selections and run the effect queue."""
     n = opts[O_N]
-    passes = np.empty((MAXP, 3), np.int64)
-    npass = np.zeros(MAXP, np.int64)
+    passes = rev[32:32 + 3 * MAXP].reshape(MAXP, 3)  # scratch beyond the revealed cards
+    npass = rev[48:48 + MAXP]
+    npass[:] = 0
     held = 0
     hid_held = 0
     passed_on = 0
@@ -417,13 +417,13 @@ def _finish_select(S, rng, opts, i, rev):
             c = passes[p, k]
             S[i, PILE + dest * PILE_CAP + S[i, PILE_N + dest]] = c
             S[i, PILE_N + dest] += 1
-            S[i, MEM + p * NC + c] = pile_id
+            _remember(S, i, p, c, pile_id)
             S[i, TRK_E + p] |= 1 << c
             S[i, TRK_P + p] &= ~(1 << c)
     if ville_user >= 0:  # taking Ville back is public: everyone knows where he went
         pile_id = S[i, PILE_IDS + (ville_user + 1) % n]
         for q in range(n):
-            S[i, MEM + q * NC + VILLE] = pile_id
+            _remember(S, i, q, VILLE, pile_id)
             S[i, TRK_E + q] |= 1 << VILLE
             S[i, TRK_P + q] &= ~(1 << VILLE)
     nrev = 0
@@ -541,7 +541,7 @@ def _apply(S, rng, opts, i, a, rev):
 
 
 # --- stepping -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_slot(S, rng, opts, i, a, rewards, terminated, truncated, rev, deck, ret):
     """Play ``a`` (legal) for slot ``i``'s asked seat; a finished game restarts at once."""
     n = opts[O_N]
@@ -578,9 +578,9 @@ def step(S, rng, opts, actions, obs, mask, seat, rewards, terminated, truncated)
     rev = np.empty(64, np.int64)
     deck = np.empty(NC, np.int64)
     ret = np.empty(MAXP, np.float64)
-    for i in range(S.shape[0]):
+    for i in range(S.shape[0]):  # one pass: the row is still in the cache when written
         _step_slot(S, rng, opts, i, actions[i], rewards, terminated, truncated, rev, deck, ret)
-    write_decisions(S, opts, obs, mask, seat, 0, S.shape[0])
+        write_decision(S, opts, obs, mask, seat, i)
     return -1
 
 
@@ -597,4 +597,4 @@ def step_rows(S, rng, opts, actions, rows, obs, mask, seat, rewards, terminated,
     for k in range(rows.shape[0]):
         i = rows[k]
         _step_slot(S, rng, opts, i, actions[i], rewards, terminated, truncated, rev, deck, ret)
-        write_decisions(S, opts, obs, mask, seat, i, i + 1)
+        write_decision(S, opts, obs, mask, seat, i)

@@ -45,14 +45,20 @@ def _layout(*sizes: int) -> tuple[int, ...]:
 
 # --- the position matrix S [B, NCOL] (int64) ------------------------------------------------------
 (ROUND, KIND, DECIDER, SOURCE, OFFER, FIRST_C, FIRST_V, NEXT_SEQ, DAGA_USED, DAGA_READY,
- DECISIONS, ASKED, QHEAD, QLEN, NCENTRAL, NDISC,
- PILE_IDS, PLAYS, NIGHT_N, COPY_MODE, COPY_TARGET, COPY_SINCE, HAND_N, HAND, SEL_N, SEL_C,
- SEL_V, PEND, PILE_N, PILE, CENTRAL, DISC, TAB, OWNER, SEQ, PROUND, PBY, MEM, TRK_E, TRK_P,
- QUEUE, NCOL) = _layout(
-    *([1] * 16),
-    MAXP, MAXP, MAXP, 3, 3, 3, MAXP, MAXP * HAND_CAP, MAXP, MAXP * 2,
-    MAXP * 2, MAXP, MAXP, MAXP * PILE_CAP, NC, NC, MAXP, NC, NC, NC, NC, MAXP * NC, MAXP, MAXP,
-    QCAP)
+ DECISIONS, ASKED, QHEAD, QLEN, NCENTRAL, NDISC, DISCB,
+ TAB, NIGHT_N, NIGHT_BY, MEMB, MEMP, HAND_N, HAND, PILE_IDS, PILE_N, COPY_MODE, COPY_TARGET,
+ COPY_SINCE, PLAYS, SEL_N, SEL_C, SEL_V, PEND, TRK_E, TRK_P,
+ OWNER, SEQ, PROUND, PBY, PILE, CENTRAL, DISC, QUEUE, NCOL) = _layout(
+    *([1] * 17),
+    MAXP, MAXP, MAXP * 5, MAXP, MAXP * 3, MAXP, MAXP * HAND_CAP, MAXP, MAXP, 3, 3,
+    3, MAXP, MAXP, MAXP * 2, MAXP * 2, MAXP, MAXP, MAXP,
+    NC, NC, NC, NC, MAXP * PILE_CAP, NC, NC, QCAP)
+# The columns a decision's observation reads come first (they share a few cache lines):
+# TAB (tableau bit masks), NIGHT_BY (Night cards per seat and how played), MEMB (the cards a
+# seat remembers passing, bits) and MEMP (their pile ids, 3 bits each, 21 cards a word), DISCB
+# (the discards as bits; DISC keeps their order).
+MEM_PER_WORD = 21
+
 
 # --- the options vector opts (int64): rules, then observation and global-state offsets ------------
 (O_N, O_ROUNDS, O_PILE, O_REWARD, O_MAX_DEC, O_OBS_SIZE, O_STATE_SIZE) = range(7)
@@ -121,19 +127,19 @@ JOURNEY_TABLE = np.array(JOURNEY_POINTS, np.int64)
 
 
 # --- small helpers --------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _daga_available(S, i, p):
     """``p`` may use Daga's ability deferred now."""
     return S[i, DAGA_READY] != 0 and S[i, DAGA_USED] == 0 and S[i, OWNER + DAGA_CARD] == p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ville_ready(S, i, p):
     """``p`` has Ville in the tableau from an earlier round."""
     return S[i, OWNER + VILLE] == p and S[i, PROUND + VILLE] < S[i, ROUND]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decide(S, i, kind, p, source):
     S[i, KIND] = kind
     S[i, DECIDER] = p
@@ -141,7 +147,7 @@ def _decide(S, i, kind, p, source):
 
 
 # --- moving cards ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _q_push(S, i, task, card, p, front):
     """Queue ``(task, card, seat)`` at the back (or the front)."""
     head, size = S[i, QHEAD], S[i, QLEN]
@@ -155,21 +161,36 @@ def _q_push(S, i, task, card, p, front):
     S[i, QLEN] = size + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop_central(S, i):
     k = S[i, NCENTRAL] - 1
     S[i, NCENTRAL] = k
     return S[i, CENTRAL + k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forget(S, i, n, c):
     """No seat remembers where card ``c`` went (it is in view now)."""
     for q in range(n):
-        S[i, MEM + q * NC + c] = -1
+        S[i, MEMB + q] &= ~(1 << c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _remember(S, i, q, c, pile_id):
+    """Seat ``q`` remembers putting card ``c`` on pile ``pile_id``."""
+    S[i, MEMB + q] |= 1 << c
+    at = MEMP + q * 3 + c // MEM_PER_WORD
+    shift = 3 * (c % MEM_PER_WORD)
+    S[i, at] = (S[i, at] & ~(7 << shift)) | (pile_id << shift)
+
+
+@njit(cache=True, inline="always")
+def _remembered_pile(S, i, q, c):
+    """The pile seat ``q`` remembers putting card ``c`` on (its ``MEMB`` bit set)."""
+    return (S[i, MEMP + q * 3 + c // MEM_PER_WORD] >> (3 * (c % MEM_PER_WORD))) & 7
+
+
+@njit(cache=True, inline="always")
 def _play(S, i, n, p, c, rev, nrev, by):
     """Card ``c`` enters p's tableau; a Day character's on-play effect is collected in ``rev``
     (``nrev >= 0``: the reveal) or queued. Returns the new ``nrev``."""
@@ -182,6 +203,7 @@ def _play(S, i, n, p, c, rev, nrev, by):
     S[i, PLAYS + p] += 1
     if C_NIGHT[c]:
         S[i, NIGHT_N + p] += 1
+        S[i, NIGHT_BY + p * 5 + by] += 1
     else:
         _forget(S, i, n, c)
     if c == DAGA_CARD:
@@ -206,6 +228,7 @@ def _play_central(S, i, n, p, count, rev, nrev, by):
 def _discard(S, i, n, c):
     S[i, DISC + S[i, NDISC]] = c
     S[i, NDISC] += 1
+    S[i, DISCB] |= 1 << c
     _forget(S, i, n, c)
 
 
@@ -216,6 +239,7 @@ def _leave_tableau(S, i, c):
     S[i, TAB + p] &= ~(1 << c)
     if C_NIGHT[c]:
         S[i, NIGHT_N + p] -= 1
+        S[i, NIGHT_BY + p * 5 + S[i, PBY + c]] -= 1
     S[i, OWNER + c] = -1
     S[i, SEQ + c] = -1
     S[i, PBY + c] = -1
@@ -250,7 +274,7 @@ def _has_copy_option(S, i, k, p):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _in_hand(S, i, p, c):
     found = False
     for k in range(S[i, HAND_N + p]):

@@ -33,14 +33,7 @@ from tablezoo.envs.bauer_draft.actions import (
     YULE,
     YULE_VILLE,
 )
-from tablezoo.envs.bauer_draft.components import (
-    DAGA_CARD,
-    VILLE,
-)
-from tablezoo.envs.bauer_draft.effects import (
-    COPY_DONE,
-)
-from tablezoo.envs.bauer_draft.kernels.position import (
+from tablezoo.envs.bauer_draft.compiled.layout import (
     ASKED,
     C_COPIER,
     C_NIGHT,
@@ -53,6 +46,7 @@ from tablezoo.envs.bauer_draft.kernels.position import (
     DAY_BITS,
     DECIDER,
     DISC,
+    DISCB,
     ELIG,
     FIRST_C,
     FIRST_V,
@@ -75,11 +69,11 @@ from tablezoo.envs.bauer_draft.kernels.position import (
     HAND_CAP,
     HAND_N,
     KIND,
-    MEM,
+    MEMB,
     NC,
     NCENTRAL,
     NDISC,
-    NIGHT_CARDS,
+    NIGHT_BY,
     NIGHT_N,
     O_N,
     O_OBS_SIZE,
@@ -105,7 +99,6 @@ from tablezoo.envs.bauer_draft.kernels.position import (
     OB_VILLE,
     OFFER,
     OWNER,
-    PBY,
     PILE,
     PILE_CAP,
     PILE_IDS,
@@ -118,18 +111,26 @@ from tablezoo.envs.bauer_draft.kernels.position import (
     TAB,
     _daga_available,
     _in_hand,
+    _remembered_pile,
     _ville_ready,
+)
+from tablezoo.envs.bauer_draft.components import (
+    DAGA_CARD,
+    VILLE,
+)
+from tablezoo.envs.bauer_draft.effects import (
+    COPY_DONE,
 )
 
 
 # --- who decides, what is legal -------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat(S, i):
     """The seat asked now: the lowest seat of a select not yet answered, else the decider."""
     return S[i, ASKED] if S[i, KIND] == SELECT else S[i, DECIDER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_pick(S, i, p):
     """The first card of a Ville sub-step and whether it went via Daga (-1: none)."""
     if S[i, KIND] == SELECT_VILLE:
@@ -137,7 +138,7 @@ def _first_pick(S, i, p):
     return S[i, FIRST_C], S[i, FIRST_V] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal(S, opts, i, p, a):
     """Action ``a`` is legal for seat ``p`` (the seat asked) in slot ``i``."""
     if a < 0 or a >= NUM_ACTIONS:
@@ -182,7 +183,7 @@ def first_illegal(S, opts, actions):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_mask(S, opts, i, p, m):
     """Seat ``p``'s legal mask of slot ``i`` into ``m`` (bool, ``NUM_ACTIONS``)."""
     for a in range(NUM_ACTIONS):
@@ -227,7 +228,7 @@ def _write_mask(S, opts, i, p, m):
 
 
 # --- the observation ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_obs(S, opts, i, p, o):
     """Seat ``p``'s observation of slot ``i`` (``bauer_draft_v0``'s encoding) into ``o``."""
     n = opts[O_N]
@@ -282,22 +283,26 @@ def _write_obs(S, opts, i, p, o):
             else:
                 o[opts[OB_COPIES] + r * NC + target] = 1.0
     at = opts[OB_NIGHT_BY]
-    for k in range(NIGHT_CARDS.shape[0]):
-        c = NIGHT_CARDS[k]
-        s = S[i, OWNER + c]
-        if s >= 0:
-            o[at + ((s - p) % n) * 5 + S[i, PBY + c]] += 1.0
+    for r in range(n):
+        s = (p + r) % n
+        for b in range(5):
+            o[at + r * 5 + b] = S[i, NIGHT_BY + s * 5 + b]
     at = opts[OB_DISC]
-    for k in range(S[i, NDISC]):
-        o[at + S[i, DISC + k]] = 1.0
+    bits = S[i, DISCB]
+    while bits:
+        low = bits & -bits
+        o[at + _bit_index(low)] = 1.0
+        bits ^= low
     rel = 0  # the seat (relative to p) of each pile id, 4 bits each
     for s in range(n):
         rel |= ((s - p) % n) << (4 * S[i, PILE_IDS + s])
     at = opts[OB_PASSED]
-    for c in range(NC):
-        pile_id = S[i, MEM + p * NC + c]
-        if pile_id >= 0:
-            o[at + ((rel >> (4 * pile_id)) & 15) * NC + c] = 1.0
+    bits = S[i, MEMB + p]
+    while bits:
+        low = bits & -bits
+        c = _bit_index(low)
+        o[at + ((rel >> (4 * _remembered_pile(S, i, p, c))) & 15) * NC + c] = 1.0
+        bits ^= low
     d = S[i, OWNER + DAGA_CARD]
     if d >= 0 and _daga_available(S, i, d):
         o[opts[OB_DAGA] + (d - p) % n] = 1.0
@@ -319,7 +324,7 @@ def _write_obs(S, opts, i, p, o):
         o[at + (S[i, DECIDER] - p) % n] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bit_index(low):
     """The index of the single set bit of ``low`` (a power of two below 2**63)."""
     k = 0
@@ -348,10 +353,16 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
     """The asked seat, its observation and legal mask of slots ``lo..hi-1`` (never over:
     finished games were restarted)."""
     for i in range(lo, hi):
-        p = _seat(S, i)
-        seat[i] = p
-        _write_obs(S, opts, i, p, obs[i])
-        _write_mask(S, opts, i, p, mask[i])
+        write_decision(S, opts, obs, mask, seat, i)
+
+
+@njit(cache=True, inline="always")
+def write_decision(S, opts, obs, mask, seat, i):
+    """Slot ``i``'s asked seat, observation and mask."""
+    p = _seat(S, i)
+    seat[i] = p
+    _write_obs(S, opts, i, p, obs[i])
+    _write_mask(S, opts, i, p, mask[i])
 
 
 # --- the global state -----------------------------------------------------------------------------
@@ -372,7 +383,7 @@ def global_states(S, opts, out):
             for c in range(NC):
                 if (bits >> c) & 1:
                     o[opts[GS_TAB] + s * NC + c] = 1.0
-                if S[i, MEM + s * NC + c] >= 0:
+                if (S[i, MEMB + s] >> c) & 1:
                     o[opts[GS_PASSED] + s * NC + c] = 1.0
             for k in range(S[i, SEL_N + s]):
                 via = S[i, SEL_V + 2 * s + k]

@@ -6,15 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tablezoo.envs.bauer_draft.components import (
-    DANGER,
-    EVENT,
-    JOURNEY,
-)
-from tablezoo.envs.bauer_draft.effects import (
-    COPY_DONE,
-)
-from tablezoo.envs.bauer_draft.kernels.position import (
+from tablezoo.envs.bauer_draft.compiled.layout import (
     C_HAS_QUEST,
     C_KIND,
     C_NIGHT,
@@ -43,6 +35,14 @@ from tablezoo.envs.bauer_draft.kernels.position import (
     P_TUVSTARR,
     P_WING,
     SCORE,
+)
+from tablezoo.envs.bauer_draft.components import (
+    DANGER,
+    EVENT,
+    JOURNEY,
+)
+from tablezoo.envs.bauer_draft.effects import (
+    COPY_DONE,
 )
 from tablezoo.envs.bauer_draft.scoring import (
     BIG_JOCK_POINTS,

@@ -1,5 +1,5 @@
 """``bauer_draft_v0`` compiled: ``num_envs`` games in numpy arrays, stepped by the numba kernels of
-``kernels`` (``kernels/``), behind the vector contract (``tablezoo.envs.vector.base``).
+this folder, behind the vector contract (``tablezoo.envs.vector.base``).
 
 ``make_vector(num_envs, seed=None, **options)`` builds one (``tablezoo.envs.make_vector`` calls it
 where numba is installed); the options are ``bauer_draft_v0``'s, resolved by ``BauerDraftGame``
@@ -23,11 +23,12 @@ from typing import Any
 
 import numpy as np
 
+import tablezoo.envs.bauer_draft.compiled.encoding as encoding
+import tablezoo.envs.bauer_draft.compiled.kernels as kernels
+import tablezoo.envs.bauer_draft.compiled.layout as K
 from tablezoo.envs.bauer_draft.actions import KINDS
 from tablezoo.envs.bauer_draft.components import CARDS, COPIER_CARDS, NIGHT, NUM_CARDS
 from tablezoo.envs.bauer_draft.effects import PLAYED_BY, TASK_NAMES
-from tablezoo.envs.bauer_draft.kernels import encoding, rules
-from tablezoo.envs.bauer_draft.kernels import position as K
 from tablezoo.envs.bauer_draft.rules import BauerDraftGame, BauerDraftState
 from tablezoo.envs.bauer_draft.saving import COPY_MODES, TRACK_NAMES
 from tablezoo.envs.core.errors import StateFormatError
@@ -56,15 +57,15 @@ class BauerDraftVector(CompiledVector):
 
     # --- the kernels -------------------------------------------------------------------------
     def _new_games(self, lo: int, hi: int) -> None:
-        rules.new_games(self._S, self._rng, self._opts, lo, hi)
+        kernels.new_games(self._S, self._rng, self._opts, lo, hi)
         self._write_decisions(lo, hi)
 
     def _step_all(self, actions: np.ndarray) -> int:
-        return rules.step(self._S, self._rng, self._opts, actions, self._obs, self._mask,
+        return kernels.step(self._S, self._rng, self._opts, actions, self._obs, self._mask,
                       self._seat, self._rewards, self._terminated, self._truncated)
 
     def _step_some(self, actions: np.ndarray, rows: np.ndarray) -> None:
-        rules.step_rows(self._S, self._rng, self._opts, actions, rows, self._obs, self._mask,
+        kernels.step_rows(self._S, self._rng, self._opts, actions, rows, self._obs, self._mask,
                     self._seat, self._rewards, self._terminated, self._truncated)
 
     def _write_decisions(self, lo: int, hi: int) -> None:
@@ -95,8 +96,9 @@ class BauerDraftVector(CompiledVector):
             queue.append([TASK_NAMES[entry // 512], card((entry // 8) % 64 - 1), entry % 8])
         memory, tracked = [], []
         for s in range(n):
-            mem = row[K.MEM + s * NUM_CARDS:K.MEM + (s + 1) * NUM_CARDS]
-            memory.append({CODES[c]: pile for c, pile in enumerate(mem) if pile >= 0})
+            bits = row[K.MEMB + s]
+            memory.append({CODES[c]: self._remembered(row, s, c) for c in range(NUM_CARDS)
+                           if (bits >> c) & 1})
             exact, pile = row[K.TRK_E + s], row[K.TRK_P + s]
             tracked.append({CODES[c]: TRACK_NAMES[1 if (exact >> c) & 1 else 2]
                             for c in range(NUM_CARDS) if ((exact | pile) >> c) & 1})
@@ -131,6 +133,12 @@ class BauerDraftVector(CompiledVector):
             "tracked": tracked,
             "rng": self._derived_rng(i),
         }
+
+    @staticmethod
+    def _remembered(row: list[int], s: int, c: int) -> int:
+        """The pile seat ``s`` remembers putting card ``c`` on (``layout.MEMP``)."""
+        word = row[K.MEMP + s * 3 + c // K.MEM_PER_WORD]
+        return (word >> (3 * (c % K.MEM_PER_WORD))) & 7
 
     def _load(self, i: int, state: State) -> None:
         st: BauerDraftState = state  # type: ignore[assignment]
@@ -167,17 +175,20 @@ class BauerDraftVector(CompiledVector):
                 row[K.SEL_V + 2 * s + k] = via
             row[K.TAB + s] = sum(1 << c for c in st.tableau[s])
             row[K.NIGHT_N + s] = sum(NIGHT[c] for c in st.tableau[s])
-            mem = np.full(NUM_CARDS, -1, np.int64)
             for c, pile_id in st.memory[s].items():
-                mem[c] = pile_id
-            row[K.MEM + s * NUM_CARDS:K.MEM + (s + 1) * NUM_CARDS] = mem
+                row[K.MEMB + s] |= 1 << c
+                word = K.MEMP + s * 3 + c // K.MEM_PER_WORD
+                row[word] |= pile_id << (3 * (c % K.MEM_PER_WORD))
+            for c in st.tableau[s]:
+                if NIGHT[c]:
+                    row[K.NIGHT_BY + s * 5 + st.played_by[c]] += 1
             row[K.TRK_E + s] = sum(1 << c for c, level in st.tracked[s].items() if level == 1)
             row[K.TRK_P + s] = sum(1 << c for c, level in st.tracked[s].items() if level == 2)
-        row[K.MEM + n * NUM_CARDS:K.MEM + K.MAXP * NUM_CARDS] = -1
         row[K.NCENTRAL] = len(st.central)
         row[K.CENTRAL:K.CENTRAL + len(st.central)] = st.central
         row[K.NDISC] = len(st.discards)
         row[K.DISC:K.DISC + len(st.discards)] = st.discards
+        row[K.DISCB] = sum(1 << c for c in st.discards)
         row[K.OWNER:K.OWNER + NUM_CARDS] = st.owner
         row[K.SEQ:K.SEQ + NUM_CARDS] = st.seq
         row[K.PROUND:K.PROUND + NUM_CARDS] = st.played_round
