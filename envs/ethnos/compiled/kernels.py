@@ -42,7 +42,6 @@ from tablezoo.envs.ethnos.compiled.layout import (
     COLOUR_OK,
     CUR_LEADER,
     CUR_X,
-    DECISIONS,
     DECK,
     DECK_MAX,
     DISCARD,
@@ -109,6 +108,8 @@ from tablezoo.envs.ethnos.compiled.layout import (
     TURN,
     WINGFOLK_PICK,
     WIZARD_PICK,
+    _count_decision,
+    _decisions,
     _marker_test,
 )
 from tablezoo.envs.ethnos.compiled.turns import (
@@ -188,7 +189,7 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
         _mask_row(S, i, p, opts, mask[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe(S, i, p, n, o, row):
     """Seat ``p``'s observation of slot ``i`` into ``o[row]`` (``observation.observe``)."""
     for t in range(NT):
@@ -259,7 +260,7 @@ def _observe(S, i, p, n, o, row):
             o[row, dst + np.uint64(k)] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask_row(S, i, p, opts, m):
     """The legal mask of slot ``i``'s acting seat ``p`` into ``m`` (``_compute_mask``)."""
     for a in range(NUM_ACTIONS):
@@ -320,7 +321,7 @@ def first_illegal(S, opts, actions):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_slot(S, R, rng, opts, i, a, rewards, terminated, truncated, deck, ret):
     n = opts[O_N]
     for p in range(n):
@@ -328,7 +329,7 @@ def _step_slot(S, R, rng, opts, i, a, rewards, terminated, truncated, deck, ret)
     terminated[i] = False
     truncated[i] = False
     _do(S, rng, i, S[i, ACTOR], a, opts, deck)
-    S[i, DECISIONS] += 1
+    _count_decision(S, i)
     _auto_advance(S, R, rng, opts, i, deck)
     mode = opts[O_REWARD]
     if mode != REWARD_RANK or S[i, TERMINAL] != 0:
@@ -340,7 +341,7 @@ def _step_slot(S, R, rng, opts, i, a, rewards, terminated, truncated, deck, ret)
     if S[i, TERMINAL] != 0:
         terminated[i] = True
         _new_game(S, R, rng, opts, i, deck)
-    elif S[i, DECISIONS] >= opts[O_MAX_DEC]:
+    elif _decisions(S, i) >= opts[O_MAX_DEC]:
         truncated[i] = True
         _new_game(S, R, rng, opts, i, deck)
 

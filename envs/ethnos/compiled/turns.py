@@ -41,7 +41,6 @@ from tablezoo.envs.ethnos.compiled.layout import (
     CUR_LEADER,
     CUR_PLACED,
     CUR_X,
-    DECISIONS,
     DECK,
     DISPLAY,
     DRAGON,
@@ -109,6 +108,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     WIZARD_PICK,
     _band_value,
     _clear_band_context,
+    _decisions,
     _end_turn,
     _gain,
     _marker_test,
@@ -317,7 +317,7 @@ def _finish_elf(S, rng, i, p, opts, deck):
 @njit(cache=True)
 def _is_legal(S, i, a, opts):
     """Whether action ``a`` is legal for slot ``i``'s acting seat (``_compute_mask``)."""
-    if S[i, TERMINAL] != 0 or S[i, DECISIONS] >= opts[O_MAX_DEC] or a < 0 or a >= NUM_ACTIONS:
+    if S[i, TERMINAL] != 0 or _decisions(S, i) >= opts[O_MAX_DEC] or not 0 <= a < NUM_ACTIONS:
         return False
     p = S[i, ACTOR]
     phase = S[i, PHASE]

@@ -30,7 +30,6 @@ from tablezoo.envs.ethnos.saving import FORMAT_VERSION
 from tablezoo.envs.vector.compiled import CompiledVector
 
 ENV_NAME = "ethnos_v0"
-MAX_DECISIONS = 2**31 - 1  # the decision count is an int32 column
 
 
 def make_vector(num_envs: int, seed: int | None = None, **options: Any) -> EthnosVector:
@@ -46,12 +45,12 @@ class EthnosVector(CompiledVector):
     def __init__(self, num_envs: int, seed: int | None = None, **options: Any):
         super().__init__(EthnosGame(**options), num_envs, seed)
         self._opts = L.make_opts(self.game)
-        if self.options["max_decisions"] > MAX_DECISIONS:
+        if self.options["max_decisions"] > L.MAX_DECISIONS:
             raise InvalidOptionError(
                 f"{ENV_NAME}: max_decisions={self.options['max_decisions']} is not allowed in "
-                f"the compiled engine; allowed values: 1..{MAX_DECISIONS} (the Python engine "
+                f"the compiled engine; allowed values: 1..{L.MAX_DECISIONS} (the Python engine "
                 "takes more)")
-        self._S = np.zeros((self.num_envs, L.NCOL), np.int32)  # the positions (layout's columns)
+        self._S = np.zeros((self.num_envs, L.NCOL), np.int16)  # the positions (layout's columns)
         self._R = np.zeros((self.num_envs, L.MAXP), np.float64)  # each seat's return so far
 
     # --- the kernels -------------------------------------------------------------------------
@@ -103,7 +102,7 @@ class EthnosVector(CompiledVector):
             "first_player": row[L.FIRST],
             "actor": row[L.ACTOR],
             "phase": "over" if terminal else act.PHASES[row[L.PHASE]],
-            "decisions": row[L.DECISIONS],
+            "decisions": row[L.DECISIONS + 1] * L.DEC_BASE + row[L.DECISIONS],
             "deck": row[L.DECK:L.DECK + row[L.NDECK]],
             "lower_left": row[L.LOWER_LEFT],
             "dragons": row[L.DRAGONS],
@@ -147,7 +146,7 @@ class EthnosVector(CompiledVector):
         row[L.ACTOR] = st.actor
         row[L.PHASE] = st.phase
         row[L.TERMINAL] = st.terminal
-        row[L.DECISIONS] = st.decisions
+        row[L.DECISIONS:L.DECISIONS + 2] = st.decisions % L.DEC_BASE, st.decisions // L.DEC_BASE
         row[L.DRAGONS] = st.dragons
         row[L.THIRD] = st.third_drawer
         row[L.LOWER_LEFT] = st.lower_left
