@@ -26,8 +26,10 @@ Ville is used when the second card is worth more than losing Ville (his quest). 
 the piles toward the pile whose known cards (those I passed onto it) are best. Copiers copy now
 when the best copy beats what a later card is expected to give, and accept a later card when its
 copy is worth enough for the rounds left. Only observation pieces are used (opponents' Night
-cards are seen as counts only; the engine state, when given, only names the game's layout); ties
-are broken by the agent's own generator.
+cards are seen as counts only; the engine state, when given, only names the game's layout). Ties
+(values within 1e-9) are broken by the agent's own generator; ``tie_break="first"`` takes the
+first tied option in the agent's scan order instead (no draws), as ``compiled_heuristic.py``
+beside this does for a batch.
 
 Tuning: the rates of ``Weights``, ``effect_scale`` and ``denial`` are constructor keywords, so
 ``heuristic:journey_rate=0.3`` works in the command-line tools. Measured in seeded duplicate
@@ -134,6 +136,8 @@ def check_weights(weights: Weights) -> None:
                          "a number from 0 to 1 (the share of a quest's points kept per missing "
                          "tag)")
 
+
+TIE_BREAKS = ("random", "first")  # how ``HeuristicAgent`` picks among equal values
 
 _SAMPLES = np.random.default_rng(20261129).standard_normal((48, 5))  # fixed: deterministic E
 
@@ -321,8 +325,13 @@ class HeuristicAgent(BaseAgent):
     def __init__(self, seed: int | None = None, journey_rate: float = 0.2, tag_rate: float = 0.15,
                  sword_rate: float = 0.45, sword_sd: float = 0.9, quest_share: float = 0.55,
                  prize_rate: float = 0.3, daga_margin: float = 1.5, denial: float = 0.0,
-                 effect_scale: float = 1.5):
+                 effect_scale: float = 1.5, tie_break: str = "random"):
         super().__init__(seed)
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"bauer_draft heuristic: tie_break={tie_break!r}; expected one of "
+                             f"{', '.join(map(repr, TIE_BREAKS))} (a draw of the agent's "
+                             "generator, or the first tied option in scan order)")
+        self.tie_break = tie_break
         self.weights = Weights(
             journey_rate=journey_rate, tag_rate=tag_rate, sword_rate=sword_rate,
             sword_sd=sword_sd, quest_share=quest_share, prize_rate=prize_rate,
@@ -384,7 +393,9 @@ class HeuristicAgent(BaseAgent):
     def _best(self, options: list[int], values: list[float]) -> int:
         top = max(values)
         ties = [a for a, v in zip(options, values) if v >= top - 1e-9]
-        return ties[int(self.rng.integers(len(ties)))] if len(ties) > 1 else ties[0]
+        if len(ties) == 1 or self.tie_break == "first":
+            return ties[0]
+        return ties[int(self.rng.integers(len(ties)))]
 
     def _central(self) -> int:
         return round(float(self._obs["central_size"][0]))
