@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,8 +34,8 @@ class GameAgents:
     """A game's agent parts; every one is optional and the tools say so when one is missing."""
 
     heuristic: type[BaseAgent] | None = None
-    # module whose ``heuristic_actions`` (a ``BatchedAgent``, numba) decides as ``heuristic``
-    # does, from the observation alone, for a batch of seats
+    # module whose ``heuristic_for(**options)`` gives a ``BatchedAgent`` (numba) that decides as
+    # ``heuristic`` does in the game with those options, from observations alone, for a batch
     compiled_heuristic: str | None = None
     search: GameDefaults = FALLBACK  # ISMCTS's budget and playout set-up
     # evaluator name -> the game's leaf value at a search cut-off (``agents/search/leaf_values``)
@@ -81,12 +81,14 @@ def heuristic_class(env_name: str) -> type[BaseAgent]:
     return cls
 
 
-def batched_agents(env_name: str | None) -> dict[str, BatchedAgent]:
-    """Agent specs answered from ``(obs, mask)`` arrays alone in ``env_name`` (its compiled
-    heuristic, where it has one): spec -> ``BatchedAgent``."""
+def batched_agents(env_name: str | None, options: Mapping[str, Any] | None = None
+                   ) -> dict[str, BatchedAgent]:
+    """Agent specs answered from ``(obs, mask)`` arrays alone in ``env_name`` with ``options``
+    (its compiled heuristic's ``heuristic_for(**options)``, where it has one): spec ->
+    ``BatchedAgent``."""
     if env_name is None:
         return {}
     module = agents_of(env_name).compiled_heuristic
     if module is None:
         return {}
-    return {"heuristic": importlib.import_module(module).heuristic_actions}
+    return {"heuristic": importlib.import_module(module).heuristic_for(**(options or {}))}

@@ -74,7 +74,7 @@ class VectorLeagueEnv(LockstepVecEnv):
         n, players = stepper.num_envs, game.num_players
         self.rng = np.random.default_rng(seed)  # the league's plans
         self.learner_rng = np.random.default_rng([seed, 1])  # ``learner_step``'s samples
-        self.batched = batched_agents(env_name)
+        self.batched = batched_agents(env_name, game.options)
         self.deferred = frozenset({"random", *self.batched})  # answered here, not built
         self.codes = Codes()
         self.learner_seat = np.zeros(n, np.int64)

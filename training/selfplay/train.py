@@ -174,7 +174,7 @@ def build_batched(env_name: str, env_options: dict[str, Any], league: LeagueSett
     game = envs.make_game(env_name, **env_options)
     stepper = make_stepper(env_name, num_envs, seed, backend="compiled", **env_options)
     if advice is not None:
-        stepper = AdvisedStepper(stepper, batched_agents(env_name)[advice])
+        stepper = AdvisedStepper(stepper, batched_agents(env_name, game.options)[advice])
     return VectorLeagueEnv(stepper, League(game, env_name, league), seed, scaled, reward_scale,
                            env_name)
 

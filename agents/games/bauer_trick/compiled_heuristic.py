@@ -8,6 +8,9 @@ tie-breaks, the same card choices when leading, following and trusting the partn
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -15,6 +18,7 @@ from tablezoo.agents.games.bauer_trick.heuristic import call_strength
 from tablezoo.envs.bauer_trick.actions import CALL_BASE, NUM_ACTIONS, PASS
 from tablezoo.envs.bauer_trick.components import EFFECTIVE_SUIT, NO_TRUMP, NUM_CARDS, STRENGTH
 from tablezoo.envs.bauer_trick.observation import OBS_SPEC
+from tablezoo.envs.bauer_trick.rules import BauerTrickGame
 
 DEFAULT_CALL_THRESHOLD = 3.0
 EFF = np.array(EFFECTIVE_SUIT, np.int64)  # [trump 0..4, card]
@@ -39,6 +43,13 @@ def heuristic_actions(obs: np.ndarray, mask: np.ndarray,
     out = np.empty(len(obs), np.int64)
     _actions(obs, mask, float(call_threshold), out)
     return out
+
+
+def heuristic_for(**options: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``heuristic_actions`` for the game with ``options`` (``BauerTrickGame``'s, checked
+    there): the heuristic plays every option alike."""
+    BauerTrickGame(**options)
+    return heuristic_actions
 
 
 @njit(cache=True)

@@ -104,7 +104,8 @@ def test_default_options_are_read_from_the_observation_width_and_the_record_name
         advised = np.hstack([obs, advice])
         assert heuristic_actions(advised, mask).tolist() == chosen[0].tolist()
         assert heuristic_for(num_players=n)(advised, mask).tolist() == chosen[0].tolist()
-    assert batched_agents("ethnos_v0")["heuristic"] is heuristic_actions
+        league = batched_agents("ethnos_v0", EthnosGame(num_players=n).options)["heuristic"]
+        assert league(obs, mask).tolist() == chosen[0].tolist()
 
 
 def test_the_noisy_agent_differs_only_at_ties():
