@@ -259,6 +259,30 @@ def test_step_copies_unless_asked_not_to():
     assert not any(np.shares_memory(x, y) for x, y in zip(fresh, again))
 
 
+def test_step_rows_steps_only_those_games():
+    """``step_rows`` plays the given rows as ``step`` would (a slot's games depend only on its
+    own actions and generator) and leaves the other rows where they were."""
+    ref, env = make_vector(6, seed=9, **MIXED), make_vector(6, seed=9, **MIXED)
+    obs, mask, seat = ref.reset()
+    first = env.reset()
+    rng = np.random.default_rng(2)
+    rows = np.array([1, 4])
+    others = np.array([0, 2, 3, 5])
+    ended = 0
+    for _ in range(150):
+        acts = legal_actions(rng, mask)
+        rewards, terminated, _ = env.step_rows(acts, rows)
+        obs, mask, seat, ref_rewards, ref_terminated, _ = ref.step(acts)
+        now = env.observe()
+        for mine, theirs, start in zip(now, (obs, mask, seat), first):
+            assert np.array_equal(mine[rows], theirs[rows])
+            assert np.array_equal(mine[others], start[others])
+        assert np.array_equal(rewards[rows], ref_rewards[rows]) and not rewards[others].any()
+        assert np.array_equal(terminated[rows], ref_terminated[rows])
+        ended += int(terminated[rows].sum())
+    assert ended > 0
+
+
 # --- positions ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("options", [{}, MIXED])
 def test_set_state_then_get_state_round_trip(options):
