@@ -13,7 +13,6 @@ import pytest
 pytest.importorskip("numba")
 
 from tablezoo import envs
-from tablezoo.agents.games import agents_of, batched_agents
 from tablezoo.agents.games.bauer_draft.compiled_heuristic import heuristic_actions, heuristic_for
 from tablezoo.agents.games.bauer_draft.heuristic import HeuristicAgent
 from tablezoo.envs.bauer_draft.actions import KINDS, NUM_ACTIONS, OVER
@@ -131,9 +130,8 @@ def test_the_default_agent_differs_only_where_it_breaks_a_tie():
     assert 0 < differ.sum() < tied.sum()
 
 
-def test_the_width_says_the_player_count_and_the_record_names_it():
-    """The player count from the width (an advised network's rows too), a NOOP column, and
-    the record's batched agent."""
+def test_the_width_says_the_player_count():
+    """The player count from the width (an advised network's rows too) and a NOOP column."""
     for n in (2, 5):
         obs, mask, chosen, _, _ = decisions({"num_players": n}, 1, n)
         assert heuristic_actions(obs, mask).tolist() == chosen[0].tolist()
@@ -148,9 +146,7 @@ def test_the_width_says_the_player_count_and_the_record_names_it():
         advice = np.eye(NUM_ACTIONS, dtype=np.float32)[np.asarray(chosen[0]) % 7]
         advised = np.hstack([obs, advice])
         assert heuristic_actions(advised, mask).tolist() == chosen[0].tolist()
-        batched = batched_agents(ENV, {"num_players": n})["heuristic"]
-        assert batched(advised, mask).tolist() == chosen[0].tolist()
-    assert agents_of(ENV).compiled_heuristic == heuristic_actions.__module__
+        assert heuristic_for(num_players=n)(advised, mask).tolist() == chosen[0].tolist()
 
 
 def test_bad_input_is_refused_naming_the_problem():
