@@ -109,6 +109,7 @@ from tablezoo.envs.bauer_draft.compiled.layout import (
     SEL_V,
     SOURCE,
     TAB,
+    _bit_index,
     _daga_available,
     _in_hand,
     _remembered_pile,
@@ -284,9 +285,9 @@ def _write_obs(S, opts, i, p, o):
                 o[opts[OB_COPIES] + r * NC + target] = 1.0
     at = opts[OB_NIGHT_BY]
     for r in range(n):
-        s = (p + r) % n
+        counts = S[i, NIGHT_BY + (p + r) % n]
         for b in range(5):
-            o[at + r * 5 + b] = S[i, NIGHT_BY + s * 5 + b]
+            o[at + r * 5 + b] = (counts >> (8 * b)) & 255
     at = opts[OB_DISC]
     bits = S[i, DISCB]
     while bits:
@@ -322,30 +323,6 @@ def _write_obs(S, opts, i, p, o):
             o[at + r] = 1.0
     elif not over:
         o[at + (S[i, DECIDER] - p) % n] = 1.0
-
-
-@njit(cache=True, inline="always")
-def _bit_index(low):
-    """The index of the single set bit of ``low`` (a power of two below 2**63)."""
-    k = 0
-    if low >> 32:
-        k += 32
-        low >>= 32
-    if low >> 16:
-        k += 16
-        low >>= 16
-    if low >> 8:
-        k += 8
-        low >>= 8
-    if low >> 4:
-        k += 4
-        low >>= 4
-    if low >> 2:
-        k += 2
-        low >>= 2
-    if low >> 1:
-        k += 1
-    return k
 
 
 @njit(cache=True)

@@ -50,7 +50,7 @@ from tablezoo.envs.bauer_draft.compiled.layout import (
     E_OLLE,
     E_UGGEL,
     E_WITCH,
-    ELIG,
+    ELIG_BITS,
     FIRST_C,
     FIRST_V,
     HAND,
@@ -90,6 +90,7 @@ from tablezoo.envs.bauer_draft.compiled.layout import (
     TAB,
     TRK_E,
     TRK_P,
+    _bit_index,
     _daga_available,
     _daga_swap,
     _decide,
@@ -297,13 +298,15 @@ def _offer_copy(S, i):
         if p < 0:
             continue
         since = S[i, COPY_SINCE + k]
-        bits = S[i, TAB + p]
+        bits = S[i, TAB + p] & ELIG_BITS[k]
         best, best_seq = -1, -1
-        for c in range(NC):
-            if (bits >> c) & 1 and ELIG[k, c]:
-                q = S[i, SEQ + c]
-                if q >= since and (best < 0 or q < best_seq):
-                    best, best_seq = c, q
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            c = _bit_index(low)
+            q = S[i, SEQ + c]
+            if q >= since and (best < 0 or q < best_seq):
+                best, best_seq = c, q
         if best >= 0:
             _decide(S, i, COPY_OFFER, p, copier)
             S[i, OFFER] = best
@@ -436,7 +439,13 @@ def _finish_select(S, rng, opts, i, rev):
             else:
                 nrev = _play(S, i, n, p, c, rev, nrev, BY_SELECT)
         S[i, SEL_N + p] = 0
-    rev[:nrev].sort()  # on-play effects of the reveal resolve in ascending card-id order
+    for k in range(1, nrev):  # on-play effects of the reveal resolve in ascending card-id order
+        c = rev[k]
+        j = k
+        while j > 0 and rev[j - 1] > c:
+            rev[j] = rev[j - 1]
+            j -= 1
+        rev[j] = c
     for k in range(nrev):
         c = rev[k]
         _q_push(S, i, TASK_EFFECT, c, S[i, OWNER + c], False)

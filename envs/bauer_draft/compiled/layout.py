@@ -44,19 +44,20 @@ def _layout(*sizes: int) -> tuple[int, ...]:
 
 
 # --- the position matrix S [B, NCOL] (int64) ------------------------------------------------------
-(ROUND, KIND, DECIDER, SOURCE, OFFER, FIRST_C, FIRST_V, NEXT_SEQ, DAGA_USED, DAGA_READY,
- DECISIONS, ASKED, QHEAD, QLEN, NCENTRAL, NDISC, DISCB,
+(KIND, ASKED, PEND, DECIDER, SOURCE, OFFER, FIRST_C, FIRST_V, ROUND, NEXT_SEQ, DAGA_USED,
+ DAGA_READY, DECISIONS, QHEAD, QLEN, NCENTRAL, NDISC, DISCB,
  TAB, NIGHT_N, NIGHT_BY, MEMB, MEMP, HAND_N, HAND, PILE_IDS, PILE_N, COPY_MODE, COPY_TARGET,
- COPY_SINCE, PLAYS, SEL_N, SEL_C, SEL_V, PEND, TRK_E, TRK_P,
+ COPY_SINCE, PLAYS, SEL_N, SEL_C, SEL_V, TRK_E, TRK_P,
  OWNER, SEQ, PROUND, PBY, PILE, CENTRAL, DISC, QUEUE, NCOL) = _layout(
-    *([1] * 17),
-    MAXP, MAXP, MAXP * 5, MAXP, MAXP * 3, MAXP, MAXP * HAND_CAP, MAXP, MAXP, 3, 3,
-    3, MAXP, MAXP, MAXP * 2, MAXP * 2, MAXP, MAXP, MAXP,
+    1, 1, MAXP, *([1] * 15),
+    MAXP, MAXP, MAXP, MAXP, MAXP * 3, MAXP, MAXP * HAND_CAP, MAXP, MAXP, 3, 3,
+    3, MAXP, MAXP, MAXP * 2, MAXP * 2, MAXP, MAXP,
     NC, NC, NC, NC, MAXP * PILE_CAP, NC, NC, QCAP)
-# The columns a decision's observation reads come first (they share a few cache lines):
-# TAB (tableau bit masks), NIGHT_BY (Night cards per seat and how played), MEMB (the cards a
-# seat remembers passing, bits) and MEMP (their pile ids, 3 bits each, 21 cards a word), DISCB
-# (the discards as bits; DISC keeps their order).
+# The columns a decision reads come first, in few cache lines: a select's answer touches the
+# first (KIND, ASKED, PEND); the observation reads TAB (tableau bit masks), NIGHT_BY (per seat
+# the Night cards by how they were played, 8 bits a count), MEMB (the cards a seat remembers
+# passing, bits) and MEMP (their pile ids, 3 bits each, 21 cards a word), DISCB (the discards
+# as bits; DISC keeps their order).
 MEM_PER_WORD = 21
 
 
@@ -120,6 +121,8 @@ for _k, _c in enumerate(COPIER_CARDS):
     C_COPIER[_c] = _k
 COPIERS = np.array(COPIER_CARDS, np.int64)
 ELIG = np.array(ELIGIBLE, np.int64)  # [copier, card]
+ELIG_BITS = np.array([sum(1 << c for c in range(NC) if ELIGIBLE[k][c]) for k in range(3)],
+                     np.int64)  # what each copier may copy, as bits
 NIGHT_CARDS = np.flatnonzero(CARDS.night).astype(np.int64)
 DAY_BITS = sum(1 << c for c in range(NC) if not CARDS.night[c])
 NIGHT_BITS = sum(1 << c for c in range(NC) if CARDS.night[c])
@@ -203,7 +206,7 @@ def _play(S, i, n, p, c, rev, nrev, by):
     S[i, PLAYS + p] += 1
     if C_NIGHT[c]:
         S[i, NIGHT_N + p] += 1
-        S[i, NIGHT_BY + p * 5 + by] += 1
+        S[i, NIGHT_BY + p] += 1 << (8 * by)
     else:
         _forget(S, i, n, c)
     if c == DAGA_CARD:
@@ -239,7 +242,7 @@ def _leave_tableau(S, i, c):
     S[i, TAB + p] &= ~(1 << c)
     if C_NIGHT[c]:
         S[i, NIGHT_N + p] -= 1
-        S[i, NIGHT_BY + p * 5 + S[i, PBY + c]] -= 1
+        S[i, NIGHT_BY + p] -= 1 << (8 * S[i, PBY + c])
     S[i, OWNER + c] = -1
     S[i, SEQ + c] = -1
     S[i, PBY + c] = -1
@@ -267,11 +270,31 @@ def _daga_swap(S, i, n, p, c, rev, nrev):
 @njit(cache=True)
 def _has_copy_option(S, i, k, p):
     """Seat ``p``'s tableau holds a card copier ``k`` may copy."""
-    found = False
-    bits = S[i, TAB + p]
-    for c in range(NC):
-        found = found or ((bits >> c) & 1 != 0 and ELIG[k, c] != 0)
-    return found
+    return (S[i, TAB + p] & ELIG_BITS[k]) != 0
+
+
+@njit(cache=True, inline="always")
+def _bit_index(low):
+    """The index of the single set bit of ``low`` (a power of two below 2**63)."""
+    k = 0
+    if low >> 32:
+        k += 32
+        low >>= 32
+    if low >> 16:
+        k += 16
+        low >>= 16
+    if low >> 8:
+        k += 8
+        low >>= 8
+    if low >> 4:
+        k += 4
+        low >>= 4
+    if low >> 2:
+        k += 2
+        low >>= 2
+    if low >> 1:
+        k += 1
+    return k
 
 
 @njit(cache=True, inline="always")

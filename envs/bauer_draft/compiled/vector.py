@@ -181,7 +181,7 @@ class BauerDraftVector(CompiledVector):
                 row[word] |= pile_id << (3 * (c % K.MEM_PER_WORD))
             for c in st.tableau[s]:
                 if NIGHT[c]:
-                    row[K.NIGHT_BY + s * 5 + st.played_by[c]] += 1
+                    row[K.NIGHT_BY + s] += 1 << (8 * st.played_by[c])
             row[K.TRK_E + s] = sum(1 << c for c, level in st.tracked[s].items() if level == 1)
             row[K.TRK_P + s] = sum(1 << c for c, level in st.tracked[s].items() if level == 2)
         row[K.NCENTRAL] = len(st.central)
