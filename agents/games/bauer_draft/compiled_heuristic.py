@@ -81,6 +81,7 @@ VILLE_CARD = py.VILLE
 
 # --- the agent's curves and powers, tabulated by its own functions ----------------------------
 MAX_COUNT = 4 * NC  # room for any count in a holding (duplicated copies included)
+MAX_SWORDS = 2 * int(SWORDS.sum()) + 1  # above any holding: every Danger, 3 copies, 1 more
 MAX_REM = 10
 JOURNEY_TABLE = np.array([[py.journey_curve(j + _W.journey_rate * rem) for j in range(MAX_COUNT)]
                           for rem in range(MAX_REM)], np.float64)
@@ -176,7 +177,7 @@ def _actions(obs, mask, off, n, rounds, out):
     others = np.zeros((NUM_SAMPLES, n - 1), np.float64)
     top = np.zeros(NUM_SAMPLES, np.float64)
     noise = np.zeros(NUM_SAMPLES, np.float64)
-    danger = np.zeros(MAX_COUNT, np.float64)
+    danger = np.zeros(MAX_SWORDS, np.float64)  # Danger points by my sword total
     floats = np.zeros(4, np.float64)
     lens = np.zeros(3, np.int64)
     opts = np.zeros(NUM_ACTIONS + 1, np.int64)
