@@ -246,6 +246,36 @@ def test_step_copies_unless_asked_not_to():
     assert not any(np.shares_memory(x, y) for x, y in zip(fresh, again))
 
 
+def test_step_rows_steps_those_rows_as_step_does():
+    """``step_rows`` (the batched trainer's league path) plays the given rows exactly as
+    ``step`` plays them (each slot has its own generator) and leaves the others as they were."""
+    rows_env, all_env = make_vector(8, seed=9, num_players=5), make_vector(8, seed=9,
+                                                                          num_players=5)
+    rows_env.reset()
+    all_env.reset()
+    rng = np.random.default_rng(2)
+    for step in range(400):
+        mask = all_env.observe()[1]
+        actions = legal_actions(rng, mask)
+        rows = np.flatnonzero(rng.random(8) < 0.5) if step % 3 else np.arange(8)
+        before = rows_env.observe()
+        states = [rows_env.get_state(i).to_dict() for i in range(8)]
+        rewards, terminated, truncated = rows_env.step_rows(actions, rows)
+        after = rows_env.observe()
+        full = all_env.step(actions)
+        for i in range(8):
+            if i in rows:
+                assert all(np.array_equal(x[i], y[i]) for x, y in zip(after, full[:3]))
+                assert np.array_equal(rewards[i], full[3][i])
+                assert (terminated[i], truncated[i]) == (full[4][i], full[5][i])
+            else:
+                assert all(np.array_equal(x[i], y[i]) for x, y in zip(after, before))
+                assert not rewards[i].any() and not terminated[i] and not truncated[i]
+                assert rows_env.get_state(i).to_dict() == states[i]
+                all_env.set_state(i, rows_env.get_state(i))  # keep the two in step,
+                all_env._rng[i] = rows_env._rng[i]  # generators too
+
+
 # --- positions ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("options", [{"num_players": 2}, {"num_players": 5, "reward": "score"},
                                      {"num_players": 4, "tribes": ["Giants", "Merfolk", "Orcs",
