@@ -25,5 +25,6 @@ SPEC = register(GameSpec(
     views=render,
     picture=picture,
     summary=summary,
+    compiled="tablezoo.envs.bower.compiled",
     agents="tablezoo.agents.games.bower",
 ))

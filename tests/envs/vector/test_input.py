@@ -130,7 +130,7 @@ def test_make_vector_names_the_allowed_values():
         (dict(name="bower_v0", num_envs=2, backend="gpu"), "'auto', 'python', 'compiled'"),
         (dict(name="bower_v0", num_envs=2, bogus=1), "known options: "),
         (dict(name="bower_v0", num_envs=2, reuse_buffers=True), "AEC and parallel envs"),
-        (dict(name="bower_v0", num_envs=2, backend="compiled"), "no compiled engine"),
+        (dict(name="kuhn_poker_v0", num_envs=2, backend="compiled"), "no compiled engine"),
         (dict(name="bower_v0", num_envs=2, num_workers=3), "0 (step in this process) to"),
         (dict(name="bower_v0", num_envs=2, seed=-1), "None or an int >= 0"),
         (dict(name="bower_v0", num_envs=2, seed=1.5), "None or an int >= 0"),
@@ -144,11 +144,11 @@ def test_make_vector_names_the_allowed_values():
 
 
 def test_auto_runs_the_loop_where_a_game_has_no_compiled_engine():
-    assert envs.vector_backends("bower_v0") == ("python",)
-    env = envs.make_vector("bower_v0", 2, seed=0)
+    assert envs.vector_backends("kuhn_poker_v0") == ("python",)  # the tests' example game
+    env = envs.make_vector("kuhn_poker_v0", 2, seed=0)
     assert isinstance(env, LoopVectorEnv) and env.num_players == 2
-    assert env.observation_size == envs.make_game("bower_v0").obs_spec.size
-    assert "bower_v0" in repr(env)
+    assert env.observation_size == envs.make_game("kuhn_poker_v0").obs_spec.size
+    assert "kuhn_poker_v0" in repr(env)
 
 
 @pytest.fixture

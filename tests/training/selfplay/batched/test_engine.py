@@ -26,7 +26,8 @@ def test_auto_takes_the_compiled_engine_where_there_is_one_and_its_defaults():
     args = parsed("--env", "bauer_trick_v0", "--n-envs", "32", "--n-epochs", "3")
     assert (args.n_envs, args.n_steps, args.n_epochs) == (32, 64, 3)  # flags win
     assert parsed("--env", "bauer_trick_v0", "--advice", "heuristic").engine == "compiled"
-    for argv in (["--env", "bower_v0"], ["--env", "bauer_trick_v0", "--engine", "python"],
+    # the example game has no compiled engine; bower's has no compiled heuristic for advice
+    for argv in (["--env", "kuhn_poker_v0"], ["--env", "bauer_trick_v0", "--engine", "python"],
                  ["--env", "bower_v0", "--advice", "heuristic"]):
         args = parsed(*argv)
         assert args.engine == "python"
@@ -34,7 +35,7 @@ def test_auto_takes_the_compiled_engine_where_there_is_one_and_its_defaults():
 
 
 @pytest.mark.parametrize("argv,why", [
-    (["--env", "bower_v0"], "bower_v0 has no compiled batched engine"),
+    (["--env", "kuhn_poker_v0"], "kuhn_poker_v0 has no compiled batched engine"),
 ])
 def test_engine_compiled_is_refused_where_it_cannot_run(argv, why, capsys):
     with pytest.raises(SystemExit) as stop:
