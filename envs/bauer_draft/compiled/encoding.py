@@ -185,61 +185,61 @@ def first_illegal(S, opts, actions):
 
 
 @njit(cache=True, inline="always")
-def _write_mask(S, opts, i, p, m):
-    """Seat ``p``'s legal mask of slot ``i`` into ``m`` (bool, ``NUM_ACTIONS``)."""
+def _write_mask(S, opts, i, p, mask):
+    """Seat ``p``'s legal mask of slot ``i`` into ``mask[i]``."""
     for a in range(NUM_ACTIONS):
-        m[a] = False
+        mask[i, a] = False
     kind = S[i, KIND]
     daga = _daga_available(S, i, p)
     if kind in (SELECT, MARTIN, OLLE, YULE):
         for k in range(S[i, HAND_N + p]):
             c = S[i, HAND + p * HAND_CAP + k]
-            m[PLAY + c] = True
+            mask[i, PLAY + c] = True
             if daga:
-                m[DAGA_PLAY + c] = True
+                mask[i, DAGA_PLAY + c] = True
     elif kind in (SELECT_VILLE, OLLE_VILLE, YULE_VILLE):
-        m[NO_VILLE] = True
+        mask[i, NO_VILLE] = True
         first, via = _first_pick(S, i, p)
         for k in range(S[i, HAND_N + p]):
             c = S[i, HAND + p * HAND_CAP + k]
             if c != first:
-                m[PLAY + c] = True
+                mask[i, PLAY + c] = True
                 if daga and not via:
-                    m[DAGA_PLAY + c] = True
+                    mask[i, DAGA_PLAY + c] = True
     elif kind == WITCH:
-        m[WITCH_LEFT] = True
-        m[WITCH_NONE] = True
-        m[WITCH_RIGHT] = opts[O_N] > 2
+        mask[i, WITCH_LEFT] = True
+        mask[i, WITCH_NONE] = True
+        mask[i, WITCH_RIGHT] = opts[O_N] > 2
     elif kind == DAGA:
         bits = S[i, TAB + p]
         for c in range(NC):
             if (bits >> c) & 1 and c != DAGA_CARD:
-                m[DISCARD + c] = True
-        m[DAGA_KEEP] = True
+                mask[i, DISCARD + c] = True
+        mask[i, DAGA_KEEP] = True
     elif kind == COPY_CHOICE:
         k = C_COPIER[S[i, SOURCE]]
         bits = S[i, TAB + p]
         for c in range(NC):
             if (bits >> c) & 1 and ELIG[k, c]:
-                m[COPY + c] = True
-        m[COPY_LATER] = True
+                mask[i, COPY + c] = True
+        mask[i, COPY_LATER] = True
     elif kind == COPY_OFFER:
-        m[COPY + S[i, OFFER]] = True
-        m[COPY_DECLINE] = True
+        mask[i, COPY + S[i, OFFER]] = True
+        mask[i, COPY_DECLINE] = True
 
 
 # --- the observation ------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _write_obs(S, opts, i, p, o):
-    """Seat ``p``'s observation of slot ``i`` (``bauer_draft_v0``'s encoding) into ``o``."""
+def _write_obs(S, opts, i, p, obs):
+    """Seat ``p``'s observation of slot ``i`` (``bauer_draft_v0``'s encoding) into ``obs[i]``."""
     n = opts[O_N]
     kind = S[i, KIND]
     over = kind == OVER
     for k in range(opts[O_OBS_SIZE]):
-        o[k] = 0.0
+        obs[i, k] = 0.0
     at = opts[OB_HAND]
     for k in range(S[i, HAND_N + p]):
-        o[at + S[i, HAND + p * HAND_CAP + k]] = 1.0
+        obs[i, at + S[i, HAND + p * HAND_CAP + k]] = 1.0
     if S[i, DECIDER] == p:
         c, via = -1, False
         if kind == SELECT_VILLE:
@@ -247,13 +247,13 @@ def _write_obs(S, opts, i, p, o):
         elif S[i, FIRST_C] >= 0:
             c, via = S[i, FIRST_C], S[i, FIRST_V] != 0
         if c >= 0:
-            o[opts[OB_SEL] + c] = 1.0
+            obs[i, opts[OB_SEL] + c] = 1.0
             if via:
-                o[opts[OB_SEL] + NC + c] = 1.0
+                obs[i, opts[OB_SEL] + NC + c] = 1.0
         if S[i, SOURCE] >= 0:
-            o[opts[OB_FOCUS] + S[i, SOURCE]] = 1.0
+            obs[i, opts[OB_FOCUS] + S[i, SOURCE]] = 1.0
         if S[i, OFFER] >= 0:
-            o[opts[OB_FOCUS] + S[i, OFFER]] = 1.0
+            obs[i, opts[OB_FOCUS] + S[i, OFFER]] = 1.0
     at = opts[OB_TAB]
     for r in range(n):
         s = (p + r) % n
@@ -263,36 +263,36 @@ def _write_obs(S, opts, i, p, o):
         base = at + r * NC
         while bits:
             low = bits & -bits
-            o[base + _bit_index(low)] = 1.0
+            obs[i, base + _bit_index(low)] = 1.0
             bits ^= low
     at_night = opts[OB_NIGHT]
     for r in range(n):
-        o[at_night + r] = S[i, NIGHT_N + (p + r) % n]
+        obs[i, at_night + r] = S[i, NIGHT_N + (p + r) % n]
     for k in range(3):
         s = S[i, OWNER + COPIERS[k]]
         if s < 0:
             continue
         r = (s - p) % n
         mode = S[i, COPY_MODE + k]
-        o[opts[OB_COPIERS] + (r * 3 + k) * 3 + mode] = 1.0
+        obs[i, opts[OB_COPIERS] + (r * 3 + k) * 3 + mode] = 1.0
         if mode == COPY_DONE:
             target = S[i, COPY_TARGET + k]
             if C_NIGHT[target]:
-                o[at_night + r] += 1.0
+                obs[i, at_night + r] += 1.0
                 if r == 0 or over:
-                    o[opts[OB_COPIES] + r * NC + target] = 1.0
+                    obs[i, opts[OB_COPIES] + r * NC + target] = 1.0
             else:
-                o[opts[OB_COPIES] + r * NC + target] = 1.0
+                obs[i, opts[OB_COPIES] + r * NC + target] = 1.0
     at = opts[OB_NIGHT_BY]
     for r in range(n):
         counts = S[i, NIGHT_BY + (p + r) % n]
         for b in range(5):
-            o[at + r * 5 + b] = (counts >> (8 * b)) & 255
+            obs[i, at + r * 5 + b] = (counts >> (8 * b)) & 255
     at = opts[OB_DISC]
     bits = S[i, DISCB]
     while bits:
         low = bits & -bits
-        o[at + _bit_index(low)] = 1.0
+        obs[i, at + _bit_index(low)] = 1.0
         bits ^= low
     rel = 0  # the seat (relative to p) of each pile id, 4 bits each
     for s in range(n):
@@ -302,27 +302,27 @@ def _write_obs(S, opts, i, p, o):
     while bits:
         low = bits & -bits
         c = _bit_index(low)
-        o[at + ((rel >> (4 * _remembered_pile(S, i, p, c))) & 15) * NC + c] = 1.0
+        obs[i, at + ((rel >> (4 * _remembered_pile(S, i, p, c))) & 15) * NC + c] = 1.0
         bits ^= low
     d = S[i, OWNER + DAGA_CARD]
     if d >= 0 and _daga_available(S, i, d):
-        o[opts[OB_DAGA] + (d - p) % n] = 1.0
+        obs[i, opts[OB_DAGA] + (d - p) % n] = 1.0
     v = S[i, OWNER + VILLE]
     if v >= 0 and _ville_ready(S, i, v):
-        o[opts[OB_VILLE] + (v - p) % n] = 1.0
-    o[opts[OB_ROUND] + S[i, ROUND]] = 1.0
+        obs[i, opts[OB_VILLE] + (v - p) % n] = 1.0
+    obs[i, opts[OB_ROUND] + S[i, ROUND]] = 1.0
     at = opts[OB_PILE]
     for r in range(n):
-        o[at + r] = S[i, PILE_N + (p + r) % n]
-    o[opts[OB_SHIFT] + (n - S[i, PILE_IDS]) % n] = 1.0
-    o[opts[OB_CENTRAL]] = S[i, NCENTRAL]
-    o[opts[OB_PHASE] + kind] = 1.0
+        obs[i, at + r] = S[i, PILE_N + (p + r) % n]
+    obs[i, opts[OB_SHIFT] + (n - S[i, PILE_IDS]) % n] = 1.0
+    obs[i, opts[OB_CENTRAL]] = S[i, NCENTRAL]
+    obs[i, opts[OB_PHASE] + kind] = 1.0
     at = opts[OB_DECIDER]
     if kind == SELECT:
         for r in range(n):
-            o[at + r] = 1.0
+            obs[i, at + r] = 1.0
     elif not over:
-        o[at + (S[i, DECIDER] - p) % n] = 1.0
+        obs[i, at + (S[i, DECIDER] - p) % n] = 1.0
 
 
 @njit(cache=True)
@@ -338,8 +338,8 @@ def write_decision(S, opts, obs, mask, seat, i):
     """Slot ``i``'s asked seat, observation and mask."""
     p = _seat(S, i)
     seat[i] = p
-    _write_obs(S, opts, i, p, obs[i])
-    _write_mask(S, opts, i, p, mask[i])
+    _write_obs(S, opts, i, p, obs)
+    _write_mask(S, opts, i, p, mask)
 
 
 # --- the global state -----------------------------------------------------------------------------

@@ -476,7 +476,7 @@ def _resolve_extra(S, rng, opts, i, p, c1, v1, c2, v2, by, rev):
     _resume(S, rng, opts, i, rev)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(S, rng, opts, i, a, rev):
     """The decision of slot ``i``'s deciding seat (``a`` legal); a select is applied once every
     seat has answered (``PEND``)."""
