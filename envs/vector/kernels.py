@@ -12,6 +12,9 @@ kernel keeps it in a register through a loop and stores it back once.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -24,6 +27,32 @@ U18, U27, U59, U31, U32, U1 = (np.uint64(18), np.uint64(27), np.uint64(59), np.u
 # BYTE_FLOATS[b, k]: bit k of byte b as float32 (a bit mask written 8 values at a time)
 BYTE_FLOATS = np.array([[(b >> k) & 1 for k in range(8)] for b in range(256)], np.float32)
 BYTE_BOOLS = BYTE_FLOATS.astype(np.bool_)
+
+
+def drop_stale_cache(package_file: str) -> None:
+    """Drop the cached numba kernels of the compiled engine whose package ``__init__`` is
+    ``package_file`` when any source they may be built from changed since they were cached: the
+    package, its game's folder (components, layouts, tables) and these shared helpers. numba's
+    cache (``cache=True``) checks only the file that defines a kernel, not the files of what it
+    calls or reads, so each compiled engine's package calls this before its kernels load. A
+    read-only install is left as it is (numba then compiles in memory)."""
+    folder = Path(package_file).parent
+    sources = [*folder.glob("*.py"), *folder.parent.glob("*.py"), *folder.parent.glob("*.json"),
+               Path(__file__)]
+    digest = hashlib.sha256()
+    for path in sorted(sources):
+        digest.update(path.read_bytes())
+    cache = folder / "__pycache__"
+    mark = cache / "kernels.digest"
+    try:
+        if mark.is_file() and mark.read_text() == digest.hexdigest():
+            return
+        for stale in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
+            stale.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        mark.write_text(digest.hexdigest())
+    except OSError:
+        pass
 
 
 def slot_seed_words(seed: int, lo: int, hi: int) -> np.ndarray:

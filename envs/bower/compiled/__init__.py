@@ -1,5 +1,11 @@
 """bower's compiled engine (numba): ``make_vector`` of ``vector``, stepped by ``kernels``."""
 
-from tablezoo.envs.bower.compiled.vector import BowerVector, make_vector
+from __future__ import annotations
+
+from tablezoo.envs.vector.kernels import drop_stale_cache
+
+drop_stale_cache(__file__)  # before the kernels load: numba's cache misses changes elsewhere
+
+from tablezoo.envs.bower.compiled.vector import BowerVector, make_vector  # noqa: E402
 
 __all__ = ["BowerVector", "make_vector"]
