@@ -3,12 +3,14 @@
     tablezoo quickstart --env bauer_trick_v0 --out runs/quick
     tablezoo quickstart --env bower_v0 --out runs/quick-bower --timesteps 40000
 
-Runs ``tablezoo train`` with a small budget (about a minute), evaluated along the way: on a
-compiled engine (bauer_trick_v0) the batched trainer plays 1,000,000 decisions against random
-and heuristic opponents from scratch; elsewhere a short behaviour-cloning warm start on the
-heuristic, then MaskablePPO on the one-game collector. Then it plays the trained numpy policy
-against ``random`` and against ``heuristic`` on ``--games`` seeded games each, seats rotated, on
-seeds training never used. Prints a results table and
+Runs ``tablezoo train`` with a small budget, evaluated along the way: every network reads the
+heuristic's move as an extra input (``--advice heuristic``); a behaviour-cloning warm start on
+``--bc-games`` heuristic games brings it to the heuristic's level; then PPO in small steps
+(learning rate 5e-5, clip 0.1, KL bound 0.01) learns where leaving the advice pays, against
+random, heuristic and snapshot seats: the batched trainer where the game has a compiled engine
+and heuristic, else MaskablePPO on the one-game collector. Then it plays the trained numpy
+policy against ``random`` and against ``heuristic`` on ``--games`` seeded games each, seats
+rotated, on seeds training never used. Prints a results table and
 leaves in ``OUT``: ``eval.json`` (win/draw/loss and mean reward with 95% intervals per
 opponent), ``learning_curve.png`` and ``eval.csv`` (reward during training), ``model.npz`` +
 ``model.json`` (play it with ``tablezoo play --opponent trained:OUT/model.npz``),
@@ -40,10 +42,14 @@ from tablezoo.training.cli.options import (
 )
 
 OPPONENTS = ("random", "heuristic")
-# (timesteps, cloned games, evaluation games per point of the curve) of each engine: about a
-# minute of training either way. The batched trainer learns from scratch within it and its curve
-# rises; the one-game collector starts from a clone of the heuristic.
-BUDGET = {"compiled": (1_000_000, 0, 200), "python": (100_000, 1000, 100)}
+# (timesteps, cloned games, evaluation games per point of the curve, at most --games) of each
+# engine: a few minutes on two cores, most of it the heuristic's advice and opponents on the
+# Python engines.
+BUDGET = {"compiled": (500_000, 400, 200), "python": (20_000, 200, 40)}
+# the warm start cloned to the heuristic's level, then PPO in small steps (a small learning rate,
+# clip and KL bound, no entropy bonus) that keep that level while it learns
+RECIPE = ("--advice", "heuristic", "--bc-epochs", "30", "--lr", "5e-5", "--clip-range", "0.1",
+          "--target-kl", "0.01", "--ent-coef", "0")
 EVAL_SEED = 5_000_000  # far from the training (seed...) and in-training evaluation (1e6) seeds
 
 
@@ -61,9 +67,9 @@ def build_parser():
                         f"{BUDGET['compiled'][1]} on a compiled engine, else "
                         f"{BUDGET['python'][1]})")
     p.add_argument("--engine", default="auto", choices=("auto", "compiled", "python"),
-                   help="tablezoo train's --engine: compiled: the batched trainer "
-                        "(bauer_trick_v0); python: the one-game collector; auto: compiled "
-                        "where the env has it")
+                   help="tablezoo train's --engine: compiled: the batched trainer; "
+                        "python: the one-game collector; auto: compiled where the env has "
+                        "a compiled engine and heuristic")
     add_games(p, default=400, help="evaluation games against each opponent, seats rotated")
     add_seed(p, help="seed of training; evaluation uses other seeds")
     p.add_argument("--force", action="store_true",
@@ -73,10 +79,15 @@ def build_parser():
 
 
 def engine_of(args) -> str:
-    """The engine ``tablezoo train`` will run (``train.resolve_engine`` of these flags)."""
+    """The engine ``tablezoo train`` will run: ``--engine``, where ``auto`` takes the compiled
+    engine only where the game also has a compiled heuristic (the recipe's advice needs it)."""
+    from tablezoo.agents.games import batched_agents
     from tablezoo.training.selfplay import train
 
-    return train.resolve_engine(args.env, args.engine)
+    engine = train.resolve_engine(args.env, args.engine)
+    if engine == "compiled" and args.engine == "auto" and not batched_agents(args.env):
+        return "python"
+    return engine
 
 
 def fill_budget(args) -> None:
@@ -94,10 +105,11 @@ def train_command(args, options: dict[str, Any]) -> list[str]:
     every = max(args.timesteps // 4, 1000)
     argv = ["--env", args.env, "--timesteps", str(args.timesteps), "--out", str(args.out),
             "--seed", str(args.seed), "--bc-games", str(args.bc_games), "--engine", engine,
-            "--eval-every", str(every), "--eval-games", str(BUDGET[engine][2]),
-            "--checkpoint-every", "0"]
+            "--eval-every", str(every),
+            "--eval-games", str(min(BUDGET[engine][2], args.games)),
+            "--checkpoint-every", "0", *RECIPE]
     if engine == "python":
-        argv += ["--n-envs", "8", "--n-steps", "256"]
+        argv += ["--n-envs", "8", "--n-steps", "256", "--n-epochs", "4"]
     else:  # a budget in steps: smaller minibatches and two epochs learn more per step
         argv += ["--batch-size", "1024", "--n-epochs", "2"]
     for key, value in options.items():

@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from tablezoo.training.cli import quickstart
+from tests.envcases import shipped_envs
 
 
 def test_quickstart_leaves_eval_json_and_learning_curve(tmp_path, capsys):
@@ -33,6 +34,18 @@ def test_quickstart_leaves_eval_json_and_learning_curve(tmp_path, capsys):
     trained = json.loads((out / "model.json").read_text())["timesteps"]
     assert trained >= 1024 and result["timesteps"] == trained  # whole rollouts: may be more
     assert f"trained agent after {trained} steps" in printed
+
+
+@pytest.mark.parametrize("env", shipped_envs())
+def test_quickstart_runs_on_every_env(env, tmp_path):
+    """The advised warm start and PPO on each env, tiny: the run and its files, no strength."""
+    out = tmp_path / "quick"
+    assert quickstart.main(["--env", env, "--out", str(out), "--timesteps", "256",
+                            "--bc-games", "2", "--games", "4", "--no-progress"]) == 0
+    result = json.loads((out / "eval.json").read_text())
+    assert result["env"] == env and set(result["results"]) == {"random", "heuristic"}
+    assert all(row["games"] == 4 for row in result["results"].values())
+    assert json.loads((out / "config.json").read_text())["advice"] == "heuristic"
 
 
 def test_quickstart_refuses_bad_options(tmp_path):
