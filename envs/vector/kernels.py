@@ -109,3 +109,22 @@ def shuffle(state, inc, items, n):
         items[k] = items[j]
         items[j] = c
     return state
+
+
+@njit(cache=True)
+def random_legal_actions(mask, uniforms):
+    """One uniform legal action per row of ``mask`` ``[B, A]`` (every row has one): the
+    ``floor(uniforms[i] * legal count)``-th legal id of row ``i``; int64 ``[B]``."""
+    out = np.empty(mask.shape[0], np.int64)
+    for i in range(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
+        k = min(int(uniforms[i] * count), count - 1)
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+    return out

@@ -126,10 +126,17 @@ class VectorResult:
 
 
 def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """One uniform legal action per row of ``mask`` ``[B, A]``, drawn in numpy."""
-    counts = mask.cumsum(axis=1, dtype=np.int32)
-    picks = (rng.random(len(mask)) * counts[:, -1]).astype(np.int32)
-    return (counts <= picks[:, None]).sum(axis=1)
+    """One uniform legal action per row of ``mask`` ``[B, A]`` (every row has one): compiled
+    where numba is installed (the sampler is the harness, not the engine measured), else in
+    numpy."""
+    uniforms = rng.random(len(mask))
+    try:
+        from tablezoo.envs.vector.kernels import random_legal_actions
+    except ImportError:  # no numba: the vector envs loop over the Python engines anyway
+        counts = mask.cumsum(axis=1, dtype=np.int32)
+        picks = (uniforms * counts[:, -1]).astype(np.int32)
+        return (counts <= picks[:, None]).sum(axis=1)
+    return random_legal_actions(mask, uniforms)
 
 
 def run_vector(env: Any, state: list, seconds: float) -> tuple[int, float]:

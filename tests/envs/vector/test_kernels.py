@@ -1,6 +1,6 @@
-"""The compiled engines' guard against numba's stale cache: a changed source among those a
-package's kernels may be built from drops the package's cached kernels; an unchanged one keeps
-them."""
+"""The compiled engines' shared kernels: the guard against numba's stale cache (a changed
+source among those a package's kernels may be built from drops the package's cached kernels; an
+unchanged one keeps them) and the uniform legal-action sampler of the benchmarks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import pytest
 
 pytest.importorskip("numba")
 
-from tablezoo.envs.vector.kernels import drop_stale_cache
+import numpy as np
+
+from tablezoo.envs.vector.kernels import drop_stale_cache, random_legal_actions
 
 
 def test_a_changed_source_drops_the_cached_kernels_and_an_unchanged_one_keeps_them(tmp_path):
@@ -36,3 +38,17 @@ def test_a_changed_source_drops_the_cached_kernels_and_an_unchanged_one_keeps_th
         drop_stale_cache(init)
         assert not list(cache.glob("*.nb?")), changed.name
         cached("step")
+
+
+def test_the_sampler_draws_every_legal_action_equally_often_and_nothing_else():
+    rng = np.random.default_rng(7)
+    mask = np.zeros((60_000, 9), bool)
+    mask[:, [1, 4, 8]] = True
+    mask[::2, 0] = True  # even rows: four legal actions
+    got = random_legal_actions(mask, rng.random(len(mask)))
+    assert mask[np.arange(len(mask)), got].all()
+    for rows, legal in ((slice(0, None, 2), [0, 1, 4, 8]), (slice(1, None, 2), [1, 4, 8])):
+        counts = np.bincount(got[rows], minlength=9)[legal]
+        expected = counts.sum() / len(legal)
+        chi2 = ((counts - expected) ** 2 / expected).sum()
+        assert chi2 < 16.3, (legal, counts)  # p = 0.001 at 3 degrees of freedom (2: looser)
