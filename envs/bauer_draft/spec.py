@@ -24,5 +24,6 @@ SPEC = register(GameSpec(
     views=render,
     picture=picture,
     summary=summary,
+    compiled="tablezoo.envs.bauer_draft.compiled",
     agents="tablezoo.agents.games.bauer_draft",
 ))

@@ -1,4 +1,4 @@
-"""bauer_draft's compiled batched engine (``envs/bauer_draft/batched.py``): the same game as the
+"""bauer_draft's compiled batched engine (``envs/bauer_draft/compiled/``): the same game as the
 Python engine decision by decision (``replay``, from random positions and from positions at the
 rare decisions), uniform deals and shuffles, reproducible seeding, the one-seat-after-another
 select, bad input refused with nothing changed, positions in and out, and autoreset."""
@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+import tablezoo.envs as tz
 
 pytest.importorskip("numba")
 
@@ -174,6 +176,19 @@ def test_the_options_are_the_python_game_s():
     for n in (0, -1, 2.0, True):
         with pytest.raises(InvalidOptionError, match="num_envs"):
             make_vector(n)
+
+
+def test_make_vector_of_the_registry_runs_the_compiled_engine():
+    env = tz.make_vector("bauer_draft_v0", 4, seed=0, num_players=3)
+    assert isinstance(env, BauerDraftVector)
+    assert "compiled" in tz.vector_backends("bauer_draft_v0")
+    obs, mask, seat = env.reset()
+    game = BauerDraftGame(num_players=3)
+    assert obs.shape == (4, game.obs_spec.size) and obs.dtype == np.float32
+    assert mask.shape == (4, 227) and mask.dtype == bool and seat.shape == (4,)
+    assert env.state().shape == (4, game.state_spec.size)
+    python = tz.make_vector("bauer_draft_v0", 4, seed=0, backend="python", num_players=3)
+    assert not isinstance(python, BauerDraftVector)
 
 
 # --- dealing, shuffling and seeding -------------------------------------------------------------
