@@ -1,5 +1,5 @@
-"""A refused request of the web app: ``WebError`` carries the HTTP status (400, 403, 404, 409,
-413, 415, 429, 503) and a message that names the problem and what is allowed."""
+"""A refused request of the web app: ``WebError`` carries the HTTP status (400, 403, 404, 408,
+409, 413, 415, 429, 503) and a message that names the problem and what is allowed."""
 
 from __future__ import annotations
 

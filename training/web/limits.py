@@ -20,6 +20,7 @@ class Limits:
     json_depth: int = 32  # nesting of arrays and objects in a body
     int_digits: int = 40  # digits of a JSON integer (a saved position's rng state has 39)
     text_chars: int = 200  # a seat spec, a model name, a token
+    body_s: float = 30.0  # the whole body must arrive within this (408 past it)
     # --- the agents a seat may name ---
     # the most a search agent may spend on one move, by option name (the games' default
     # ismcts budgets are 60-800 iterations; 1000 take 5-30 s a move on a loaded 2-core machine)
@@ -30,6 +31,7 @@ class Limits:
     node_bytes: int = 16_000_000  # ISMCTS statistics an agent keeps (sets its max_nodes)
     # --- a game ---
     max_decisions: int = 10_000  # a game whose options allow more decisions is refused
+    option_number: float = 1e6  # any number in a game option (scores, glory), in absolute value
     keyframe_every: int = 32  # a watched game keeps one position in this many
     replay_games: int = 20_000  # games of a tournament.json, and a records file's game number
     # --- the games kept ---

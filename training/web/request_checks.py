@@ -12,10 +12,12 @@ naming what is allowed.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
 import math
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
@@ -107,14 +109,24 @@ class RequestGate:
 
 
 async def read_body(request: Any, limits: Limits) -> bytes:
-    """The body, read until ``limits.body_bytes`` and refused (413) there, not after."""
+    """The body, read until ``limits.body_bytes`` and refused (413) there, not after, and
+    within ``limits.body_s`` (408 past it: a body sent a byte at a time holds no request)."""
     limit = limits.body_bytes
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise WebError(413, f"request body of {declared} bytes; at most {limit}")
+        raise WebError(413, f"request body of {declared[:20]} bytes; at most {limit}")
     parts: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
+    deadline = time.monotonic() + limits.body_s
+    chunks = request.stream().__aiter__()
+    while True:
+        try:
+            chunk = await asyncio.wait_for(chunks.__anext__(), deadline - time.monotonic())
+        except StopAsyncIteration:
+            break
+        except asyncio.TimeoutError:
+            raise WebError(408, f"request body not received within {limits.body_s:g} s (after "
+                                f"{size} bytes); send the whole body at once") from None
         size += len(chunk)
         if size > limit:
             raise WebError(413, f"request body over {limit} bytes; at most {limit}")
@@ -123,8 +135,9 @@ async def read_body(request: Any, limits: Limits) -> bytes:
 
 
 def parse_json(raw: bytes, limits: Limits) -> Any:
-    """``raw`` as JSON, refusing non-UTF-8, ``NaN``/``Infinity``, huge numbers and deep
-    nesting with a 400 that names the limit."""
+    """``raw`` as JSON, refusing non-UTF-8, ``NaN``/``Infinity``, huge numbers, deep nesting
+    and a field given twice in one object (which of the two counts is no rule) with a 400 that
+    names the limit."""
 
     def integer(text: str) -> int:
         if len(text.lstrip("-")) > limits.int_digits:
@@ -141,10 +154,19 @@ def parse_json(raw: bytes, limits: Limits) -> Any:
     def constant(text: str) -> Any:
         raise bad(f"malformed body: {text} is not a JSON number")
 
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) < len(pairs):
+            seen: set[str] = set()
+            twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+            raise bad(f"malformed body: the field {twice[:40]!r} is given twice in one object; "
+                      "give each field once")
+        return out
+
     try:
         text = raw.decode("utf-8")
         data = json.loads(text or "null", parse_int=integer, parse_float=number,
-                          parse_constant=constant)
+                          parse_constant=constant, object_pairs_hook=unique)
     except UnicodeDecodeError as exc:
         raise bad(f"malformed body: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except RecursionError:

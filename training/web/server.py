@@ -21,13 +21,15 @@ request from another site's page (a foreign ``Origin``) is refused; a request th
 game must be JSON (``Content-Type: application/json``) and come from the server's own page or
 carry the token it prints (header ``Authorization: token T``), as Jupyter's server checks.
 
-Bounds (``training/web/limits.py``). A body of at most 8 MB (refused while reading), JSON at
-most 32 levels deep with integers of at most 40 digits; a search agent spends at most 1000
-iterations, rollouts or 10 s a move; options that let a game run over 10,000 decisions are
-refused; a tournament.json of at most 20,000 games. The agents think in threads of their own:
-at most 64 requests wait for them (503 past that), a request waits at most 20 s (then 503: a
-move goes on, a new game is not made), and "end" in a watched game plays on for at most 5 s a
-request. A watched game keeps one position in 32 and plays the others again when shown.
+Bounds (``training/web/limits.py``). A body of at most 8 MB (refused while reading) that
+arrives within 30 s, JSON at most 32 levels deep with integers of at most 40 digits and each
+field once; a search agent spends at most 1000 iterations, rollouts or 10 s a move; numbers in
+a game's options are at most 10**6 in size, and options that let a game run over 10,000
+decisions are refused; a tournament.json of at most 20,000 games. The agents think in
+threads of their own: at most 64 requests wait for them (503 past that), a request waits at
+most 20 s (then 503: a move goes on, a new game is not made), and "end" in a watched game
+plays on for at most 5 s a request. A watched game keeps one position in 32 and plays the
+others again when shown.
 
 Games kept. The server keeps a game by a random id (games in several tabs never mix) until
 nobody has asked about it for 30 minutes. It keeps at most 300 games: past that a finished

@@ -21,6 +21,7 @@ refused (503) until one ends or expires.
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 import time
@@ -240,6 +241,7 @@ def env_options(env: Any, given: Any, limits: Limits) -> tuple[str, Game, dict[s
             except ValueError as exc:
                 raise bad(str(exc)) from None
         options[key] = value
+        check_option_numbers(env, key, value, limits.option_number)
     try:
         game = envs.make_game(env, **options)
     except (TablezooError, ValueError, TypeError, OverflowError) as exc:
@@ -249,6 +251,22 @@ def env_options(env: Any, given: Any, limits: Limits) -> tuple[str, Game, dict[s
         raise bad(f"{env} with {shown} runs up to {game.max_decisions} decisions; this "
                   f"server plays games of at most {limits.max_decisions} (smaller values)")
     return env, game, options
+
+
+def check_option_numbers(env: str, key: str, value: Any, bound: float) -> None:
+    """Every number in option ``key`` (or in its list) finite and at most ``bound`` in size: a
+    game's rules take any size, but its scores and pictures then overflow (ethnos with a glory
+    of 10**39 cannot draw its table)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list | tuple):
+            todo.extend(item)
+        elif isinstance(item, int | float) and not isinstance(item, bool) and not (
+                math.isfinite(item) and abs(item) <= bound):
+            shown = repr(item) if len(repr(item)) <= 20 else f"a number of {len(repr(item))} digits"
+            raise bad(f"{env}: option {key[:40]}: {shown} is out of range; this server takes "
+                      f"numbers of at most {bound:g} in size in a game's options")
 
 
 def make_agents(env: str, game: Game, seats: Any, seed: int, limits: Limits,

@@ -52,6 +52,9 @@ OPTIONS = [
     ("ethnos_v0", {"num_players": 10**30}), ("ethnos_v0", {"band_glory": [1] * 10**4}),
     ("ethnos_v0", {"tribes": ["x"] * 1000}), ("bauer_draft_v0", {"num_players": "99"}),
     ("bower_v0", {"hands_public": "maybe"}), ("bower_v0", {"x" * 300: 1}),
+    ("ethnos_v0", {"band_glory": [10**39] * 6}), ("ethnos_v0", {"orc_glory": [10**39] * 6}),
+    ("ethnos_v0", {"giant_bonus_4_6": [10**39] * 3}), ("ethnos_v0", {"giant_claim_glory": 10**39}),
+    ("ethnos_v0", {"marker_limit": 10**39}), ("bauer_trick_v0", {"start_score": 10**39}),
 ]
 
 
@@ -232,8 +235,70 @@ def test_options_that_grow_the_game_past_the_limits_are_refused(world, check):
         check(client.post("/api/games", json={"env": env, "options": options,
                                               "seats": ["random"] * n}))
     check(client.post("/api/games", json={"env": "bauer_trick_v0", "seats": ["random"] * 4,
-                                          "options": {"max_deals": 10**30}}),
+                                          "options": {"max_deals": 10**5}}),
           "at most 10000")
+    check(client.post("/api/games", json={"env": "bauer_trick_v0", "seats": ["random"] * 4,
+                                          "options": {"max_deals": 10**30}}),
+          "max_deals", "out of range")
+
+
+def test_numbers_in_options_past_the_limit_are_refused_and_those_within_play_to_the_end(
+        world, check):
+    """Ethnos took a glory of 10**39 and then could not draw its table (a 500 at the first
+    step); a number within the limit plays to the end and draws every position."""
+    client = world["client"]
+    for options in ({"giant_claim_glory": 10**7}, {"band_glory": [1, 2, 3, 4, 5, 10**39]}):
+        check(client.post("/api/games", json={"env": "ethnos_v0", "options": options,
+                                              "seats": ["random"] * 4}),
+              "out of range", "at most 1e+06")
+    big = {"band_glory": [10**6] * 6, "giant_claim_glory": 10**6, "marker_limit": 10**6}
+    answer = client.post("/api/games", json={"env": "ethnos_v0", "options": big, "seed": 2,
+                                             "seats": ["random"] * 4})
+    assert answer.status_code == 201, answer.text
+    game = answer.json()["game"]
+    view = client.post(f"/api/games/{game}/step", json={"go": "end", "counter": 0})
+    assert view.status_code == 200 and view.json()["over"], view.text[:300]
+    assert max(view.json()["result"]["scores"]) > 10**6
+    world["app"].state.sessions.games.pop(game)
+
+
+def test_a_field_given_twice_is_refused_on_every_endpoint(world, check):
+    """JSON leaves open which of two equal keys counts (Python's parser took the last, so a
+    junk first value passed): the body is refused, naming the field."""
+    client = world["client"]
+    for url, (valid, _) in endpoints(world).items():
+        for key in valid:
+            for first, last in (("junk", valid[key]), (valid[key], "junk")):
+                text = "{" + ", ".join([f"{json.dumps(key)}: {json.dumps(first)}"] + [
+                    f"{json.dumps(k)}: {json.dumps(v)}" for k, v in valid.items() if k != key]
+                    + [f"{json.dumps(key)}: {json.dumps(last)}"]) + "}"
+                check(post(client, url, text.encode()), "given twice", repr(key))
+    nested = {"env": "bower_v0", "seats": ["random", "random"]}
+    text = json.dumps(nested)[:-1] + ', "options": {"reward": "egg_diff", "reward": "x"}}'
+    check(post(client, "/api/games", text.encode()), "given twice", "'reward'")
+
+
+def test_a_body_sent_too_slowly_is_refused_with_408():
+    """A body trickled a byte at a time held its request for ever (slowloris)."""
+    import asyncio
+
+    from tablezoo.training.web.errors import WebError
+    from tablezoo.training.web.request_checks import read_body
+
+    class Trickle:
+        headers = {"content-length": "100"}
+
+        async def stream(self):
+            for _ in range(100):
+                yield b" "
+                await asyncio.sleep(0.05)
+
+    t0 = time.monotonic()
+    with pytest.raises(WebError) as refused:
+        asyncio.run(read_body(Trickle(), Limits(body_s=0.3)))
+    assert refused.value.status == 408 and "within 0.3 s" in refused.value.message
+    assert time.monotonic() - t0 < 2
+    assert asyncio.run(read_body(Trickle(), Limits(body_s=30))) == b" " * 100
 
 
 def records(header: dict, *games: dict) -> str:
