@@ -82,10 +82,14 @@ def seat_factory(spec: str, env: str, num_players: int, num_actions: int, limits
     except ValueError as exc:
         raise bad(f"seat agent {spec!r}: {exc}") from None
     check_options(spec, name, kw, limits, shelf)
+    per_node = 24 * num_actions + 200  # three float arrays of num_actions and the node
+    nodes = max(1000, limits.node_bytes // per_node)
     if name == "ismcts" and "max_nodes" not in kw:
-        per_node = 24 * num_actions + 200  # three float arrays of num_actions and the node
-        nodes = max(1000, limits.node_bytes // per_node)
         rest = ",".join(filter(None, [rest, f"max_nodes={nodes}"]))
+    elif name == "ismcts" and isinstance(kw["max_nodes"], int | float) and kw["max_nodes"] > nodes:
+        raise bad(f"seat agent {spec!r}: max_nodes={kw['max_nodes']} is over this server's "
+                  f"limit of {nodes} for {env} (about {limits.node_bytes / 1e6:g} MB of search "
+                  "statistics an agent)")
     if model is not None:
         full = f"{path_spec},{rest}" if rest else path_spec
     else:

@@ -262,6 +262,19 @@ def test_numbers_in_options_past_the_limit_are_refused_and_those_within_play_to_
     world["app"].state.sessions.games.pop(game)
 
 
+def test_a_search_agent_keeps_at_most_its_memory_limit_of_statistics(world, check):
+    """A given max_nodes is held to the same memory limit as the default (bower's nodes hold
+    648 actions each: 400,000 of them were some 6 GB)."""
+    client = world["client"]
+    check(client.post("/api/games", json={"env": "bower_v0",
+                                          "seats": ["ismcts:max_nodes=400000", "random"]}),
+          "max_nodes=400000 is over", "bower_v0")
+    answer = client.post("/api/games", json={"env": "bower_v0",
+                                             "seats": ["ismcts:max_nodes=1000", "random"]})
+    assert answer.status_code == 201, answer.text
+    world["app"].state.sessions.games.pop(answer.json()["game"])
+
+
 def test_a_field_given_twice_is_refused_on_every_endpoint(world, check):
     """JSON leaves open which of two equal keys counts (Python's parser took the last, so a
     junk first value passed): the body is refused, naming the field."""
