@@ -26,6 +26,11 @@ from tablezoo.training.web.limits import Limits
 
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# on every answer: no other site may frame the page (clicks steered through a hidden frame)
+# or load an answer as a script or style of another type than it says
+GUARD_HEADERS = ((b"x-frame-options", b"DENY"),
+                 (b"content-security-policy", b"frame-ancestors 'none'"),
+                 (b"x-content-type-options", b"nosniff"))
 
 
 def is_loopback(host: str) -> bool:
@@ -56,7 +61,8 @@ def host_name(host: str) -> str:
 
 class RequestGate:
     """An ASGI middleware: refuses a request whose ``Host``, ``Origin``, content type or missing
-    token says it does not come from the server's own page or a script of its user."""
+    token says it does not come from the server's own page or a script of its user, and adds
+    ``GUARD_HEADERS`` to every answer."""
 
     def __init__(self, app: Any, hosts: frozenset[str] | None, token: str):
         self.app = app
@@ -69,16 +75,22 @@ class RequestGate:
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+
+        async def guarded(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *GUARD_HEADERS]}
+            await send(message)
+
         try:
             self.check(scope["method"], headers)
         except WebError as exc:
             body = json.dumps({"error": exc.message}).encode()
-            await send({"type": "http.response.start", "status": exc.status,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(body)).encode())]})
+            await guarded({"type": "http.response.start", "status": exc.status,
+                           "headers": [(b"content-type", b"application/json"),
+                                       (b"content-length", str(len(body)).encode())]})
             await send({"type": "http.response.body", "body": body})
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, receive, guarded)
 
     def check(self, method: str, headers: Mapping[str, str]) -> None:
         host = headers.get("host", "")

@@ -98,10 +98,18 @@ def seat_factory(spec: str, env: str, num_players: int, num_actions: int, limits
         return factory_from_spec(full, env, num_players)
     except (ValueError, TypeError, FileNotFoundError, ImportError, OSError) as exc:
         if model is None:
-            raise bad(f"seat agent {spec!r}: {exc}") from None
+            raise bad(f"seat agent {spec!r}: {without_paths(str(exc))}") from None
         print(f"tablezoo serve: model {model!r} for {env}: {exc}", file=sys.stderr)
         raise bad(f"model {model!r} cannot play {env} with {num_players} players "
                   f"({type(exc).__name__}; the server's log says why)") from None
+
+
+def without_paths(message: str) -> str:
+    """``message`` naming the shipped models' folder by what it is, not where this server
+    keeps it (an answer shows no path of the server's machine)."""
+    from tablezoo.agents.learned.policy import PRETRAINED_DIR
+
+    return message.replace(str(PRETRAINED_DIR), "the shipped models")
 
 
 def check_options(spec: str, name: str, kw: dict[str, Any], limits: Limits,

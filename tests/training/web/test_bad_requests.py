@@ -275,6 +275,28 @@ def test_a_search_agent_keeps_at_most_its_memory_limit_of_statistics(world, chec
     world["app"].state.sessions.games.pop(answer.json()["game"])
 
 
+def test_a_refused_shipped_model_names_no_folder_of_the_server(world, check):
+    client = world["client"]
+    for seat in ("trained", "ismcts:playout=trained"):
+        answer = client.post("/api/games", json={"env": "ethnos_v0", "options": {
+            "num_players": 6}, "seats": [seat] + ["random"] * 5})
+        check(answer, "no shipped model for ethnos_v0 with 6 players", "the shipped models")
+        assert str(policy.PRETRAINED_DIR) not in answer.text and "/pretrained" not in answer.text
+
+
+def test_no_other_site_may_frame_the_page_or_sniff_an_answer(world):
+    from starlette.testclient import TestClient
+
+    client, play = world["client"], world["play"]
+    foreign = TestClient(world["app"], base_url="http://attacker.example")
+    for answer in (client.get("/"), client.get("/static/app.js"), client.get("/api/envs"),
+                   client.get(f"/api/games/{play['game']}"), foreign.get("/"),
+                   client.post("/api/games", json={"env": "chess"})):
+        assert answer.headers["x-frame-options"] == "DENY", answer.headers
+        assert answer.headers["content-security-policy"] == "frame-ancestors 'none'"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+
+
 def test_a_field_given_twice_is_refused_on_every_endpoint(world, check):
     """JSON leaves open which of two equal keys counts (Python's parser took the last, so a
     junk first value passed): the body is refused, naming the field."""
