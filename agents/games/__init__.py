@@ -37,6 +37,9 @@ class GameAgents:
     # module whose ``heuristic_for(**options)`` gives a ``BatchedAgent`` (numba) that decides as
     # ``heuristic`` does in the game with those options, from observations alone, for a batch
     compiled_heuristic: str | None = None
+    # keywords under which ``heuristic`` decides exactly as the compiled one (no random
+    # tie-breaks): how tests and references play the batched heuristic's games in Python
+    exact_heuristic: Mapping[str, Any] = field(default_factory=dict)
     search: GameDefaults = FALLBACK  # ISMCTS's budget and playout set-up
     # evaluator name -> the game's leaf value at a search cut-off (``agents/search/leaf_values``)
     leaf_values: Mapping[str, LeafValue] = field(default_factory=dict)

@@ -1,4 +1,4 @@
-"""bauer_draft's agent parts: the heuristic and ISMCTS's defaults."""
+"""bauer_draft's agent parts: the heuristic (Python and compiled) and ISMCTS's defaults."""
 
 from tablezoo.agents.games import GameAgents
 from tablezoo.agents.games.bauer_draft.heuristic import HeuristicAgent
@@ -6,6 +6,8 @@ from tablezoo.agents.search.defaults import GameDefaults
 
 AGENTS = GameAgents(
     heuristic=HeuristicAgent,
+    compiled_heuristic="tablezoo.agents.games.bauer_draft.compiled_heuristic",
+    exact_heuristic={"tie_break": "first"},
     # the shipped trained model (stronger than the heuristic and 3.5x cheaper per call) ranks
     # the root actions and plays every rollout to the end; each sampled world is played from
     # each of its 4 best actions (paired); 800 // players rollouts (400 for 2 players, 200 for

@@ -10,6 +10,7 @@ from tablezoo.agents.search.leaf_values import LeafValue
 AGENTS = GameAgents(
     heuristic=HeuristicAgent,
     compiled_heuristic="tablezoo.agents.games.ethnos.compiled_heuristic",
+    exact_heuristic={"tie_noise": 0.0},
     # long games, glory only at Age ends: heuristic playouts cut after 10 decisions, valued by
     # the glory margins if the Age ended there; the others modelled by the heuristic; 160
     # iterations for every player count (the heuristic's 2.6x speed-up brought 4 players' 160

@@ -27,45 +27,13 @@ everything is ``cache=True``.
 Randomness: each slot's generator and its exactly uniform shuffles are the shared ones of
 ``tablezoo.envs.vector.kernels``: the deal is a shuffle of the 55 cards cut into piles and the
 central deck as the Python engine cuts its permutation; Uggel-Guggel shuffles each pile.
-
-numba's cache checks only the file that defines a kernel, not those of the functions and
-constants it takes from other files: after an edit of ``layout.py`` the cached ``kernels.step``
-would still run the old columns. So before the kernels load, a digest of every source they are
-compiled from is compared with the one saved beside the cache; a changed digest drops this
-folder's cached kernels.
 """
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
+from tablezoo.envs.vector.kernels import drop_stale_cache
 
-_HERE = Path(__file__).parent
-_SOURCES = (*sorted(_HERE.glob("*.py")),
-            *(_HERE.parent / name for name in ("actions.py", "components.py", "cards.json",
-                                              "effects.py", "scoring.py", "observation.py")),
-            _HERE.parent.parent / "vector" / "kernels.py")
-
-
-def _drop_stale_cache() -> None:
-    """Drop this folder's cached kernels when any source they are compiled from changed."""
-    digest = hashlib.sha256()
-    for path in _SOURCES:
-        digest.update(path.read_bytes())
-    cache = _HERE / "__pycache__"
-    mark = cache / "kernels.digest"
-    try:
-        if mark.is_file() and mark.read_text() == digest.hexdigest():
-            return
-        for stale in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
-            stale.unlink(missing_ok=True)
-        cache.mkdir(exist_ok=True)
-        mark.write_text(digest.hexdigest())
-    except OSError:  # a read-only install: numba then compiles in memory
-        pass
-
-
-_drop_stale_cache()
+drop_stale_cache(__file__)  # before the kernels load: numba's cache misses changes elsewhere
 
 from tablezoo.envs.bauer_draft.compiled.vector import BauerDraftVector, make_vector  # noqa: E402
 

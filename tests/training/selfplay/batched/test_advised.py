@@ -56,7 +56,7 @@ def test_an_env_without_a_batched_heuristic_is_refused_advice_on_the_compiled_en
         monkeypatch, capsys):
     from tablezoo.agents import games
 
-    monkeypatch.setattr(games, "batched_agents", lambda env_name: {})
+    monkeypatch.setattr(games, "batched_agents", lambda env_name, options=None: {})
     with pytest.raises(SystemExit):
         train.main(["--env", ENV, "--advice", "heuristic", "--engine", "compiled",
                     "--timesteps", "1", "--out", "unused"])
