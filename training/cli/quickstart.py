@@ -5,12 +5,12 @@
 
 Runs ``tablezoo train`` with a small budget, evaluated along the way: every network reads the
 heuristic's move as an extra input (``--advice heuristic``); a behaviour-cloning warm start on
-``--bc-games`` heuristic games brings it to the heuristic's level; then PPO in small steps
-(learning rate 5e-5, clip 0.1, KL bound 0.01) learns where leaving the advice pays, against
-random, heuristic and snapshot seats: the batched trainer where the game has a compiled engine
-and heuristic, else MaskablePPO on the one-game collector. Then it plays the trained numpy
-policy against ``random`` and against ``heuristic`` on ``--games`` seeded games each, seats
-rotated, on seeds training never used. Prints a results table and
+``--bc-games`` heuristic games (at most 25,000 decisions) brings it to the heuristic's level;
+then PPO in small steps (learning rate 5e-5, clip 0.1, KL bound 0.01) learns where leaving the
+advice pays, against random, heuristic and snapshot seats: the batched trainer where the game
+has a compiled engine and heuristic, else MaskablePPO on the one-game collector. Then it plays
+the trained numpy policy against ``random`` and against ``heuristic`` on ``--games`` seeded
+games each, seats rotated, on seeds training never used. Prints a results table and
 leaves in ``OUT``: ``eval.json`` (win/draw/loss and mean reward with 95% intervals per
 opponent), ``learning_curve.png`` and ``eval.csv`` (reward during training), ``model.npz`` +
 ``model.json`` (play it with ``tablezoo play --opponent trained:OUT/model.npz``),
@@ -48,8 +48,8 @@ OPPONENTS = ("random", "heuristic")
 BUDGET = {"compiled": (500_000, 400, 200), "python": (20_000, 200, 40)}
 # the warm start cloned to the heuristic's level, then PPO in small steps (a small learning rate,
 # clip and KL bound, no entropy bonus) that keep that level while it learns
-RECIPE = ("--advice", "heuristic", "--bc-epochs", "30", "--lr", "5e-5", "--clip-range", "0.1",
-          "--target-kl", "0.01", "--ent-coef", "0")
+RECIPE = ("--advice", "heuristic", "--bc-epochs", "30", "--bc-max-samples", "25000", "--lr",
+          "5e-5", "--clip-range", "0.1", "--target-kl", "0.01", "--ent-coef", "0")
 EVAL_SEED = 5_000_000  # far from the training (seed...) and in-training evaluation (1e6) seeds
 
 
