@@ -1,6 +1,7 @@
 """bower's compiled batched engine (``envs/bower/compiled/``): the same game as the Python engine
-decision by decision (``replay``), uniform shuffles and draws, reproducible seeding, bad input
-refused with nothing changed, positions in and out, and autoreset to a fresh game."""
+decision by decision (``replay``), uniform shuffles and draws, its variants' positions in and
+out and refused, and autoreset to a fresh game. What every compiled engine promises (bad input,
+seeding, buffers, ``step_rows``) is checked in ``tests/envs/vector/``."""
 
 from __future__ import annotations
 
@@ -10,39 +11,18 @@ import pytest
 pytest.importorskip("numba")
 
 import tablezoo.envs.bower.compiled.layout as K
-from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bower import BowerGame
 from tablezoo.envs.bower.actions import ACCEPT, PH_BONUS, PHASES
-from tablezoo.envs.bower.compiled import BowerVector, make_vector
+from tablezoo.envs.bower.compiled import make_vector
 from tablezoo.envs.core.errors import (
-    IllegalActionError,
     InvalidOptionError,
-    ResetNeededError,
     StateFormatError,
 )
 from tests.envs.bower.compiled.replay import random_position, replay_all, variants
+from tests.envs.vector.compiled_checks import assert_same, legal_actions, snapshot
 
 MIXED = {"double_turn_mode": "swap", "hands_public": False, "bonus_optional": False,
          "flag_all_triggers": False, "x_cancels": "one", "reward": "egg_diff"}
-
-
-def legal_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    return np.argmax(mask + rng.random(mask.shape), axis=1)
-
-
-def snapshot(env: BowerVector) -> tuple:
-    """Everything a caller can see of ``env``: decisions, global states, every slot's position."""
-    obs, mask, seat = env.observe()
-    states = [env.get_state(i).to_dict() for i in range(env.num_envs)]
-    for data in states:
-        data.pop("rng")
-    return obs, mask, seat, env.state(), states
-
-
-def assert_same(a: tuple, b: tuple) -> None:
-    for x, y in zip(a[:4], b[:4]):
-        assert np.array_equal(x, y)
-    assert a[4] == b[4]
 
 
 def chi2_ok(table: np.ndarray, expected: float, df: int) -> bool:
@@ -182,107 +162,6 @@ def test_a_reshuffled_bonus_pile_is_uniform():
     assert chi2_ok(table, 4 * n / m, (m - 1) ** 2)
 
 
-def test_seeding_is_reproducible_and_per_slot():
-    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
-    a, b = make_vector(6, seed=11), make_vector(6, seed=11)
-    wider = make_vector(9, seed=11)  # slot i's games do not depend on num_envs
-    out_a, out_b, out_w = a.reset(), b.reset(), wider.reset()
-    other = make_vector(6, seed=12).reset()
-    assert not np.array_equal(out_a[0], other[0])
-    first = out_a
-    for _ in range(200):
-        assert all(np.array_equal(x, y) for x, y in zip(out_a, out_b))
-        assert all(np.array_equal(x, y[:6]) for x, y in zip(out_a, out_w))
-        acts = legal_actions(rng_a, out_a[1])
-        legal_actions(rng_b, out_b[1])
-        wide = np.concatenate([acts, legal_actions(np.random.default_rng(0), out_w[1][6:])])
-        out_a, out_b, out_w = a.step(acts), b.step(acts), wider.step(wide)
-    again = a.reset(seed=11)
-    assert all(np.array_equal(x, y) for x, y in zip(again, first))
-    assert not np.array_equal(a.reset()[0], first[0])  # reset() continues the generators
-
-
-# --- bad input ---------------------------------------------------------------------------------
-def test_bad_input_is_refused_and_changes_nothing():
-    env = make_vector(5, seed=2)
-    for call in (lambda: env.step(np.zeros(5, np.int64)), env.observe, env.state,
-                 lambda: env.get_state(0)):
-        with pytest.raises(ResetNeededError):
-            call()
-    obs, mask, seat = env.reset()
-    rng = np.random.default_rng(0)
-    for _ in range(9):
-        obs, mask, seat, *_ = env.step(legal_actions(rng, mask))
-    before = snapshot(env)
-    good = legal_actions(rng, mask)
-    for bad in (good[:4], np.concatenate([good, good[:1]]), good.reshape(5, 1),
-                good.astype(np.float32), good.astype(bool), [str(a) for a in good], None,
-                [[1, 2]]):
-        with pytest.raises(IllegalActionError, match=r"shape \(5,\)"):
-            env.step(bad)
-        assert_same(snapshot(env), before)
-    for value in (-1, 648, 2**40, np.uint64(2**63 + 3)):
-        acts = good.astype(np.uint64 if isinstance(value, np.uint64) else np.int64)
-        acts[4] = value
-        with pytest.raises(IllegalActionError, match="slot 4"):
-            env.step(acts)
-        assert_same(snapshot(env), before)
-    for slot in range(5):
-        state = env.get_state(slot)
-        legal = state.legal_actions(state.actor)
-        for wrong in {a for a in (0, 1, 2, 3, 100, 459, 460, 461, 470, 518, 566, 642, 647)
-                      if a not in legal}:
-            acts = good.copy()
-            acts[slot] = wrong
-            with pytest.raises(IllegalActionError) as error:
-                env.step(acts)
-            message = str(error.value)
-            game = env.game
-            assert f"slot {slot}" in message and f"player_{state.actor}" in message
-            assert game.action_name(wrong) in message and "no slot was stepped" in message
-            assert all(game.action_name(a) in message for a in legal)
-            assert_same(snapshot(env), before)
-    env.step(good)  # the good actions still play
-
-
-def test_step_copies_unless_asked_not_to():
-    env = make_vector(3, seed=0)
-    obs, mask, seat = env.reset()
-    rng = np.random.default_rng(0)
-    first = env.step(legal_actions(rng, mask))
-    second = env.step(legal_actions(rng, first[1]))
-    assert not any(np.shares_memory(x, y) for x, y in zip(first, second))
-    views = env.step(legal_actions(rng, second[1]), copy=False)
-    again = env.step(legal_actions(rng, views[1]), copy=False)
-    assert all(x is y for x, y in zip(views, again))  # the engine's buffers, overwritten
-    fresh = env.observe()
-    assert not any(np.shares_memory(x, y) for x, y in zip(fresh, again))
-
-
-def test_step_rows_steps_only_those_games():
-    """``step_rows`` plays the given rows as ``step`` would (a slot's games depend only on its
-    own actions and generator) and leaves the other rows where they were."""
-    ref, env = make_vector(6, seed=9, **MIXED), make_vector(6, seed=9, **MIXED)
-    obs, mask, seat = ref.reset()
-    first = env.reset()
-    rng = np.random.default_rng(2)
-    rows = np.array([1, 4])
-    others = np.array([0, 2, 3, 5])
-    ended = 0
-    for _ in range(150):
-        acts = legal_actions(rng, mask)
-        rewards, terminated, _ = env.step_rows(acts, rows)
-        obs, mask, seat, ref_rewards, ref_terminated, _ = ref.step(acts)
-        now = env.observe()
-        for mine, theirs, start in zip(now, (obs, mask, seat), first):
-            assert np.array_equal(mine[rows], theirs[rows])
-            assert np.array_equal(mine[others], start[others])
-        assert np.array_equal(rewards[rows], ref_rewards[rows]) and not rewards[others].any()
-        assert np.array_equal(terminated[rows], ref_terminated[rows])
-        ended += int(terminated[rows].sum())
-    assert ended > 0
-
-
 # --- positions ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("options", [{}, MIXED])
 def test_set_state_then_get_state_round_trip(options):
@@ -308,36 +187,21 @@ def test_set_state_then_get_state_round_trip(options):
         assert env.get_state(i).to_dict()["rng"] == back.to_dict()["rng"]  # not advanced
 
 
-def test_set_state_refuses_another_game_variant_or_a_finished_position():
+def test_set_state_refuses_another_variant_or_a_broken_position():
+    """(Another game, a finished position and a bad slot: ``tests/envs/vector/``.)"""
     env = make_vector(3, seed=0)
     env.reset()
     before = snapshot(env)
-    with pytest.raises(StateFormatError, match=r"slot 2.*bauer_trick"):
-        env.set_state(2, BauerTrickGame().new_state(0))
-    with pytest.raises(StateFormatError, match=r"slot 2.*bauer_trick"):
-        env.set_state(2, BauerTrickGame().new_state(0).to_dict())
     swap = BowerGame(double_turn_mode="swap").new_state(0)
     for position in (swap, swap.to_dict()):
         with pytest.raises(StateFormatError, match=r"slot 1.*double_turn_mode"):
             env.set_state(1, position)
-    game = BowerGame()
-    state = game.new_state(0)
-    rng = np.random.default_rng(0)
-    while not state.is_over():
-        state.step(int(rng.choice(state.legal_actions(state.actor))))
-    with pytest.raises(StateFormatError, match="slot 0.*over"):
-        env.set_state(0, state)
-    broken = game.new_state(1).to_dict()
+    broken = BowerGame().new_state(1).to_dict()
     broken["hands"][0] = [broken["display"][0]]
     with pytest.raises(StateFormatError, match="slot 0"):
         env.set_state(0, broken)
-    for bad in ("state", 3, None):
-        with pytest.raises(StateFormatError, match="slot 0"):
-            env.set_state(0, bad)
-    for slot in (-1, 3, 1.0, True):
-        with pytest.raises(InvalidOptionError, match="slot"):
-            env.set_state(slot, game.new_state(0))
     assert_same(snapshot(env), before)
+
 
 
 # --- autoreset -----------------------------------------------------------------------------------

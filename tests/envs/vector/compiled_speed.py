@@ -1,20 +1,22 @@
-"""Speed of bower's compiled batched engine beside the AEC env, in one process.
+"""Speed of an env's compiled batched engine beside its AEC env, in one process.
 
-``python -m tests.envs.bower.compiled.speed [--num-envs 1024] [--rounds 5] [--seconds 2]``
-measures, in interleaved rounds, decisions/s of
+``python -m tests.envs.vector.compiled_speed --env bauer_trick_v0 [--num-envs 1024]
+[--num-players N] [--rounds 5] [--seconds 2] [--parts]`` measures, in interleaved rounds,
+decisions/s of
 
-- the AEC env (``tz.make("bower_v0")``): ``env.last()`` (observation and mask) and a
-  random legal action every step;
-- ``make_vector(num_envs)``: a random legal action per game drawn in numpy from the mask every
-  step (``tablezoo bench --vector``'s sampler), ``step`` returning fresh arrays, and
-  ``step(copy=False)`` returning the engine's buffers;
-- the same with ``copy=False`` and a sampler that reads only the legal ids (``flat_legal``):
-  bench's sampler takes a cumulative sum over all 648 ids of every row, which costs more than
-  the engine's step here;
-- the sampler alone and the engine's step alone (``copy=False``, the actions drawn beforehand);
+- the AEC env (``tz.make(env)``): ``env.last()`` (observation and mask) and a random legal
+  action every step;
+- ``tz.make_vector(env, num_envs, backend="compiled")``: a random legal action per game drawn in
+  numpy from the mask every step (``tablezoo bench --vector``'s sampler), ``step`` returning
+  fresh arrays, and ``step(copy=False)`` returning the engine's buffers;
+- with ``--parts``: the same with ``copy=False`` and a sampler that reads only the legal ids
+  (``flat_legal``; bench's sampler takes a cumulative sum over every action id of every row,
+  which costs more than the step of an engine with many actions), the sampler alone, and the
+  engine's step alone (``copy=False``, the actions drawn beforehand);
 
 and prints the median of each over the rounds (wall clock, and this process's CPU time, which a
 busy machine disturbs less), the ratios to the AEC env and ``os.getloadavg()`` before and after.
+``--num-players`` is passed to both engines as the game's option; left out, the game's default.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from typing import Any
 
 import numpy as np
 
 import tablezoo.envs as tz
-from tablezoo.envs.bower.compiled import make_vector
 from tablezoo.training.cli.env_speed import random_legal
 
 
@@ -78,43 +80,53 @@ def vector_round(env, state: list, seconds: float, copy: bool, sampler=random_le
     return steps * env.num_envs, spent_wall, spent_cpu
 
 
-def measure(num_envs: int = 1024, rounds: int = 5, seconds: float = 2.0) -> dict[str, list]:
-    aec = tz.make("bower_v0")
+def measure(env_name: str, num_envs: int = 1024, rounds: int = 5, seconds: float = 2.0,
+            parts: bool = False, **options: Any) -> dict[str, list]:
+    """Per row name, each round's (decisions, wall seconds, CPU seconds)."""
+    aec = tz.make(env_name, **options)
     aec.reset(seed=0)
     aec_rng = np.random.default_rng(0)
-    env = make_vector(num_envs, seed=0)
+    env = tz.make_vector(env_name, num_envs, seed=0, backend="compiled", **options)
     rng = np.random.default_rng(0)
     state = [env.step(random_legal(rng, env.reset()[1]))[1], rng]  # compiled (or cached) here
-    rows: dict[str, list] = {"aec": [], "batched": [], "batched copy=False": [],
-                             "copy=False, flat_legal": [], "random_legal alone": [],
-                             "step alone": []}
+    rows: dict[str, list] = {"aec": [], "batched": [], "batched copy=False": []}
+    if parts:
+        rows.update({"copy=False, flat_legal": [], "random_legal alone": [], "step alone": []})
     for _ in range(rounds):
         rows["aec"].append(aec_round(aec, aec_rng, seconds))
         rows["batched"].append(vector_round(env, state, seconds, copy=True))
         rows["batched copy=False"].append(vector_round(env, state, seconds, copy=False))
-        rows["copy=False, flat_legal"].append(
-            vector_round(env, state, seconds, copy=False, sampler=flat_legal))
-        rows["random_legal alone"].append(
-            vector_round(env, state, seconds, copy=False, part="sampler"))
-        rows["step alone"].append(
-            vector_round(env, state, seconds, copy=False, sampler=flat_legal, part="step"))
+        if parts:
+            rows["copy=False, flat_legal"].append(
+                vector_round(env, state, seconds, copy=False, sampler=flat_legal))
+            rows["random_legal alone"].append(
+                vector_round(env, state, seconds, copy=False, part="sampler"))
+            rows["step alone"].append(
+                vector_round(env, state, seconds, copy=False, sampler=flat_legal, part="step"))
     return rows
 
 
 def main(argv: list[str] | None = None) -> None:
+    compiled = [e for e in tz.ENVS if "compiled" in tz.vector_backends(e)]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", required=True, choices=compiled)
     parser.add_argument("--num-envs", type=int, default=1024)
+    parser.add_argument("--num-players", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--parts", action="store_true",
+                        help="also time a legal-ids sampler, the sampler alone and the step alone")
     args = parser.parse_args(argv)
+    options = {} if args.num_players is None else {"num_players": args.num_players}
     load_before = os.getloadavg()
-    rows = measure(args.num_envs, args.rounds, args.seconds)
+    rows = measure(args.env, args.num_envs, args.rounds, args.seconds, args.parts, **options)
     load_after = os.getloadavg()
     medians = {name: (float(np.median([d / w for d, w, _ in runs])),
                       float(np.median([d / c for d, _, c in runs]))) for name, runs in rows.items()}
     base = medians["aec"]
-    print(f"bower_v0, B={args.num_envs}, median of {args.rounds} interleaved rounds of "
-          f"{args.seconds:g}s; decisions/s wall (CPU time)")
+    players = "" if args.num_players is None else f", {args.num_players} players"
+    print(f"{args.env}{players}, B={args.num_envs}, median of {args.rounds} interleaved rounds "
+          f"of {args.seconds:g}s; decisions/s wall (CPU time)")
     for name, (wall, cpu) in medians.items():
         print(f"  {name:24s} {wall:>12,.0f} ({cpu:,.0f})  x{wall / base[0]:.1f} "
               f"(x{cpu / base[1]:.1f})")
