@@ -1,5 +1,6 @@
-"""Helpers the compiled engines' tests share: random legal actions from a mask, and everything a
-caller can see of a vector env, to check that refused input changed nothing."""
+"""Helpers the compiled engines' tests share: random legal actions from a mask, everything a
+caller can see of a vector env (to check that refused input changed nothing), and the replays'
+comparison of a batched slot's decision and step result with its paired AEC env."""
 
 from __future__ import annotations
 
@@ -27,3 +28,28 @@ def assert_same(a: tuple, b: tuple) -> None:
     for x, y in zip(a[:4], b[:4]):
         assert np.array_equal(x, y)
     assert a[4] == b[4]
+
+
+def assert_same_decision(env, obs: np.ndarray, mask: np.ndarray, seat: int, where: str) -> None:
+    """A batched slot's decision (``obs``, ``mask``, ``seat``) is the AEC env ``env``'s, bit for
+    bit; the AEC env's mask has NOOP last, never legal for the acting seat."""
+    agent = env.agent_selection
+    assert seat == env.possible_agents.index(agent), f"{where}: seat {seat} vs {agent}"
+    seen = env.observe(agent)
+    aec_mask = seen["action_mask"]  # int8, with the PettingZoo envs' NOOP last
+    assert np.array_equal(mask, aec_mask[:-1].astype(bool)) and not aec_mask[-1], \
+        f"{where}: masks differ"
+    assert obs.dtype == seen["observation"].dtype
+    assert np.array_equal(obs, seen["observation"]), \
+        f"{where}: observations differ at {np.flatnonzero(obs != seen['observation'])}"
+
+
+def assert_same_outcome(env, rewards: np.ndarray, terminated: bool, truncated: bool,
+                        where: str) -> None:
+    """A batched slot's step result is the AEC env ``env``'s after the same action: each seat's
+    reward (as float32), ``terminated`` and ``truncated``."""
+    agents = env.possible_agents
+    expected = np.float32([env.rewards[a] for a in agents])
+    assert rewards.tolist() == expected.tolist(), f"{where}: rewards {rewards} vs {expected}"
+    assert terminated == env.terminations[agents[0]], f"{where}: terminated"
+    assert truncated == env.truncations[agents[0]], f"{where}: truncated"

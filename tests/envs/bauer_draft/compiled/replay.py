@@ -40,6 +40,7 @@ import tablezoo.envs as tz
 from tablezoo.envs.bauer_draft import BauerDraftGame, BauerDraftState
 from tablezoo.envs.bauer_draft.actions import KINDS
 from tablezoo.envs.bauer_draft.compiled import make_vector
+from tests.envs.vector.compiled_checks import assert_same_decision, assert_same_outcome
 
 ENV = "bauer_draft_v0"
 REWARDS = ("rank", "score", "margin")
@@ -112,7 +113,6 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0,
     venv = make_vector(batch, seed=seed, **options)
     venv.reset()
     envs = [tz.make(ENV, **options) for _ in range(batch)]
-    agents = envs[0].possible_agents
     fresh = without(game.new_state(0).to_dict(), DEAL_FIELDS)
     counts = Counts()
     active = [False] * batch
@@ -134,15 +134,8 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0,
     while any(active):
         for i in np.flatnonzero(active):
             env = envs[i]
-            agent = env.agent_selection
             where = f"{options} slot {i} decision {env._decisions}"
-            assert seat[i] == agents.index(agent), f"{where}: seat {seat[i]} vs {agent}"
-            seen = env.observe(agent)
-            aec_mask = seen["action_mask"]  # int8, with the PettingZoo envs' NOOP last
-            assert np.array_equal(mask[i], aec_mask[:-1].astype(bool)) and not aec_mask[-1], \
-                f"{where}: masks differ"
-            assert obs[i].dtype == seen["observation"].dtype
-            assert np.array_equal(obs[i], seen["observation"]), f"{where}: observations differ"
+            assert_same_decision(env, obs[i], mask[i], seat[i], where)
             counts.decisions += 1
             kind = KINDS[env.game_state.kind]
             counts.kinds[kind] = counts.kinds.get(kind, 0) + 1
@@ -158,11 +151,7 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0,
             env = envs[i]
             env.step(int(actions[i]))
             where = f"{options} slot {i} after decision {env._decisions}"
-            expected = np.array([env.rewards[a] for a in agents], np.float32)
-            assert np.array_equal(rewards[i], expected), f"{where}: rewards {rewards[i]} vs " \
-                                                         f"{expected}"
-            assert terminated[i] == env.terminations[agents[0]], f"{where}: terminated"
-            assert truncated[i] == env.truncations[agents[0]], f"{where}: truncated"
+            assert_same_outcome(env, rewards[i], terminated[i], truncated[i], where)
             state = env.game_state
             if terminated[i] or truncated[i]:
                 counts.games += 1

@@ -39,6 +39,7 @@ import numpy as np
 import tablezoo.envs as tz
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bauer_trick.compiled import make_vector
+from tests.envs.vector.compiled_checks import assert_same_decision, assert_same_outcome
 
 SCORES = ((8, 100), (3, 100), (2, 3), (1, 1))  # (start_score, max_deals) of the game variants
 CARD_FIELDS = ("hands", "undealt", "rng")  # what differs between two engines' fresh deals
@@ -96,7 +97,6 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
     venv = make_vector(batch, seed=seed, **options)
     venv.reset()
     envs = [tz.make("bauer_trick_v0", **options) for _ in range(batch)]
-    agents = envs[0].possible_agents
     counts = Counts()
     active = [False] * batch
     deals = [0] * batch
@@ -118,15 +118,8 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
     while any(active):
         for i in np.flatnonzero(active):
             env = envs[i]
-            agent = env.agent_selection
             where = f"{options} slot {i} decision {env.game_state.decisions}"
-            assert seat[i] == agents.index(agent), f"{where}: seat {seat[i]} vs {agent}"
-            seen = env.observe(agent)
-            aec_mask = seen["action_mask"]  # int8, with the PettingZoo envs' NOOP last
-            assert np.array_equal(mask[i], aec_mask[:-1].astype(bool)) and not aec_mask[-1], \
-                f"{where}: masks differ"
-            assert np.array_equal(obs[i], seen["observation"]), f"{where}: observations differ"
-            assert obs[i].dtype == seen["observation"].dtype
+            assert_same_decision(env, obs[i], mask[i], seat[i], where)
             counts.decisions += 1
         actions = np.argmax(mask + rng.random(mask.shape), axis=1)
         obs, mask, seat, rewards, terminated, truncated = venv.step(actions)
@@ -134,10 +127,7 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
             env = envs[i]
             env.step(int(actions[i]))
             where = f"{options} slot {i} after decision {env.game_state.decisions}"
-            expected = [env.rewards[a] for a in agents]
-            assert rewards[i].tolist() == expected, f"{where}: rewards {rewards[i]} vs {expected}"
-            assert terminated[i] == env.terminations[agents[0]], f"{where}: terminated"
-            assert truncated[i] == env.truncations[agents[0]], f"{where}: truncated"
+            assert_same_outcome(env, rewards[i], terminated[i], truncated[i], where)
             state = env.game_state
             if terminated[i] or truncated[i]:
                 counts.games += 1

@@ -39,6 +39,7 @@ from tablezoo.envs.bower.actions import PHASES
 from tablezoo.envs.bower.compiled import make_vector
 from tablezoo.envs.bower.rules import OPTIONS
 from tablezoo.envs.bower.spec import SPEC
+from tests.envs.vector.compiled_checks import assert_same_decision, assert_same_outcome
 
 LOCAL = ("rng", "history")  # not compared: each engine's generator; the slots keep no events
 PILE = ("bonus_deck", "bonus_drawn")  # a reshuffle orders these differently in the two engines
@@ -102,7 +103,6 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
     venv = make_vector(batch, seed=seed, **options)
     venv.reset()
     envs = [tz.make("bower_v0", **options) for _ in range(batch)]
-    agents = envs[0].possible_agents
     counts = Counts()
     active = [False] * batch
     loads = 0
@@ -122,16 +122,8 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
     while any(active):
         for i in np.flatnonzero(active):
             env = envs[i]
-            agent = env.agent_selection
             where = f"{options} slot {i} decision {env.game_state.decisions}"
-            assert seat[i] == agents.index(agent), f"{where}: seat {seat[i]} vs {agent}"
-            seen = env.observe(agent)
-            aec_mask = seen["action_mask"]  # int8, with the PettingZoo envs' NOOP last
-            assert np.array_equal(mask[i], aec_mask[:-1].astype(bool)) and not aec_mask[-1], \
-                f"{where}: masks differ"
-            assert obs[i].dtype == seen["observation"].dtype
-            assert np.array_equal(obs[i], seen["observation"]), \
-                f"{where}: observations differ at {np.flatnonzero(obs[i] != seen['observation'])}"
+            assert_same_decision(env, obs[i], mask[i], seat[i], where)
             if counts.decisions % 5 == 0:
                 mine = _comparable(venv.get_state(i).to_dict())
                 assert mine == _comparable(env.game_state.to_dict()), f"{where}: positions differ"
@@ -145,10 +137,8 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
             env = envs[i]
             env.step(int(actions[i]))
             where = f"{options} slot {i} after decision {env.game_state.decisions}"
-            expected = [env.rewards[a] for a in agents]
-            assert rewards[i].tolist() == expected, f"{where}: rewards {rewards[i]} vs {expected}"
-            assert terminated[i] == env.terminations[agents[0]], f"{where}: terminated"
-            assert not truncated[i] and not env.truncations[agents[0]], f"{where}: truncated"
+            assert_same_outcome(env, rewards[i], terminated[i], truncated[i], where)
+            assert not truncated[i], f"{where}: truncated"  # bower has no decision limit
             state = env.game_state
             if terminated[i]:
                 counts.games += 1
