@@ -29,7 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.core.game import Game, State
+from tablezoo.envs.core.errors import (
+    IllegalActionError,
+    InvalidOptionError,
+    ResetNeededError,
+    StateFormatError,
+)
+from tablezoo.envs.core.fields import check_saved_options, options_record
+from tablezoo.envs.core.game import Game, State, short
 
 # (obs [B, D] float32, mask [B, A] bool, seat [B] int64)
 Decisions = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -98,6 +105,76 @@ class VectorEnv(ABC):
 
     def close(self) -> None:  # noqa: B027 - nothing to release unless a subclass has workers
         """Release worker processes, if any."""
+
+    # --- the checks every vector env makes (the bad-input clause above) ---------------------
+    _started: bool = False  # set by a subclass's first reset()
+
+    def _require_reset(self, what: str) -> None:
+        if not self._started:
+            raise ResetNeededError(f"{self}: {what} before the first reset(); call reset() "
+                                   "first")
+
+    def _checked_slot(self, i: Any) -> int:
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
+                or not 0 <= i < self.num_envs:
+            raise InvalidOptionError(f"{self}: slot {short(i)} does not exist; slots: 0.."
+                                     f"{self.num_envs - 1}")
+        return int(i)
+
+    def _action_array(self, actions: Any) -> np.ndarray:
+        """``actions`` as an integer array of shape ``[B]`` (not yet checked for legality)."""
+        n = self.num_envs
+        try:
+            acts = np.asarray(actions)
+        except (ValueError, TypeError):
+            acts = None
+        if acts is None or acts.shape != (n,) or acts.dtype.kind not in "iu":
+            got = ("something numpy cannot read as an array" if acts is None
+                   else f"shape {acts.shape} of dtype {acts.dtype}")
+            raise IllegalActionError(
+                f"{self}: step() takes one integer action id per game, an int array (or list) "
+                f"of shape ({n},); got {got}")
+        return acts
+
+    def _illegal(self, i: int, action: Any, mask: np.ndarray, seat: int) -> IllegalActionError:
+        """The error for slot ``i``'s illegal ``action``, naming its seat and legal ``mask``."""
+        game = self.game
+        a = int(action)
+        shown = (f"{a} ({game.action_name(a)})" if 0 <= a < game.num_actions
+                 else f"{a} (outside 0..{game.num_actions - 1})")
+        names = ", ".join(f"{b} ({game.action_name(b)})" for b in np.flatnonzero(mask).tolist())
+        return IllegalActionError(
+            f"{self}: slot {i}: action {shown} is illegal for {game.player_name(seat)}; legal "
+            f"actions: {names} (no slot was stepped)")
+
+    def _position(self, i: int, state: State | Mapping[str, Any]) -> State:
+        """``state`` (a ``State`` of this game and options, not copied, or its ``to_dict()``)
+        checked for slot ``i``; not a finished one."""
+        where = f"{self}: set_state(slot {i})"
+        game = self.game
+        if isinstance(state, State):
+            if state.game.name != game.name:
+                raise StateFormatError(f"{where}: a position of game {state.game.name!r}; this "
+                                       f"vector env plays {game.name!r} ({self.env_name})")
+            check_saved_options(game, {"options": options_record(state.game.options)}, where)
+            loaded = state
+        elif isinstance(state, Mapping):
+            name = state.get("game", game.name)
+            if name != game.name:
+                raise StateFormatError(f"{where}: a saved position of game {short(name)}; this "
+                                       f"vector env plays {game.name!r} ({self.env_name})")
+            check_saved_options(game, state, where)
+            try:
+                loaded = game.state_from_dict(state)
+            except StateFormatError as exc:
+                raise StateFormatError(f"{where}: {exc}") from None
+        else:
+            raise StateFormatError(f"{where}: expected a {game.name} State or its to_dict(), got "
+                                   f"{type(state).__name__}")
+        if loaded.is_over():
+            raise StateFormatError(f"{where}: the position is over (no seat acts); a slot "
+                                   "continues from a position with a decision to make")
+        return loaded
 
     def __enter__(self) -> VectorEnv:
         return self

@@ -28,13 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.envs.core.errors import (
-    IllegalActionError,
-    InvalidOptionError,
-    ResetNeededError,
-    StateFormatError,
-)
-from tablezoo.envs.core.fields import check_saved_options, options_record
+from tablezoo.envs.core.errors import IllegalActionError, InvalidOptionError
 from tablezoo.envs.core.game import Game, State, short
 from tablezoo.envs.vector.base import Decisions, StepResult, VectorEnv
 from tablezoo.envs.vector.kernels import seed_rngs, slot_seed_words
@@ -129,7 +123,7 @@ class CompiledVector(VectorEnv):
         self._require_reset("step()")
         bad = self._step_all(self._checked_actions(actions))
         if bad >= 0:
-            raise self._illegal(bad, np.asarray(actions)[bad])
+            raise self._illegal_in(bad, np.asarray(actions)[bad])
         if not copy:
             return (self._obs, self._mask, self._seat, self._rewards, self._terminated,
                     self._truncated)
@@ -160,31 +154,7 @@ class CompiledVector(VectorEnv):
     def set_state(self, i: int, state: State | Mapping[str, Any]) -> None:
         self._require_reset("set_state()")
         i = self._checked_slot(i)
-        where = f"{self}: set_state(slot {i})"
-        game = self.game
-        if isinstance(state, State):
-            if state.game.name != game.name:
-                raise StateFormatError(f"{where}: a position of game {state.game.name!r}; this "
-                                       f"vector env plays {game.name!r} ({self.env_name})")
-            check_saved_options(game, {"options": options_record(state.game.options)}, where)
-            loaded = state
-        elif isinstance(state, Mapping):
-            name = state.get("game", game.name)
-            if name != game.name:
-                raise StateFormatError(f"{where}: a saved position of game {short(name)}; this "
-                                       f"vector env plays {game.name!r} ({self.env_name})")
-            check_saved_options(game, state, where)
-            try:
-                loaded = game.state_from_dict(state)
-            except StateFormatError as exc:
-                raise StateFormatError(f"{where}: {exc}") from None
-        else:
-            raise StateFormatError(f"{where}: expected a {game.name} State or its to_dict(), got "
-                                   f"{type(state).__name__}")
-        if loaded.is_over():
-            raise StateFormatError(f"{where}: the position is over (no seat acts); a slot "
-                                   "continues from a position with a decision to make")
-        self._load(i, loaded)
+        self._load(i, self._position(i, state))
         self._write_decisions(i, i + 1)
 
     def _derived_rng(self, i: int) -> dict[str, Any]:
@@ -193,48 +163,18 @@ class CompiledVector(VectorEnv):
         return np.random.default_rng(np.random.SeedSequence(words)).bit_generator.state
 
     # --- checks ------------------------------------------------------------------------------
-    def _require_reset(self, what: str) -> None:
-        if not self._started:
-            raise ResetNeededError(f"{self}: {what} before the first reset(); call reset() "
-                                   "first")
-
-    def _checked_slot(self, i: Any) -> int:
-        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
-                or not 0 <= i < self.num_envs:
-            raise InvalidOptionError(f"{self}: slot {short(i)} does not exist; slots: 0.."
-                                     f"{self.num_envs - 1}")
-        return int(i)
-
     def _checked_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as a C-contiguous int64 ``[B]`` (the kernel checks legality)."""
-        n = self.num_envs
-        if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == (n,) \
-                and actions.flags.c_contiguous:
+        if type(actions) is np.ndarray and actions.dtype == np.int64 \
+                and actions.shape == (self.num_envs,) and actions.flags.c_contiguous:
             return actions  # the kernels only read it
-        try:
-            acts = np.asarray(actions)
-        except (ValueError, TypeError):
-            acts = None
-        if acts is None or acts.shape != (n,) or acts.dtype.kind not in "iu":
-            got = ("something numpy cannot read as an array" if acts is None
-                   else f"shape {acts.shape} of dtype {acts.dtype}")
-            raise IllegalActionError(
-                f"{self}: step() takes one integer action id per game, an int array (or list) "
-                f"of shape ({n},); got {got}")
+        acts = self._action_array(actions)
         if acts.dtype.kind == "u":  # a uint64 above int64's range stays out of range
             acts = np.where(acts > self.game.num_actions, self.game.num_actions, acts)
         return np.ascontiguousarray(acts, np.int64)
 
-    def _illegal(self, i: int, action: Any) -> IllegalActionError:
+    def _illegal_in(self, i: int, action: Any) -> IllegalActionError:
         """The error for slot ``i``'s illegal ``action`` (nothing was applied, so the slot's
         decision is the one its position gives)."""
         self._write_decisions(i, i + 1)
-        game = self.game
-        a = int(action)
-        shown = (f"{a} ({game.action_name(a)})" if 0 <= a < game.num_actions
-                 else f"{a} (outside 0..{game.num_actions - 1})")
-        names = ", ".join(f"{b} ({game.action_name(b)})" for b in np.flatnonzero(self._mask[i]))
-        return IllegalActionError(
-            f"{self}: slot {i}: action {shown} is illegal for "
-            f"{game.player_name(int(self._seat[i]))}; legal actions: {names} (no slot was "
-            "stepped)")
+        return self._illegal(i, action, self._mask[i], int(self._seat[i]))

@@ -21,12 +21,8 @@ from typing import Any
 import numpy as np
 
 from tablezoo.envs.core.errors import (
-    IllegalActionError,
     InvalidOptionError,
-    ResetNeededError,
-    StateFormatError,
 )
-from tablezoo.envs.core.fields import check_saved_options, options_record
 from tablezoo.envs.core.game import Game, State, short
 from tablezoo.envs.vector.base import Decisions, StepResult, VectorEnv
 from tablezoo.envs.vector.slots import Slots
@@ -126,31 +122,9 @@ class LoopVectorEnv(VectorEnv):
     def set_state(self, i: int, state: State | Mapping[str, Any]) -> None:
         self._require_reset("set_state()")
         i = self._checked_slot(i)
-        where = f"{self}: set_state(slot {i})"
-        game = self.game
+        loaded = self._position(i, state)
         if isinstance(state, State):
-            other = state.game
-            if other.name != game.name:
-                raise StateFormatError(f"{where}: a position of game {other.name!r}; this vector "
-                                       f"env plays {game.name!r} ({self.env_name})")
-            check_saved_options(game, {"options": options_record(other.options)}, where)
-            loaded = state.clone()
-        elif isinstance(state, Mapping):
-            name = state.get("game", game.name)
-            if name != game.name:
-                raise StateFormatError(f"{where}: a saved position of game {short(name)}; this "
-                                       f"vector env plays {game.name!r} ({self.env_name})")
-            check_saved_options(game, state, where)
-            try:
-                loaded = game.state_from_dict(state)
-            except StateFormatError as exc:
-                raise StateFormatError(f"{where}: {exc}") from None
-        else:
-            raise StateFormatError(f"{where}: expected a {game.name} State or its to_dict(), got "
-                                   f"{type(state).__name__}")
-        if loaded.is_over():
-            raise StateFormatError(f"{where}: the position is over (no seat acts); a slot "
-                                   "continues from a position with a decision to make")
+            loaded = loaded.clone()  # the slot plays on; the caller keeps its own
         if self._pool is None:
             self._slots.set(i, loaded)
         else:
@@ -165,31 +139,10 @@ class LoopVectorEnv(VectorEnv):
         else:
             self._slots.reset(arg)
 
-    def _require_reset(self, what: str) -> None:
-        if not self._started:
-            raise ResetNeededError(f"{self}: {what} before the first reset(); call reset() "
-                                   "first")
-
-    def _checked_slot(self, i: Any) -> int:
-        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
-                or not 0 <= i < self.num_envs:
-            raise InvalidOptionError(f"{self}: slot {short(i)} does not exist; slots: 0.."
-                                     f"{self.num_envs - 1}")
-        return int(i)
-
     def _checked_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as int64 ``[B]``, every one legal for its slot's seat; else raise."""
         n = self.num_envs
-        try:
-            acts = np.asarray(actions)
-        except (ValueError, TypeError):
-            acts = None
-        if acts is None or acts.shape != (n,) or acts.dtype.kind not in "iu":
-            got = ("something numpy cannot read as an array" if acts is None
-                   else f"shape {acts.shape} of dtype {acts.dtype}")
-            raise IllegalActionError(
-                f"{self}: step() takes one integer action id per game, an int array (or list) "
-                f"of shape ({n},); got {got}")
+        acts = self._action_array(actions)
         num_actions = self.game.num_actions
         if acts.min() >= 0 and acts.max() < num_actions:
             legal = self._mask[self._rows, acts]
@@ -200,13 +153,5 @@ class LoopVectorEnv(VectorEnv):
             legal[rows] = self._mask[rows, acts[rows]]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
-            a = int(acts[i])
-            shown = (f"{a} ({self.game.action_name(a)})" if 0 <= a < num_actions
-                     else f"{a} (outside 0..{num_actions - 1})")
-            seat = int(self._seat[i])
-            names = ", ".join(f"{b} ({self.game.action_name(b)})"
-                              for b in np.flatnonzero(self._mask[i]).tolist())
-            raise IllegalActionError(
-                f"{self}: slot {i}: action {shown} is illegal for "
-                f"{self.game.player_name(seat)}; legal actions: {names} (no slot was stepped)")
+            raise self._illegal(i, acts[i], self._mask[i], int(self._seat[i]))
         return acts.astype(np.int64, copy=False)
