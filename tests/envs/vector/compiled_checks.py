@@ -53,3 +53,41 @@ def assert_same_outcome(env, rewards: np.ndarray, terminated: bool, truncated: b
     assert rewards.tolist() == expected.tolist(), f"{where}: rewards {rewards} vs {expected}"
     assert terminated == env.terminations[agents[0]], f"{where}: terminated"
     assert truncated == env.truncations[agents[0]], f"{where}: truncated"
+
+
+def assert_slot_decides_as(state, obs: np.ndarray, mask: np.ndarray, seat: int,
+                           full: np.ndarray) -> None:
+    """A slot's decision (``obs``, ``mask``, ``seat``) and global state ``full`` are those of the
+    Python position ``state``."""
+    p = int(seat)
+    assert p in state.acting_players()
+    assert np.array_equal(obs, state.observe(p))
+    assert np.array_equal(mask, state.legal_mask(p))
+    assert np.array_equal(full, state.global_state())
+
+
+def assert_slots_are_their_positions(env: VectorEnv, obs: np.ndarray, mask: np.ndarray,
+                                     seat: np.ndarray) -> None:
+    """Each slot's decision and global state are those of its ``get_state`` (built and vetted
+    by the Python engine)."""
+    full = env.state()
+    for i in range(env.num_envs):
+        assert_slot_decides_as(env.get_state(i), obs[i], mask[i], seat[i], full[i])
+
+
+def assert_loads(env: VectorEnv, i: int, state, as_dict: bool,
+                 unkept: tuple[str, ...] = ("history",)) -> None:
+    """``set_state(i, state)`` (or its ``to_dict()``) then ``get_state(i)`` gives the position
+    back (but its generator and the fields in ``unkept``, which the engine does not keep); the
+    slot asks the position's first acting seat, and reading it does not advance its generator."""
+    env.set_state(i, state.to_dict() if as_dict else state)
+    back = env.get_state(i)
+    mine, theirs = back.to_dict(), state.to_dict()
+    for data in (mine, theirs):
+        for key in ("rng", *unkept):
+            data.pop(key, None)
+    assert mine == theirs
+    obs, mask, seat = env.observe()
+    assert int(seat[i]) == min(state.acting_players())
+    assert_slot_decides_as(state, obs[i], mask[i], seat[i], env.state()[i])
+    assert env.get_state(i).to_dict()["rng"] == back.to_dict()["rng"]  # not advanced

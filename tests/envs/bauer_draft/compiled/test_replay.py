@@ -31,7 +31,13 @@ from tablezoo.envs.core.errors import (
 )
 from tests.envs.bauer_draft.compiled.replay import random_position, replay, replay_all, variants
 from tests.envs.bauer_draft.positions import decide, discard, play, position, select
-from tests.envs.vector.compiled_checks import assert_same, legal_actions, snapshot
+from tests.envs.vector.compiled_checks import (
+    assert_loads,
+    assert_same,
+    assert_slots_are_their_positions,
+    legal_actions,
+    snapshot,
+)
 
 
 # --- the same game as the Python engine ------------------------------------------------------
@@ -113,14 +119,7 @@ def test_every_slot_is_the_python_engine_s_position():
         rng = np.random.default_rng(0)
         for step in range(160):
             if step % 4 == 0:
-                full = env.state()
-                for i in range(env.num_envs):
-                    state = env.get_state(i)
-                    p = int(seat[i])
-                    assert p in state.acting_players()
-                    assert np.array_equal(obs[i], state.observe(p))
-                    assert np.array_equal(mask[i], state.legal_mask(p))
-                    assert np.array_equal(full[i], state.global_state())
+                assert_slots_are_their_positions(env, obs, mask, seat)
             obs, mask, seat, *_ = env.step(legal_actions(rng, mask))
 
 
@@ -258,19 +257,7 @@ def test_set_state_then_get_state_round_trip(options):
     for k in range(40):
         state = random_position(game, rng)
         i = k % 4
-        env.set_state(i, state if k % 2 else state.to_dict())
-        back = env.get_state(i)
-        mine, theirs = back.to_dict(), state.to_dict()
-        for data in (mine, theirs):
-            data.pop("rng"), data.pop("history", None)
-        assert mine == theirs
-        obs, mask, seat = env.observe()
-        p = int(seat[i])
-        assert p == min(state.acting_players())
-        assert np.array_equal(obs[i], state.observe(p))
-        assert np.array_equal(mask[i], state.legal_mask(p))
-        assert np.array_equal(env.state()[i], state.global_state())
-        assert env.get_state(i).to_dict()["rng"] == back.to_dict()["rng"]  # not advanced
+        assert_loads(env, i, state, as_dict=k % 2 == 0)
 
 
 def test_set_state_refuses_another_variant_or_a_broken_position():

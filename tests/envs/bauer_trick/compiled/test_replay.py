@@ -21,7 +21,13 @@ from tablezoo.envs.core.errors import (
     StateFormatError,
 )
 from tests.envs.bauer_trick.compiled.replay import random_position, replay_all, variants
-from tests.envs.vector.compiled_checks import assert_same, legal_actions, snapshot
+from tests.envs.vector.compiled_checks import (
+    assert_loads,
+    assert_same,
+    assert_slots_are_their_positions,
+    legal_actions,
+    snapshot,
+)
 
 SMALL_GAME = {"start_score": 2, "max_deals": 3}
 
@@ -47,13 +53,7 @@ def test_every_slot_is_the_python_engine_s_position(options):
     rng = np.random.default_rng(0)
     for step in range(150):
         if step % 5 == 0:
-            full = env.state()
-            for i in range(env.num_envs):
-                state = env.get_state(i)
-                assert seat[i] == state.to_act
-                assert np.array_equal(obs[i], state.observe(int(seat[i])))
-                assert np.array_equal(mask[i], state.legal_mask(int(seat[i])))
-                assert np.array_equal(full[i], state.global_state())
+            assert_slots_are_their_positions(env, obs, mask, seat)
         obs, mask, seat, *_ = env.step(legal_actions(rng, mask))
 
 
@@ -155,18 +155,8 @@ def test_set_state_then_get_state_round_trip(options):
             data = state.to_dict()
             del data["history"]
             state = game.state_from_dict(data)
-        env.set_state(i, state if k % 2 else state.to_dict())
-        back = env.get_state(i)
-        assert back.history_known == state.history_known
-        mine, theirs = back.to_dict(), state.to_dict()
-        mine.pop("rng"), theirs.pop("rng")
-        assert mine == theirs
-        obs, mask, seat = env.observe()
-        assert seat[i] == state.to_act
-        assert np.array_equal(obs[i], state.observe(state.to_act))
-        assert np.array_equal(mask[i], state.legal_mask(state.to_act))
-        assert np.array_equal(env.state()[i], state.global_state())
-        assert env.get_state(i).to_dict()["rng"] == back.to_dict()["rng"]  # not advanced
+        assert_loads(env, i, state, as_dict=k % 2 == 0, unkept=())
+        assert env.get_state(i).history_known == state.history_known
 
 
 def test_set_state_refuses_another_variant_or_a_broken_position():

@@ -20,7 +20,13 @@ from tablezoo.envs.ethnos.compiled import EthnosVector, make_vector
 from tablezoo.envs.ethnos.compiled import layout as L
 from tablezoo.envs.ethnos.components import TRIBE_COUNTS, TRIBE_INDEX
 from tests.envs.ethnos.compiled.replay import random_position, replay_all, variants
-from tests.envs.vector.compiled_checks import assert_same, legal_actions, snapshot
+from tests.envs.vector.compiled_checks import (
+    assert_loads,
+    assert_same,
+    assert_slots_are_their_positions,
+    legal_actions,
+    snapshot,
+)
 
 
 # --- the same game as the Python engine ------------------------------------------------------
@@ -47,13 +53,7 @@ def test_every_slot_is_the_python_engine_s_position(options):
     ended = 0
     for step in range(1500):
         if step % 25 == 0:
-            full = env.state()
-            for i in range(env.num_envs):
-                state = env.get_state(i)
-                assert seat[i] == state.actor
-                assert np.array_equal(obs[i], state.observe(int(seat[i])))
-                assert np.array_equal(mask[i], state.legal_mask(int(seat[i])))
-                assert np.array_equal(full[i], state.global_state())
+            assert_slots_are_their_positions(env, obs, mask, seat)
         obs, mask, seat, _, terminated, truncated = env.step(legal_actions(rng, mask))
         ended += int(terminated.sum() + truncated.sum())
     assert ended > 0
@@ -196,19 +196,7 @@ def test_set_state_then_get_state_round_trip(options):
     for k in range(24):
         state = random_position(game, rng)
         i = k % 4
-        env.set_state(i, state if k % 2 else state.to_dict())
-        back = env.get_state(i)
-        mine, theirs = back.to_dict(), state.to_dict()
-        for data in (mine, theirs):
-            data.pop("rng")
-            data.pop("history", None)  # the compiled engine keeps no Age events
-        assert mine == theirs
-        obs, mask, seat = env.observe()
-        assert seat[i] == state.actor
-        assert np.array_equal(obs[i], state.observe(state.actor))
-        assert np.array_equal(mask[i], state.legal_mask(state.actor))
-        assert np.array_equal(env.state()[i], state.global_state())
-        assert env.get_state(i).to_dict()["rng"] == back.to_dict()["rng"]  # not advanced
+        assert_loads(env, i, state, as_dict=k % 2 == 0)
 
 
 def test_set_state_refuses_another_variant_or_a_broken_position():
