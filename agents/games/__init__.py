@@ -95,3 +95,21 @@ def batched_agents(env_name: str | None, options: Mapping[str, Any] | None = Non
     if module is None:
         return {}
     return {"heuristic": importlib.import_module(module).heuristic_for(**(options or {}))}
+
+
+def run_batched(game: str, kernel: Callable[..., None], obs: np.ndarray, mask: np.ndarray,
+                num_actions: int, *tables: Any) -> np.ndarray:
+    """One batch of a compiled heuristic: ``mask`` checked against ``obs`` (at least
+    ``num_actions`` columns), both made contiguous, ``kernel(obs, mask, *tables, out)`` run;
+    a row the kernel finds no action for (-1) is refused by name."""
+    mask = np.asarray(mask)
+    if mask.ndim != 2 or mask.shape[0] != obs.shape[0] or mask.shape[1] < num_actions:
+        raise ValueError(f"{game} compiled heuristic: mask of shape {mask.shape} for obs of "
+                         f"shape {obs.shape}; expected [{obs.shape[0]}, >= {num_actions}]")
+    out = np.empty(len(obs), np.int64)
+    kernel(np.ascontiguousarray(obs, np.float32), np.ascontiguousarray(mask, np.bool_), *tables,
+           out)
+    if (out < 0).any():
+        raise ValueError(f"{game} compiled heuristic: rows {np.flatnonzero(out < 0).tolist()} "
+                         "allow no action")
+    return out

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from tablezoo.agents.games import run_batched
 from tablezoo.agents.games.bauer_draft import heuristic as py
 from tablezoo.envs.bauer_draft import actions as enc
 from tablezoo.envs.bauer_draft.components import DANGER, EVENT, JOURNEY, NUM_CARDS
@@ -154,18 +155,7 @@ def heuristic_for(**options: Any) -> Callable[[np.ndarray, np.ndarray], np.ndarr
 
 
 def _run(obs: np.ndarray, mask: np.ndarray, layout: tuple[np.ndarray, int, int]) -> np.ndarray:
-    mask = np.asarray(mask)
-    if mask.ndim != 2 or mask.shape[0] != obs.shape[0] or mask.shape[1] < NUM_ACTIONS:
-        raise ValueError(f"bauer_draft compiled heuristic: mask of shape {mask.shape} for obs of "
-                         f"shape {obs.shape}; expected [{obs.shape[0]}, >= {NUM_ACTIONS}]")
-    obs = np.ascontiguousarray(obs, np.float32)
-    mask = np.ascontiguousarray(mask, np.bool_)
-    out = np.empty(len(obs), np.int64)
-    _actions(obs, mask, *layout, out)
-    if (out < 0).any():
-        raise ValueError(f"bauer_draft compiled heuristic: rows {np.flatnonzero(out < 0).tolist()}"
-                         " allow no action")
-    return out
+    return run_batched("bauer_draft", _actions, obs, mask, NUM_ACTIONS, *layout)
 
 
 # ------------------------------------------------------------------------------ kernels
