@@ -45,6 +45,31 @@ def env_name(request) -> str:
     return request.param
 
 
+def test_the_registry_makes_it_with_the_python_game_s_options(env_name):
+    """``tz.make_vector`` runs the compiled engine unless asked for the Python one; its options,
+    errors on a bad option or ``num_envs``, and array shapes are the Python game's."""
+    env = tz.make_vector(env_name, 4, seed=0)
+    assert type(env) is type(make(env_name, 2, 0))
+    assert type(tz.make_vector(env_name, 4, seed=0, backend="python")) is not type(env)
+    game = env.game
+    assert env.options == type(game)().options
+    with pytest.raises(InvalidOptionError) as python:
+        type(game)(colour="red")
+    engine = tz.spec(env_name).compiled_engine()[0]  # the record's package, without the env
+    with pytest.raises(InvalidOptionError) as batched:
+        engine.make_vector(2, colour="red")
+    assert str(batched.value) == str(python.value)
+    for n in (0, -1, 2.0, True):
+        with pytest.raises(InvalidOptionError, match="num_envs"):
+            make(env_name, n, 0)
+    obs, mask, seat = env.reset()
+    assert obs.shape == (4, game.obs_spec.size) and obs.dtype == np.float32
+    assert mask.shape == (4, game.num_actions) and mask.dtype == bool and seat.shape == (4,)
+    assert env.state().shape == (4, game.state_spec.size)
+    assert env.step(legal_actions(np.random.default_rng(0), mask))[3].shape == (
+        4, game.num_players)
+
+
 def test_calls_before_reset_are_refused(env_name):
     env = make(env_name, 5, 2)
     for call in (lambda: env.step(np.zeros(5, np.int64)), env.observe, env.state,
