@@ -221,13 +221,15 @@ def test_a_tile_taken_from_the_display_stays_with_its_taker():
     game = BowerGame(hands_public=False)
     state = game.new_state(91001501)
     rng = np.random.default_rng(5)
-    seen = ""
-    while seen != "player_1: takes T31 from display slot 0":
+    t31 = TILE_INDEX["T31"]
+    while True:  # until player_1 takes T31 from display slot 0
         (p,) = state.acting_players()
         move = int(rng.choice(np.flatnonzero(state.legal_mask(p))))
-        seen = f"player_{p}: {public_move(state, p, move)}"
+        seen, was_shown = public_move(state, p, move), state.display[0] == t31
         state.apply({p: move})
-    t31 = TILE_INDEX["T31"]
+        if p == 1 and was_shown and t31 in state.hands[1]:
+            break
+    assert "T31" in seen and "display slot 0" in seen  # the text view names the tile taken
     assert ("take", 2, 0, t31, state.display[0], -1) in _rows(state, 0)
     stacks = set()
     positions = 0
