@@ -45,7 +45,7 @@ OPPONENTS = ("random", "heuristic")
 # (timesteps, cloned games, evaluation games per point of the curve, at most --games) of each
 # engine: a few minutes on two cores, most of it the heuristic's advice and opponents on the
 # Python engines.
-BUDGET = {"compiled": (500_000, 400, 200), "python": (20_000, 200, 40)}
+BUDGET = {"compiled": (500_000, 400, 200), "python": (20_000, 400, 40)}
 # the warm start cloned to the heuristic's level, then PPO in small steps (a small learning rate,
 # clip and KL bound, no entropy bonus) that keep that level while it learns
 RECIPE = ("--advice", "heuristic", "--bc-epochs", "30", "--bc-max-samples", "25000", "--lr",
