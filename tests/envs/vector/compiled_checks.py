@@ -4,6 +4,11 @@ comparison of a batched slot's decision and step result with its paired AEC env.
 
 from __future__ import annotations
 
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from tablezoo.envs.vector.base import VectorEnv
@@ -91,3 +96,38 @@ def assert_loads(env: VectorEnv, i: int, state, as_dict: bool,
     assert int(seat[i]) == min(state.acting_players())
     assert_slot_decides_as(state, obs[i], mask[i], seat[i], env.state()[i])
     assert env.get_state(i).to_dict()["rng"] == back.to_dict()["rng"]  # not advanced
+
+
+def replay_variants(table: list[dict], run: Callable[..., Any], line: Callable[[Any], str],
+                    games: int, batch: int, seed: int, out: Callable[[str], Any],
+                    kinds: Callable[[dict], str] | None = None) -> dict:
+    """A replay script's whole run: ``games`` spread evenly over the option sets ``table``,
+    ``run(options, share, batch=..., seed=...)`` for each (its counts: ``games`` and
+    ``decisions`` at least), one line per set (``line(counts)`` after the options), then
+    ``kinds(results)`` where given, and the total to ``out``; returns the counts by
+    ``repr(options)``."""
+    results = {}
+    for k, options in enumerate(table):
+        share = games // len(table) + (k < games % len(table))
+        if not share:
+            continue
+        began = time.perf_counter()
+        counts = run(options, share, batch=min(batch, share), seed=seed + k)
+        results[repr(options)] = counts
+        shown = ", ".join(f"{key}={value}" for key, value in options.items()) or "defaults"
+        out(f"{shown}: {line(counts)}, {time.perf_counter() - began:.1f}s")
+    if kinds is not None:
+        out(kinds(results))
+    total = sum(c.decisions for c in results.values())
+    out(f"total: {sum(c.games for c in results.values())} games, {total} decisions compared "
+        f"over {len(results)} variants: the batched engine and the AEC env agree")
+    return results
+
+
+def replay_parser(doc: str) -> argparse.ArgumentParser:
+    """A replay script's command line: ``--games``, ``--batch``, ``--seed``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10000)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=0)
+    return parser

@@ -28,10 +28,9 @@ the slot then takes the next random position.
 
 from __future__ import annotations
 
-import argparse
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -40,7 +39,12 @@ import tablezoo.envs as tz
 from tablezoo.envs.bauer_draft import BauerDraftGame, BauerDraftState
 from tablezoo.envs.bauer_draft.actions import KINDS
 from tablezoo.envs.bauer_draft.compiled import make_vector
-from tests.envs.vector.compiled_checks import assert_same_decision, assert_same_outcome
+from tests.envs.vector.compiled_checks import (
+    assert_same_decision,
+    assert_same_outcome,
+    replay_parser,
+    replay_variants,
+)
 
 ENV = "bauer_draft_v0"
 REWARDS = ("rank", "score", "margin")
@@ -184,36 +188,28 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0,
     return counts
 
 
+def summary(c: Counts) -> str:
+    """One variant's line of the replay."""
+    return (f"{c.games} games, {c.decisions} decisions, {c.shuffles} shuffles reloaded, "
+            f"{c.full_checks} whole positions compared")
+
+
 def replay_all(games: int, batch: int = 32, seed: int = 0, full_every: int = 1,
                out=print) -> dict[str, Counts]:
-    """``games`` games spread evenly over ``variants()``; one line per variant to ``out``."""
-    table = variants()
-    results = {}
-    for k, options in enumerate(table):
-        share = games // len(table) + (k < games % len(table))
-        if not share:
-            continue
-        began = time.perf_counter()
-        counts = replay(options, share, batch=min(batch, share), seed=seed + k,
-                        full_every=full_every)
-        results[repr(options)] = counts
-        shown = ", ".join(f"{key}={value}" for key, value in options.items())
-        out(f"{shown}: {counts.games} games, {counts.decisions} decisions, {counts.shuffles} "
-            f"shuffles reloaded, {counts.full_checks} whole positions compared, "
-            f"{time.perf_counter() - began:.1f}s")
-    total = sum(c.decisions for c in results.values())
+    """``games`` games spread evenly over ``variants()``; one line per variant to ``out``, then
+    the decisions by kind."""
+    run = partial(replay, full_every=full_every)
+    return replay_variants(variants(), run, summary, games, batch, seed, out, by_kind)
+
+
+def by_kind(results: dict[str, Counts]) -> str:
+    """The decisions compared, by kind."""
     kinds = {kind: sum(c.kinds.get(kind, 0) for c in results.values()) for kind in KINDS[:-1]}
-    out("decisions by kind: " + ", ".join(f"{kind} {count}" for kind, count in kinds.items()))
-    out(f"total: {sum(c.games for c in results.values())} games, {total} decisions compared "
-        f"over {len(results)} variants: the batched engine and the AEC env agree")
-    return results
+    return "decisions by kind: " + ", ".join(f"{kind} {count}" for kind, count in kinds.items())
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10000)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = replay_parser(__doc__)
     parser.add_argument("--full-every", type=int, default=1,
                         help="compare the whole position every this many steps")
     args = parser.parse_args(argv)

@@ -28,9 +28,7 @@ position.
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +37,12 @@ import numpy as np
 import tablezoo.envs as tz
 from tablezoo.envs.bauer_trick import BauerTrickGame
 from tablezoo.envs.bauer_trick.compiled import make_vector
-from tests.envs.vector.compiled_checks import assert_same_decision, assert_same_outcome
+from tests.envs.vector.compiled_checks import (
+    assert_same_decision,
+    assert_same_outcome,
+    replay_parser,
+    replay_variants,
+)
 
 SCORES = ((8, 100), (3, 100), (2, 3), (1, 1))  # (start_score, max_deals) of the game variants
 CARD_FIELDS = ("hands", "undealt", "rng")  # what differs between two engines' fresh deals
@@ -153,33 +156,19 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
     return counts
 
 
+def summary(c: Counts) -> str:
+    """One variant's line of the replay."""
+    return (f"{c.games} games ({c.terminated} terminated, {c.truncated} truncated), "
+            f"{c.decisions} decisions, {c.deals_reloaded} deals reloaded")
+
+
 def replay_all(games: int, batch: int = 32, seed: int = 0, out=print) -> dict[str, Counts]:
     """``games`` games spread evenly over ``variants()``; one line per variant to ``out``."""
-    table = variants()
-    results = {}
-    for k, options in enumerate(table):
-        share = games // len(table) + (k < games % len(table))
-        if not share:
-            continue
-        began = time.perf_counter()
-        counts = replay(options, share, batch=min(batch, share), seed=seed + k)
-        results[repr(options)] = counts
-        shown = ", ".join(f"{key}={value}" for key, value in options.items())
-        out(f"{shown}: {counts.games} games ({counts.terminated} terminated, "
-            f"{counts.truncated} truncated), {counts.decisions} decisions, "
-            f"{counts.deals_reloaded} deals reloaded, {time.perf_counter() - began:.1f}s")
-    total = sum(c.decisions for c in results.values())
-    out(f"total: {sum(c.games for c in results.values())} games, {total} decisions compared "
-        f"over {len(results)} variants: the batched engine and the AEC env agree")
-    return results
+    return replay_variants(variants(), replay, summary, games, batch, seed, out)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10000)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    args = replay_parser(__doc__).parse_args(argv)
     replay_all(args.games, args.batch, args.seed)
 
 

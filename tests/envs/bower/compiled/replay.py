@@ -26,8 +26,6 @@ and hands); the slot then takes the next random position.
 
 from __future__ import annotations
 
-import argparse
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +37,12 @@ from tablezoo.envs.bower.actions import PHASES
 from tablezoo.envs.bower.compiled import make_vector
 from tablezoo.envs.bower.rules import OPTIONS
 from tablezoo.envs.bower.spec import SPEC
-from tests.envs.vector.compiled_checks import assert_same_decision, assert_same_outcome
+from tests.envs.vector.compiled_checks import (
+    assert_same_decision,
+    assert_same_outcome,
+    replay_parser,
+    replay_variants,
+)
 
 LOCAL = ("rng", "history")  # not compared: each engine's generator; the slots keep no events
 PILE = ("bonus_deck", "bonus_drawn")  # a reshuffle orders these differently in the two engines
@@ -167,36 +170,27 @@ def replay(options: dict[str, Any], games: int, batch: int = 32, seed: int = 0) 
     return counts
 
 
+def summary(c: Counts) -> str:
+    """One variant's line of the replay."""
+    return (f"{c.games} games, {c.decisions} decisions, {c.positions} positions, "
+            f"{c.reshuffles} reshuffles reloaded")
+
+
 def replay_all(games: int, batch: int = 32, seed: int = 0, out=print) -> dict[str, Counts]:
-    """``games`` games spread evenly over ``variants()``; one line per variant to ``out``."""
-    table = variants()
-    results = {}
-    for k, options in enumerate(table):
-        share = games // len(table) + (k < games % len(table))
-        if not share:
-            continue
-        began = time.perf_counter()
-        counts = replay(options, share, batch=min(batch, share), seed=seed + k)
-        results[repr(options)] = counts
-        shown = ", ".join(f"{key}={value}" for key, value in options.items()) or "defaults"
-        out(f"{shown}: {counts.games} games, {counts.decisions} decisions, "
-            f"{counts.positions} positions, {counts.reshuffles} reshuffles reloaded, "
-            f"{time.perf_counter() - began:.1f}s")
-    total = sum(c.decisions for c in results.values())
+    """``games`` games spread evenly over ``variants()``; one line per variant to ``out``, then
+    the decisions by kind."""
+    return replay_variants(variants(), replay, summary, games, batch, seed, out, by_kind)
+
+
+def by_kind(results: dict[str, Counts]) -> str:
+    """The decisions compared, by kind."""
     kinds = np.sum([c.phases for c in results.values()], axis=0)
-    out("decisions by kind: " + ", ".join(f"{PHASES[k]} {n}" for k, n in enumerate(kinds)
-                                          if PHASES[k] != "over"))
-    out(f"total: {sum(c.games for c in results.values())} games, {total} decisions compared "
-        f"over {len(results)} variants: the batched engine and the AEC env agree")
-    return results
+    return "decisions by kind: " + ", ".join(f"{PHASES[k]} {n}" for k, n in enumerate(kinds)
+                                             if PHASES[k] != "over")
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10000)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    args = replay_parser(__doc__).parse_args(argv)
     replay_all(args.games, args.batch, args.seed)
 
 
