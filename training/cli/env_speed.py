@@ -11,12 +11,16 @@ batch size for each backend the env has (``python``: its engines in a loop; ``co
 the game has one), random legal actions drawn in numpy every step (counted), the AEC env's
 decisions/s measured in the same rounds beside it; once in one process and once in two
 independent processes running side by side (their total), with the machine's load average.
+``--in-place`` steps the compiled engines with ``step(actions, copy=False)`` (their own buffers,
+as the batched trainer reads them) and compares with the AEC env's ``reuse_buffers=True``; by
+default ``step`` returns fresh arrays and the AEC env too.
 
     tablezoo bench                      # every env, default options, 3 s each
     tablezoo bench --env bower_v0 --seconds 10
     tablezoo bench --variants --json    # every player count / mode, machine-readable
     tablezoo bench --observation information_state --variants
     tablezoo bench --vector --env bauer_trick_v0 --sizes 1,64,1024 --processes 1
+    tablezoo bench --vector --in-place --env ethnos_v0 --sizes 1024
 """
 
 from __future__ import annotations
@@ -123,6 +127,7 @@ class VectorResult:
     seconds: float = 0.0  # summed over the processes' own clocks
     decisions_per_s: float = 0.0  # the processes' total
     per_process: list[float] = field(default_factory=list)
+    in_place: bool = False  # compiled: step(copy=False); the AEC env: reuse_buffers=True
 
 
 def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -139,14 +144,17 @@ def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return random_legal_actions(mask, uniforms)
 
 
-def run_vector(env: Any, state: list, seconds: float) -> tuple[int, float]:
+def run_vector(env: Any, state: list, seconds: float, in_place: bool = False
+               ) -> tuple[int, float]:
     """Step ``env`` with random legal actions for ``seconds``; ``state`` is ``[mask, rng]``,
-    carried from one round to the next. Returns (decisions, seconds)."""
+    carried from one round to the next; ``in_place``: ``step(actions, copy=False)`` (compiled
+    engines only). Returns (decisions, seconds)."""
     mask, rng = state
+    step = (lambda a: env.step(a, copy=False)) if in_place else env.step
     steps = 0
     start = time.perf_counter()
     while True:
-        mask = env.step(random_legal(rng, mask))[1]
+        mask = step(random_legal(rng, mask))[1]
         steps += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
@@ -161,11 +169,13 @@ def vector_schedule(name: str, sizes: tuple[int, ...]) -> list[tuple[str, int]]:
 
 
 def measure_vector_rows(name: str, options: dict, sizes: tuple[int, ...], seconds: float,
-                        rounds: int = 2, barrier: Any = None) -> list[tuple[int, float]]:
+                        in_place: bool = False, rounds: int = 2, barrier: Any = None
+                        ) -> list[tuple[int, float]]:
     """(decisions, seconds) of every row of ``vector_schedule``, in interleaved rounds of
     ``seconds / rounds``; every vector env is made, reset and stepped once (a compiled
-    engine's first step may compile) before the first round. ``barrier`` (two processes)
-    starts each measurement together."""
+    engine's first step may compile) before the first round. ``in_place``: the compiled
+    engines step with ``copy=False`` and the AEC env reuses its buffers. ``barrier`` (two
+    processes) starts each measurement together."""
     schedule = vector_schedule(name, sizes)
     made = {}
     for backend, n in schedule:
@@ -179,10 +189,11 @@ def measure_vector_rows(name: str, options: dict, sizes: tuple[int, ...], second
             if barrier is not None:
                 barrier.wait(timeout=600)
             if backend == AEC:
-                r = measure(name, options, seconds / rounds)
+                r = measure(name, options, seconds / rounds, reuse_buffers=in_place)
                 got = (r.steps, r.seconds)
             else:
-                got = run_vector(*made[backend, n], seconds / rounds)
+                got = run_vector(*made[backend, n], seconds / rounds,
+                                 in_place and backend == "compiled")
             totals[row][0] += got[0]
             totals[row][1] += got[1]
     for env, _ in made.values():
@@ -200,10 +211,10 @@ def _vector_process(queue: Any, barrier: Any, args: tuple) -> None:
 
 
 def measure_vector(name: str, options: dict, sizes: tuple[int, ...], seconds: float,
-                   processes: int) -> list[VectorResult]:
+                   processes: int, in_place: bool = False) -> list[VectorResult]:
     """Every row of ``vector_schedule`` measured in ``processes`` OS processes at once (1: this
     one); decisions/s is their total."""
-    args = (name, options, sizes, seconds)
+    args = (name, options, sizes, seconds, in_place)
     if processes == 1:
         runs = [measure_vector_rows(*args)]
     else:
@@ -225,7 +236,8 @@ def measure_vector(name: str, options: dict, sizes: tuple[int, ...], seconds: fl
         rates = [run[row][0] / run[row][1] for run in runs]
         results.append(VectorResult(name, options, processes, backend, n,
                                     sum(run[row][0] for run in runs),
-                                    sum(run[row][1] for run in runs), sum(rates), rates))
+                                    sum(run[row][1] for run in runs), sum(rates), rates,
+                                    in_place and backend in (AEC, "compiled")))
     return results
 
 
@@ -251,6 +263,9 @@ def print_vector(results: list[list[VectorResult]], loads: tuple[str, str]) -> N
              for rows in results}
     width = max([len("options"), *map(len, label.values())])
     print(f"before: {loads[0]}")
+    in_place = any(r.in_place for rows in results for r in rows)
+    print("step: " + ("in place (compiled: step(actions, copy=False); AEC env: "
+                      "reuse_buffers=True)" if in_place else "fresh arrays (both)"))
     print(f"{'env':<16} {'options':<{width}} {'procs':>5} {'backend':<9} {'B':>6} "
           f"{'decisions/s':>12} {'AEC dec/s':>12} {'vs AEC':>7}")
     for rows in results:
@@ -273,7 +288,8 @@ def main_vector(args: argparse.Namespace, option_sets_of: dict[str, list[dict]])
         for options in sets:
             rows: list[VectorResult] = []
             for processes in args.processes or PROCESSES:
-                rows += measure_vector(name, options, sizes, args.seconds, processes)
+                rows += measure_vector(name, options, sizes, args.seconds, processes,
+                                       args.in_place)
             results.append(rows)
     loads = (before, load_text())
     if args.json:
@@ -302,6 +318,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vector", action="store_true",
                         help="measure the vector API (tablezoo.envs.make_vector): decisions/s "
                              "per batch size and backend, beside the AEC env's")
+    parser.add_argument("--in-place", action="store_true",
+                        help="with --vector: step the compiled engines with step(actions, "
+                             "copy=False) (their own buffers, as the batched trainer reads "
+                             "them) and the AEC env with reuse_buffers=True (default: fresh "
+                             "arrays from both)")
     parser.add_argument("--sizes", type=positive_ints, default=None, metavar="B,B,...",
                         help="with --vector: the batch sizes (numbers of games) to measure "
                              f"(default: {','.join(map(str, SIZES))})")
@@ -312,8 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 < args.seconds < float("inf"):
         parser.error(f"--seconds {args.seconds}: allowed: a finite number more than 0")
-    if not args.vector and (args.sizes or args.processes):
-        parser.error("--sizes and --processes go with --vector")
+    if not args.vector and (args.sizes or args.processes or args.in_place):
+        parser.error("--sizes, --processes and --in-place go with --vector")
     info = args.observation == "information_state"
     if args.vector and info:
         parser.error("--observation information_state goes with the AEC env, not --vector")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tablezoo import envs
 from tablezoo.training.cli import docs
 from tablezoo.training.cli import env_speed as benchmark
@@ -68,3 +70,17 @@ def test_docs_prints_the_information_state_table(capsys):
     out = capsys.readouterr().out
     assert "Information state of `ethnos_v0`" in out and "| `history` | 640×4 |" in out
     assert "Event kinds of the `history` rows" in out and "`recruit`" in out
+
+
+def test_benchmark_vector_in_place(capsys):
+    """``--in-place``: the compiled rows step with ``copy=False`` and the AEC row reuses its
+    buffers (the JSON says which rows); without ``--vector`` it is refused."""
+    assert benchmark.main(["--vector", "--in-place", "--env", "bower_v0", "--seconds", "0.05",
+                           "--sizes", "2", "--processes", "1", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert {r["backend"]: r["in_place"] for r in results} == {
+        "aec": True, "python": False, "compiled": True}
+    assert all(r["decisions"] > 0 for r in results)
+    with pytest.raises(SystemExit):
+        benchmark.main(["--in-place", "--env", "bower_v0"])
+    assert "--in-place go with --vector" in capsys.readouterr().err
