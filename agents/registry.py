@@ -1,7 +1,7 @@
 """Agents by name: ``make_agent(name, env_name=..., seed=..., **kw)`` and the spec strings the
 command-line tools use (``"random"``, ``"ismcts:iterations=300"``, ``"flat_search:rollouts=128"``,
-``"policy:runs/x/model.zip"``, ``"trained"``, ``"rllib:runs/x"``). ``search`` is the old name of
-``flat_search`` and stays an alias."""
+``"rollout:worlds=64"``, ``"policy:runs/x/model.zip"``, ``"trained"``, ``"rllib:runs/x"``).
+``search`` is the old name of ``flat_search`` and stays an alias."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tablezoo.agents.random_agent import RandomAgent
 from tablezoo.agents.search.defaults import SearchSettings
 from tablezoo.agents.search.flat import SearchAgent
 from tablezoo.agents.search.ismcts import ISMCTSAgent
+from tablezoo.agents.search.rollouts import RolloutAgent
 
 
 def _policy(**kw: Any) -> BaseAgent:
@@ -37,8 +38,8 @@ def _params(cls: Callable[..., Any]) -> set[str]:
     return {n for n in inspect.signature(cls).parameters if n not in ("self", "seed")}
 
 
-AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "flat_search", "search", "policy",
-                           "trained", "rllib")
+AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "rollout", "flat_search", "search",
+                           "policy", "trained", "rllib")
 ALIASES: dict[str, str] = {"search": "flat_search"}  # old spec strings keep working
 _PATH_AGENTS = ("policy", "trained", "rllib")  # "NAME:PATH" is short for path=PATH
 
@@ -84,6 +85,8 @@ def agent_factory(
         cls, allowed = ISMCTSAgent, _params(SearchSettings)  # its options are these fields
     elif ALIASES.get(name, name) == "flat_search":
         cls, allowed = SearchAgent, _params(SearchAgent)
+    elif name == "rollout":
+        cls, allowed = RolloutAgent, _params(RolloutAgent)
     elif name == "rllib":
         from tablezoo.agents.learned.rllib import RLlibAgent, load_module
 
@@ -154,7 +157,8 @@ def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
         from tablezoo.agents.learned.rllib import RLlibAgent
 
         return RLlibAgent
-    return {"random": RandomAgent, "ismcts": SearchSettings}.get(name, SearchAgent)
+    return {"random": RandomAgent, "ismcts": SearchSettings,
+            "rollout": RolloutAgent}.get(name, SearchAgent)
 
 
 def _kind_of(param: inspect.Parameter) -> tuple[str | None, bool]:

@@ -148,7 +148,7 @@ def test_search_agent_needs_the_state_and_a_sane_budget():
 
 
 def test_registry_errors_name_the_allowed_values(monkeypatch):
-    known = "known agents: random, heuristic, ismcts, flat_search, search, policy"
+    known = "known agents: random, heuristic, ismcts, rollout, flat_search, search, policy"
     with pytest.raises(ValueError, match=known):
         make_agent("greedy", env_name=ENV)
     with pytest.raises(ValueError, match="known envs: bauer_trick_v0"):
@@ -169,8 +169,8 @@ def test_registry_errors_name_the_allowed_values(monkeypatch):
         make_agent("heuristic", env_name="bower_v0")
     with pytest.raises(ValueError, match="expected key=value"):
         agent_from_spec("search:64", env_name=ENV)
-    assert set(AGENTS) == {"random", "heuristic", "ismcts", "flat_search", "search", "policy",
-                           "trained", "rllib"}
+    assert set(AGENTS) == {"random", "heuristic", "ismcts", "rollout", "flat_search", "search",
+                           "policy", "trained", "rllib"}
 
 
 def test_agent_specs_parse_types():

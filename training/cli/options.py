@@ -73,7 +73,8 @@ def add_opponent(p: argparse.ArgumentParser, *, default: str | list[str] | None 
     """``--opponent SPEC``: any agent spec (``random``, ``heuristic:k=v``, ``policy:PATH``,
     ``trained``, ``ismcts:iterations=300``, ...); ``--opponents`` is a hidden alias."""
     more = (" (repeatable; each seat takes the next one, cycling)" if multiple else "")
-    spec_help = (f"{help}{more}: random, heuristic[:k=v,...], ismcts[:k=v], flat_search[:k=v], "
+    spec_help = (f"{help}{more}: random, heuristic[:k=v,...], ismcts[:k=v], rollout[:worlds=N], "
+                 "flat_search[:k=v], "
                  "policy:PATH/model.zip, trained[:PATH], rllib:DIR")
     if default_text:
         spec_help += f" (default: {default_text})"

@@ -1,0 +1,131 @@
+"""Determinized rollout search on a compiled engine: every candidate move played out in many
+sampled worlds at once, one batch of ``make_vector``.
+
+For a decision of seat ``me`` the agent samples ``worlds`` determinizations of the position
+(``state.determinize(me, rng)``: hidden cards re-drawn from what ``me`` has seen, so it never
+peeks), loads every (candidate, world) pair into one slot of the game's compiled vector env
+(``set_state``), plays the candidate for ``me`` and lets the game's compiled heuristic play every
+other decision of every slot (``me``'s later ones too) to the end of the game, all slots stepped
+together. A candidate's value is its mean return over the worlds; the same worlds serve every
+candidate (common random numbers), so candidates are compared on the same deals. Chance after
+the root (the slot's own generator) is not shared.
+
+This is perfect-information Monte-Carlo with a strong playout policy: cheap (the whole search is
+a few hundred batched steps) and a teacher for distillation; it inherits the known flaw of
+determinization (it assumes it will learn the hidden cards, so it never plays to hide or
+discover them). Games without a compiled engine and compiled heuristic are refused by name.
+Registered as ``rollout`` (``rollout:worlds=64``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tablezoo import envs
+from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
+from tablezoo.agents.games import agents_of, batched_agents
+from tablezoo.envs.core.game import State
+from tablezoo.envs.core.spec import spec_named
+
+
+def rollout_games() -> list[str]:
+    """The env ids the rollout agent plays: a compiled engine and a compiled heuristic."""
+    return [env_id for env_id, record in envs.SPECS.items()
+            if record.compiled is not None and agents_of(env_id).compiled_heuristic is not None]
+
+
+class RolloutAgent(BaseAgent):
+    """The candidate whose batched heuristic rollouts return most for ``me`` (see the module)."""
+
+    name = "rollout"
+
+    def __init__(self, seed: int | None = None, worlds: int = 32):
+        super().__init__(seed)
+        if type(worlds) is not int or not 1 <= worlds <= 4096:
+            raise ValueError(f"rollout agent: worlds={worlds!r}; allowed: an int in 1..4096")
+        self.worlds = worlds
+        self._envs: dict[tuple, Any] = {}  # (env id, options, slots) -> its vector env
+        self._policies: dict[tuple, Any] = {}  # (env id, options) -> the batched heuristic
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray,
+            state: State | None = None, player: int | None = None) -> int:
+        values = self._values(action_mask, state, player)
+        if isinstance(values, int):
+            return values
+        ids = np.fromiter(values, np.int64)
+        scores = np.fromiter(values.values(), np.float64)
+        best = np.flatnonzero(scores == scores.max())
+        return int(ids[best[self.rng.integers(best.size)]])
+
+    def action_values(self, observation: np.ndarray, action_mask: np.ndarray,
+                      state: State | None = None,
+                      player: int | None = None) -> dict[int, float] | None:
+        """Each legal move's mean rollout return for the acting seat (a forced move: ``None``)."""
+        values = self._values(action_mask, state, player)
+        return None if isinstance(values, int) else values
+
+    def _values(self, action_mask: np.ndarray, state: State | None,
+                player: int | None) -> dict[int, float] | int:
+        forced, ids = search_preamble(self.name, action_mask, state)
+        if forced is not None:
+            return forced
+        me = acting_seat(state, player)
+        worlds = [state.determinize(me, self.rng) for _ in range(self.worlds)]
+        used = len(ids) * self.worlds
+        env, policy = self._engine(state, used)
+        for k in range(env.num_envs):  # slots past ``used`` repeat the first (not counted)
+            env.set_state(k, worlds[k % self.worlds] if k < used else worlds[0])
+        candidate = np.full(env.num_envs, ids[0])
+        candidate[:used] = np.repeat(ids, self.worlds)
+        totals = _play_out(env, policy, me, candidate, state.game.max_decisions + 1)[:used]
+        self.last_iterations = used
+        means = totals.reshape(len(ids), self.worlds).mean(axis=1)
+        return {int(a): float(v) for a, v in zip(ids, means, strict=True)}
+
+    def _engine(self, state: State, slots: int) -> tuple[Any, Any]:
+        """A vector env of at least ``slots`` games with the state's options (sizes are powers
+        of two, each made once, so a game's many move counts share a few) and the batched
+        heuristic."""
+        record = spec_named(state.game.name)
+        env_id = None if record is None else record.env_id
+        if env_id not in rollout_games():
+            raise ValueError(f"rollout agent: game {state.game.name!r} has no compiled engine "
+                             f"with a compiled heuristic; envs it plays: "
+                             f"{', '.join(rollout_games())}")
+        options = dict(state.game.options)
+        key = (env_id, tuple(sorted((k, repr(v)) for k, v in options.items())))
+        if key not in self._policies:
+            self._policies[key] = batched_agents(env_id, options)["heuristic"]
+        size = 1 << (slots - 1).bit_length()
+        if (*key, size) not in self._envs:
+            seed = int(self.rng.integers(2**63))
+            env = envs.make_vector(env_id, size, seed=seed, backend="compiled", **options)
+            env.reset()
+            self._envs[(*key, size)] = env
+        return self._envs[(*key, size)], self._policies[key]
+
+
+def _play_out(env: Any, policy: Any, me: int, candidate: np.ndarray,
+              limit: int) -> np.ndarray:
+    """Play every slot on from its loaded position: ``candidate[i]`` for ``me``'s first
+    decision in slot ``i``, ``policy`` for every other; ``me``'s return gained in each slot
+    until its game ends (a slot restarts after its end: what follows is not counted)."""
+    obs, mask, seat = env.observe()
+    slots = len(candidate)
+    played = np.zeros(slots, bool)
+    live = np.ones(slots, bool)
+    totals = np.zeros(slots)
+    for _ in range(limit):
+        actions = policy(obs, mask)
+        root = ~played & (seat == me)
+        actions[root] = candidate[root]
+        played |= root
+        obs, mask, seat, rewards, terminated, truncated = env.step(actions, copy=False)
+        totals[live] += rewards[live, me]
+        live &= ~(terminated | truncated)
+        if not live.any():
+            return totals
+    raise RuntimeError(f"rollout agent: {int(live.sum())} rollouts did not end within {limit} "
+                       "decisions")

@@ -1,0 +1,105 @@
+"""The batched rollout search (``agents/search/rollouts.py``): its values are the returns of the
+heuristic's own playouts in the sampled worlds, it reads only its seat's information, and bad
+input is refused by name."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from tablezoo import envs
+from tablezoo.agents.games import agents_of, heuristic_class
+from tablezoo.agents.registry import make_agent
+from tablezoo.agents.search.rollouts import RolloutAgent, rollout_games
+
+pytest.importorskip("numba")
+
+
+def decisions(name: str, options: dict, seed: int, every: int):
+    """(state, seat) at every ``every``-th decision of a seeded random game (a live state)."""
+    game = envs.make_game(name, **options)
+    state = game.new_state(seed)
+    rng = np.random.default_rng(seed)
+    k = 0
+    while not state.is_over():
+        acting = state.acting_players()
+        if len(acting) == 1 and k % every == 0:
+            yield state, acting[0]
+        k += 1
+        state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p)))) for p in acting})
+
+
+def python_playout(world, me: int, action: int, env_name: str) -> float:
+    """``me``'s return gained by ``action`` then the Python heuristic everywhere, on the Python
+    engine."""
+    start = world.returns()[me]
+    sim = world.clone()
+    sim.apply({me: action})
+    cls = heuristic_class(env_name)
+    players = [cls(0, **agents_of(env_name).exact_heuristic) for _ in range(sim.game.num_players)]
+    while not sim.is_over():
+        (p,) = sim.acting_players()
+        sim.apply({p: players[p].act(sim.observe(p), sim.legal_mask(p), state=sim, player=p)})
+    return float(sim.returns()[me] - start)
+
+
+def test_values_are_the_heuristic_playouts_of_the_sampled_worlds():
+    """bauer_trick (a deal has no chance after the cards are dealt): each move's value is the mean
+    over the same sampled worlds of the Python heuristic's playout after that move."""
+    name = "bauer_trick_v0"
+    checked = 0
+    for state, me in decisions(name, {"episode": "deal"}, seed=41, every=3):
+        mask = state.legal_mask(me)
+        if mask.sum() < 2:
+            continue
+        agent = RolloutAgent(seed=checked, worlds=3)
+        rng = copy.deepcopy(agent.rng)
+        values = agent.action_values(state.observe(me), mask, state=state, player=me)
+        worlds = [state.determinize(me, rng) for _ in range(3)]
+        assert sorted(values) == np.flatnonzero(mask).tolist()
+        for action, value in values.items():
+            expected = np.mean([python_playout(w, me, action, name) for w in worlds])
+            assert value == pytest.approx(expected, abs=1e-9), (action, values)
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("name", ["bauer_trick_v0", "ethnos_v0"])
+def test_the_choice_reads_only_the_seats_information(name):
+    """A re-sampled position (one the seat cannot tell from the truth) gets the same values
+    from equally seeded agents: the hidden cards are never read."""
+    for k, (state, me) in enumerate(decisions(name, {}, seed=7, every=25)):
+        mask = state.legal_mask(me)
+        if mask.sum() < 2:
+            continue
+        twin = state.determinize(me, np.random.default_rng(k))
+        a = RolloutAgent(seed=k, worlds=4).action_values(state.observe(me), mask, state, me)
+        b = RolloutAgent(seed=k, worlds=4).action_values(twin.observe(me), mask, twin, me)
+        assert a == b
+        if k > 60:
+            break
+
+
+def test_a_move_is_legal_and_a_forced_one_needs_no_search():
+    name = "bauer_trick_v0"
+    agent = make_agent("rollout", env_name=name, seed=0, worlds=2)
+    for state, me in decisions(name, {}, seed=3, every=2):
+        mask = state.legal_mask(me)
+        action = agent.act(state.observe(me), mask, state=state, player=me)
+        assert mask[action]
+        if mask.sum() == 1:
+            assert agent.action_values(state.observe(me), mask, state, me) is None
+
+
+def test_bad_input_is_refused_by_name():
+    with pytest.raises(ValueError, match="worlds=0.*1..4096"):
+        RolloutAgent(worlds=0)
+    with pytest.raises(ValueError, match="unknown argument.*rollouts.*allowed: worlds"):
+        make_agent("rollout", env_name="bauer_trick_v0", rollouts=3)
+    state = envs.make_game("bauer_trick_v0").new_state(0)
+    mask = state.legal_mask(state.acting_players()[0])
+    with pytest.raises(ValueError, match="needs the engine state"):
+        RolloutAgent().act(np.zeros(3), mask)
+    assert set(rollout_games()) <= set(envs.ENVS) and "bauer_trick_v0" in rollout_games()
