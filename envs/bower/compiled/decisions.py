@@ -79,9 +79,8 @@ from tablezoo.envs.bower.compiled.layout import (
     NPLACED,
     NSTACK,
     NTD,
-    NZ_CH,
-    NZ_N,
-    NZ_V,
+    NZP_OFF,
+    NZP_V,
     O_HANDS_PUBLIC,
     OB_COLF,
     OB_COVER,
@@ -136,6 +135,8 @@ from tablezoo.envs.bower.components import (
     NUM_BONUS,
     TK1,
 )
+
+U = np.uint64  # an index of this type skips numba's negative-index check
 
 
 # --- legality and decisions ----------------------------------------------------------------------
@@ -252,134 +253,145 @@ def _write_mask(S, i, m):
 
 
 @njit(cache=True, inline="always")
-def _knows_egg(S, i, me, pos):
-    if S[i, PHASE] == OVER:
+def _knows_egg(s, me, pos):
+    if s[PHASE] == OVER:
         return True
     if pos >= 6:
-        return S[i, SPIEDR + me] != 0
-    return S[i, OWNER + pos] == me or ((S[i, SPIEDC + me] >> pos) & 1) != 0
+        return s[U(SPIEDR + me)] != 0
+    return s[U(OWNER + pos)] == me or ((s[U(SPIEDC + me)] >> pos) & 1) != 0
 
 
 @njit(cache=True, inline="always")
-def _write_hand(S, i, q, o, at, visible):
-    """Seat ``q``'s 6 hand slots at ``o[at:]`` (present, forced, tile features)."""
-    forced = S[i, FORCED + q]
-    for h in range(S[i, NHAND + q]):
-        t = S[i, HANDS + HAND_STRIDE * q + h]
+def _write_hand(s, q, o, at, visible):
+    """Seat ``q``'s 6 hand slots at ``o[at:]`` (present, forced, tile features) from the slot's
+    row ``s``."""
+    forced = s[U(FORCED + q)]
+    hands = HANDS + HAND_STRIDE * q
+    for h in range(s[U(NHAND + q)]):
+        t = s[U(hands + h)]
         base = at + HROW * h
         if visible:
+            row = HAND_ROWS[U(t)]
             for k in range(HROW):
-                o[base + k] = HAND_ROWS[t, k]
+                o[U(base + k)] = row[k]
         else:
-            o[base] = 1.0
+            o[U(base)] = 1.0
         if t == forced:
-            o[base + 1] = 1.0
+            o[U(base + 1)] = 1.0
 
 
 @njit(cache=True)
-def _write_obs(S, i, opts, me, o):
-    """Seat ``me``'s observation of slot ``i`` into ``o`` (``observation.observe``)."""
+def _write_obs(s, opts, me, o):
+    """Seat ``me``'s observation of the slot whose row is ``s`` into ``o``
+    (``observation.observe``). Every index is unsigned (no negative-index check) and a nest
+    cell is written without a branch."""
     op = 1 - me
     for k in range(OBS_SIZE):
         o[k] = 0.0
-    over = S[i, PHASE] == OVER
+    over = s[PHASE] == OVER
     # nests
     for r in range(2):
         q = me if r == 0 else op
         base = OB_NESTS + NEST_SIZE * r
-        flags = S[i, CELLF + q]
-        occ = S[i, OCC + q]
-        for c in range(24):
-            if (occ >> c) & 1:
-                t = S[i, TOP + 24 * q + c]
-                for k in range(NZ_N[t]):
-                    o[base + 24 * NZ_CH[t, k] + c] = NZ_V[t, k]
-                if S[i, DEPTH + 24 * q + c]:
-                    o[base + 24 * CH_COVERED + c] = 1.0
-            if (flags >> c) & 1:
-                o[base + 24 * CH_FLAG + c] = 1.0
+        flags = s[U(CELLF + q)]
+        occ = s[U(OCC + q)]
+        top = TOP + 24 * q
+        depth = DEPTH + 24 * q
+        for c in range(24):  # an empty cell writes zeros
+            e = U((s[U(top + c)] + 1) * ((occ >> c) & 1))
+            at = base + c
+            o[U(at + NZP_OFF[e, 0])] = NZP_V[e, 0]
+            o[U(at + NZP_OFF[e, 1])] = NZP_V[e, 1]
+            o[U(at + NZP_OFF[e, 2])] = NZP_V[e, 2]
+            o[U(at + 24 * CH_COVERED)] = s[U(depth + c)] != 0
+            o[U(at + 24 * CH_FLAG)] = (flags >> c) & 1
         for tok in range(4):
-            if S[i, TOKST + tok] == PLACED_TOK and S[i, TOKSEAT + tok] == q:
-                o[base + 24 * (CH_TOKEN + tok) + S[i, TOKCELL + tok]] = 1.0
-        if S[i, TOKST + 4] == PLACED_TOK and S[i, TOKSEAT + 4] == q:
-            o[base + 24 * (CH_BRANCH + S[i, BORIENT]) + S[i, TOKCELL + 4]] = 1.0
+            if s[TOKST + tok] == PLACED_TOK and s[TOKSEAT + tok] == q:
+                o[U(base + 24 * (CH_TOKEN + tok) + s[TOKCELL + tok])] = 1.0
+        if s[TOKST + 4] == PLACED_TOK and s[TOKSEAT + 4] == q:
+            o[U(base + 24 * (CH_BRANCH + s[BORIENT]) + s[TOKCELL + 4])] = 1.0
     # covered tiles, column flags, eggs, spied columns
     for q in range(2):
+        placed = PLACED + PLACED_STRIDE * q
+        n = s[U(NPLACED + q)]
         hidden = False  # only a Cover hides cells
-        for k in range(S[i, NPLACED + q]):
-            if S[i, PLACED + PLACED_STRIDE * q + 3 * k + 2]:
+        for k in range(n):
+            if s[U(placed + 3 * k + 2)]:
                 hidden = True
         if hidden:
-            for k in range(S[i, NPLACED + q]):
-                at = PLACED + PLACED_STRIDE * q + 3 * k
-                t = S[i, at]
-                pl = S[i, at + 1]
-                if S[i, TOP + 24 * q + PLCELLS[pl, 0]] != 2 * t \
-                        or S[i, TOP + 24 * q + PLCELLS[pl, 1]] != 2 * t + 1:
-                    o[OB_COVERED + t] = 1.0
+            top = TOP + 24 * q
+            for k in range(n):
+                t = s[U(placed + 3 * k)]
+                pl = U(s[U(placed + 3 * k + 1)])
+                if s[U(top + PLCELLS[pl, 0])] != 2 * t or s[U(top + PLCELLS[pl, 1])] != 2 * t + 1:
+                    o[U(OB_COVERED + t)] = 1.0
     for r in range(2):
         q = me if r == 0 else op
-        cf = S[i, COLF + q]
-        sc = S[i, SPIEDC + q]
+        cf = s[U(COLF + q)]
+        sc = s[U(SPIEDC + q)]
         for c in range(6):
             o[OB_COLF + 6 * r + c] = (cf >> c) & 1
             o[OB_SPIED + 6 * r + c] = (sc >> c) & 1
     for c in range(6):
-        o[OB_OWNER + (c if S[i, OWNER + c] == me else 6 + c)] = 1.0
-        if _knows_egg(S, i, me, c):
-            o[OB_EGGS + 8 * c + S[i, EGGS + c]] = 1.0
-    if _knows_egg(S, i, me, 6):
-        o[OB_REMOVED + S[i, EGGS + 6]] = 1.0
-        o[OB_REMOVED + S[i, EGGS + 7]] = 1.0
+        o[U(OB_OWNER + (c if s[OWNER + c] == me else 6 + c))] = 1.0
+        if _knows_egg(s, me, c):
+            o[U(OB_EGGS + 8 * c + s[EGGS + c])] = 1.0
+    if _knows_egg(s, me, 6):
+        o[U(OB_REMOVED + s[EGGS + 6])] = 1.0
+        o[U(OB_REMOVED + s[EGGS + 7])] = 1.0
     # display, hands, cover tile, bonus draw and kept tiles
     for d in range(3):
-        t = S[i, DISPLAY + d]
+        t = s[DISPLAY + d]
         if t >= 0:
+            row = DISPLAY_ROWS[U(t)]
             for k in range(DROW):
-                o[OB_DISPLAY + DROW * d + k] = DISPLAY_ROWS[t, k]
-    _write_hand(S, i, me, o, OB_HANDS, True)
-    _write_hand(S, i, op, o, OB_HANDS + 6 * HROW, opts[O_HANDS_PUBLIC] != 0)
-    t = S[i, COVER_TILE]
+                o[OB_DISPLAY + DROW * d + k] = row[k]
+    _write_hand(s, me, o, OB_HANDS, True)
+    _write_hand(s, op, o, OB_HANDS + 6 * HROW, opts[O_HANDS_PUBLIC] != 0)
+    t = s[COVER_TILE]
     if t >= 0:
         o[OB_COVER] = 1.0
+        row = TILE_ROWS[U(t)]
         for k in range(DROW - 1):
-            o[OB_COVER + 1 + k] = TILE_ROWS[t, k]
-    if S[i, TP] == me:
-        for j in range(S[i, NDRAWN]):
-            o[OB_DRAW + NUM_BONUS * j + S[i, DRAWN + j]] = 1.0
-    for k in range(S[i, NKEPT + me]):
-        o[OB_KEPT + S[i, KEPT + 20 * me + k]] = 1.0
-    for k in range(S[i, NKEPT + op]):
-        o[OB_KEPT + NUM_BONUS + S[i, KEPT + 20 * op + k]] = 1.0
-    for k in range(S[i, NDISC]):
-        if S[i, DISC_BY + k] == me:
-            o[OB_MYDISC + S[i, DISC + k]] = 1.0
+            o[OB_COVER + 1 + k] = row[k]
+    if s[TP] == me:
+        for j in range(s[NDRAWN]):
+            o[U(OB_DRAW + NUM_BONUS * j + s[DRAWN + j])] = 1.0
+    kept = KEPT + 20 * me
+    for k in range(s[U(NKEPT + me)]):
+        o[U(OB_KEPT + s[U(kept + k)])] = 1.0
+    kept = KEPT + 20 * op
+    for k in range(s[U(NKEPT + op)]):
+        o[U(OB_KEPT + NUM_BONUS + s[U(kept + k)])] = 1.0
+    for k in range(s[NDISC]):
+        if s[DISC_BY + k] == me:
+            o[U(OB_MYDISC + s[DISC + k])] = 1.0
     for tok in range(5):
-        if S[i, TOKST + tok] == SUPPLY:
+        if s[TOKST + tok] == SUPPLY:
             o[OB_TOKENS + tok] = 1.0
-    for k in range(S[i, NTD]):
-        o[OB_DISCARDED + S[i, TD + k]] = 1.0
+    for k in range(s[NTD]):
+        o[U(OB_DISCARDED + s[TD + k])] = 1.0
     # the tail: effect, phase, scalars
-    if S[i, EFFECT] >= 0:
-        o[OB_EFFECT + S[i, EFFECT]] = 1.0
-    o[OB_PHASE + S[i, PHASE]] = 1.0
+    if s[EFFECT] >= 0:
+        o[U(OB_EFFECT + s[EFFECT])] = 1.0
+    o[U(OB_PHASE + s[PHASE])] = 1.0
     sc = OB_SCALARS
-    o[sc] = np.float32(S[i, TURNS + me] / 12.0)
-    o[sc + 1] = np.float32(S[i, TURNS + op] / 12.0)
-    o[sc + 2] = np.float32(S[i, LIMITS + me] / 5.0)
-    o[sc + 3] = np.float32(S[i, LIMITS + op] / 5.0)
-    o[sc + 4] = np.float32(S[i, NSTACK] / 36.0)
-    o[sc + 5] = np.float32(S[i, NDECK] / 20.0)
-    o[sc + 6] = np.float32(S[i, NDISC] / 20.0)
-    o[sc + 7] = 1.0 if S[i, EXTRA + me] else 0.0
-    o[sc + 8] = 1.0 if S[i, EXTRA + op] else 0.0
-    o[sc + 9] = 1.0 if S[i, OWED + me] else 0.0
-    o[sc + 10] = 1.0 if S[i, OWED + op] else 0.0
-    o[sc + 11] = 1.0 if S[i, START] == me else 0.0
-    o[sc + 12] = 1.0 if S[i, TP] == me and not over else 0.0
-    o[sc + 13] = 1.0 if S[i, ACTOR] == me else 0.0
+    o[sc] = np.float32(s[U(TURNS + me)] / 12.0)
+    o[sc + 1] = np.float32(s[U(TURNS + op)] / 12.0)
+    o[sc + 2] = np.float32(s[U(LIMITS + me)] / 5.0)
+    o[sc + 3] = np.float32(s[U(LIMITS + op)] / 5.0)
+    o[sc + 4] = np.float32(s[NSTACK] / 36.0)
+    o[sc + 5] = np.float32(s[NDECK] / 20.0)
+    o[sc + 6] = np.float32(s[NDISC] / 20.0)
+    o[sc + 7] = 1.0 if s[U(EXTRA + me)] else 0.0
+    o[sc + 8] = 1.0 if s[U(EXTRA + op)] else 0.0
+    o[sc + 9] = 1.0 if s[U(OWED + me)] else 0.0
+    o[sc + 10] = 1.0 if s[U(OWED + op)] else 0.0
+    o[sc + 11] = 1.0 if s[START] == me else 0.0
+    o[sc + 12] = 1.0 if s[TP] == me and not over else 0.0
+    o[sc + 13] = 1.0 if s[ACTOR] == me else 0.0
     o[sc + 14] = 1.0 if over else 0.0
-    o[sc + 15] = 1.0 if S[i, COND_C] != 0 or S[i, COND_X] != 0 else 0.0
+    o[sc + 15] = 1.0 if s[COND_C] != 0 or s[COND_X] != 0 else 0.0
 
 
 @njit(cache=True)
@@ -388,7 +400,7 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
     for i in range(lo, hi):
         me = S[i, ACTOR]
         seat[i] = me
-        _write_obs(S, i, opts, me, obs[i])
+        _write_obs(S[i], opts, me, obs[i])
         _write_mask(S, i, mask[i])
 
 
@@ -407,11 +419,11 @@ def global_states(S, opts, out):
     """``State.global_state()`` of every slot (``observation.STATE_SPEC``) into ``out``."""
     for i in range(S.shape[0]):
         o = out[i]
-        _write_obs(S, i, opts, 0, o)
+        _write_obs(S[i], opts, 0, o)
         for k in range(OBS_SIZE, STATE_SIZE):
             o[k] = 0.0
         for q in range(2):
-            _write_hand(S, i, q, o, GS_HANDS + 6 * HROW * q, True)
+            _write_hand(S[i], q, o, GS_HANDS + 6 * HROW * q, True)
         for pos in range(8):
             o[GS_EGGS + 8 * pos + S[i, EGGS + pos]] = 1.0
         for j in range(S[i, NDRAWN]):

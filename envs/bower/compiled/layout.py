@@ -118,6 +118,16 @@ for _e in range(NZ_CH.shape[0]):
     _nz = np.flatnonzero(CELL_BASE[_e])
     NZ_CH[_e, :len(_nz)] = _nz
     NZ_V[_e, :len(_nz)] = CELL_BASE[_e, _nz]
+# the same padded to 3 entries (a repeat of the first) with an all-zero row first, for cell
+# index ``end + 1`` (0: empty): a nest cell is written with 3 stores and no branch.
+# NZP_OFF holds the offsets ``24 * channel`` in a nest's planes.
+NZP_OFF = np.zeros((NZ_CH.shape[0] + 1, 3), np.int64)
+NZP_V = np.zeros(NZP_OFF.shape, np.float32)
+for _e in range(NZ_CH.shape[0]):
+    for _k in range(3):
+        _j = _k if _k < NZ_N[_e] else 0
+        NZP_OFF[_e + 1, _k] = 24 * NZ_CH[_e, _j]
+        NZP_V[_e + 1, _k] = NZ_V[_e, _j]
 DISPLAY_ROWS = ob.DISPLAY_ROWS.copy()
 HAND_ROWS = ob.HAND_ROWS.copy()
 TILE_ROWS = ob.TILE_FEATURE_ROWS.copy()
