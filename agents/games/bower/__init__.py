@@ -1,5 +1,5 @@
-"""bower's agent parts: the heuristic, ISMCTS's defaults, the heuristic's position value as
-leaf values and the egg redraw by what the opponent has built."""
+"""bower's agent parts: the heuristic (Python and compiled), ISMCTS's defaults, the heuristic's
+position value as leaf values and the egg redraw by what the opponent has built."""
 
 from tablezoo.agents.games import GameAgents
 from tablezoo.agents.games.bower.heuristic import HeuristicAgent
@@ -9,6 +9,8 @@ from tablezoo.agents.search.leaf_values import LeafValue
 
 AGENTS = GameAgents(
     heuristic=HeuristicAgent,
+    compiled_heuristic="tablezoo.agents.games.bower.compiled_heuristic",
+    exact_heuristic={"tie_break": "first"},
     # huge branching, score 0 until the end: only the heuristic's 4 best root actions (by its
     # own values), each played on in the same 15 sampled worlds (paired) for 3 heuristic
     # decisions (my placement after a take, the opponent's turn), then the heuristic's position

@@ -19,7 +19,8 @@ expect to gain over the opponent". The value of a pair of nests is
   fill its last cell (the 12 turns fill the 24 cells exactly, so a hole costs half a turn).
 
 ``s`` shrinks as my turns run out: early leads are soft, late leads are nearly certain. Every
-decision is the action with the best value after it (ties broken by the agent's own generator):
+decision is the action with the best value after it (ties broken by the agent's own generator,
+or with ``tie_break="first"`` the first tied action id, as the compiled heuristic beside this does):
 play = best tile and placement; take/draft = the display tile that gives the best play now
 plus a share of the best play of the tile kept for later and of what taking it denies the
 opponent (its best play from the display with and without that tile); discards = the tile

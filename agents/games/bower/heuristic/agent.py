@@ -64,6 +64,8 @@ from tablezoo.envs.bower.geometry import (
 from tablezoo.envs.bower.observation import OBS_SPEC
 from tablezoo.envs.core.game import State
 
+TIE_BREAKS = ("random", "first")
+
 
 # ---------------------------------------------------------------------- the agent
 class HeuristicAgent(BaseAgent):
@@ -73,8 +75,14 @@ class HeuristicAgent(BaseAgent):
 
     def __init__(self, seed: int | None = None, bonus_value: float = 0.5,
                  keep_weight: float = 0.3, hole_penalty: float = 0.25,
-                 read_opponent: float = 1.0, deny_weight: float = 0.5):
+                 read_opponent: float = 1.0, deny_weight: float = 0.5,
+                 tie_break: str = "random"):
         super().__init__(seed)
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"bower heuristic: tie_break={tie_break!r}; expected one of "
+                             f"{', '.join(map(repr, TIE_BREAKS))} (a draw of the agent's "
+                             "generator, or the first tied action in id order)")
+        self.tie_break = tie_break
         self.bonus_value = float(bonus_value)
         self.keep_weight = float(keep_weight)
         self.hole_penalty = float(hole_penalty)
@@ -220,9 +228,12 @@ class HeuristicAgent(BaseAgent):
         return {int(a): float(v) for a, v in zip(ids, values)}
 
     def _pick(self, ids: np.ndarray, values: np.ndarray) -> int:
-        """The id with the best value; ties (within 1e-9) broken by the agent's generator."""
+        """The id with the best value; ties (within 1e-9) broken by the agent's generator, or
+        (``tie_break="first"``) the first tied id."""
         self._weighed = (ids, values)
         best = np.flatnonzero(values >= values.max() - 1e-9)
+        if self.tie_break == "first":
+            return int(ids[best[0]])
         return int(ids[best[self.rng.integers(best.size)]])
 
     # -------------------------------------------------------------- placements

@@ -1,0 +1,376 @@
+"""The heuristic's position value, compiled: a nest decoded from the observation into one int
+row, its statistics (``evaluation.nest_stats``) and the value of a pair of nests
+(``contest_value`` + ``own_extras``), with the same float operations in the same order.
+
+The Python agent keeps a nest's sums up to date cell by cell and memoises group facts and
+column terms; every one of those is an exact integer or a pure function of its key, so
+recomputing them here from the nest row gives the same numbers, and the float sums are made
+term by term in the agent's order (the 48 column terms in numpy's pairwise order)."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+import tablezoo.agents.games.bower.compiled_heuristic.tables as T
+
+CELLS, NUM_CODES = T.CELLS, T.NUM_CODES
+N_MAT, N_UNITS, N_TOK, N_BRANCH = T.N_MAT, T.N_UNITS, T.N_TOK, T.N_BRANCH
+N_CELL_FLAGS, N_COL_FLAGS, N_PINK_CELLS = T.N_CELL_FLAGS, T.N_COL_FLAGS, T.N_PINK_CELLS
+S_SIZES, S_REQ, S_COL_SHELLS, S_COLOUR = T.S_SIZES, T.S_REQ, T.S_COL_SHELLS, T.S_COLOUR
+S_SHELLS, S_PINK, S_PINK_COLS, S_NEW, S_ODD = T.S_SHELLS, T.S_PINK, T.S_PINK_COLS, T.S_NEW, \
+    T.S_ODD
+COLF, COLL, FULL_BITS = T.COLF, T.COLL, T.FULL_BITS
+COL_BITS, BR_ENDS = T.COL_BITS, T.BR_ENDS
+COL_HALF, MAT_HALF, EB_SPAN, EXP_SPAN = T.COL_HALF, T.MAT_HALF, T.EB_SPAN, T.EXP_SPAN
+NEST_OBS, O_NESTS, O_COL_FLAGS = T.NEST_OBS, T.O_NESTS, T.O_COL_FLAGS
+CH_MAT, CH_UNITS, CH_TOKEN, CH_BRANCH, CH_FLAG, CH_PINK_TILE = T.CHANNELS
+# the per-row numbers: ints [turn, my egg tiles, theirs (bits), gems matter, x cancels one]
+I_TURN, I_EB_MINE, I_EB_THEIRS, I_GEMS, I_X_ONE = range(5)
+# floats [rem, bonus value (0 without bonus tiles), hole penalty, keep weight, deny weight]
+F_REM, F_BONUS, F_HOLE, F_KEEP, F_DENY = range(5)
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _spread(b):
+    return (b | ((b << 1) & ~COLF) | ((b >> 1) & ~COLL) | (b << 6) | (b >> 6)) & FULL_BITS
+
+
+@njit(cache=True)
+def components(bits, la, lb, out):
+    """``scoring.components``: the groups of ``bits`` (lowest cell first) into ``out``, their
+    count; ``la``/``lb`` the cell bits a branch joins (0: none), used when both are in."""
+    if la == 0 or not (la & bits and lb & bits):
+        la = 0
+        lb = 0
+    n = 0
+    rest = bits
+    while rest:
+        comp = rest & -rest
+        while True:
+            grown = _spread(comp) & bits
+            if la != 0:
+                if grown & la:
+                    grown |= lb
+                if grown & lb:
+                    grown |= la
+            if grown == comp:
+                break
+            comp = grown
+        out[n] = comp
+        n += 1
+        rest &= ~comp
+    return n
+
+
+# ---------------------------------------------------------------------- decoding
+@njit(cache=True)
+def decode_nest(o, seat, nest):
+    """``pieces.decode_nest`` of ``seat``'s planes in observation row ``o`` into ``nest``."""
+    base = O_NESTS + seat * NEST_OBS
+    for i in range(CELLS):
+        best = 0
+        top = o[base + CH_MAT * CELLS + i]
+        for m in range(1, 4):
+            v = o[base + (CH_MAT + m) * CELLS + i]
+            if v > top:
+                top, best = v, m
+        if top > 0:
+            nest[N_MAT + i] = best
+            for k in range(NUM_CODES):
+                nest[N_UNITS + NUM_CODES * i + k] = int(o[base + (CH_UNITS + k) * CELLS + i])
+        else:
+            nest[N_MAT + i] = -1
+            for k in range(NUM_CODES):
+                nest[N_UNITS + NUM_CODES * i + k] = 0
+    for k in range(4):
+        nest[N_TOK + k] = -1
+        for i in range(CELLS):
+            if o[base + (CH_TOKEN + k) * CELLS + i] != 0:
+                nest[N_TOK + k] = i
+                break
+    nest[N_BRANCH] = -1
+    for orient in range(2):
+        for i in range(CELLS):
+            if o[base + (CH_BRANCH + orient) * CELLS + i] != 0:
+                nest[N_BRANCH] = 2 * i + orient
+                break
+    flags = 0
+    pink = 0
+    for i in range(CELLS):
+        if o[base + CH_FLAG * CELLS + i] != 0:
+            flags |= 1 << i
+        if o[base + CH_PINK_TILE * CELLS + i] != 0:
+            pink |= 1 << i
+    cols = 0
+    for c in range(6):
+        if o[O_COL_FLAGS + 6 * seat + c] != 0:
+            cols |= 1 << c
+    nest[N_CELL_FLAGS] = flags
+    nest[N_PINK_CELLS] = pink
+    nest[N_COL_FLAGS] = cols
+
+
+@njit(cache=True)
+def put(nest, cell, end, cover):
+    """``Nest.put``: tile end ``end`` (material, 13 units, NB4) shown on ``cell``; a cover
+    removes the tokens and the branch based there."""
+    nest[N_MAT + cell] = end[0]
+    for k in range(NUM_CODES):
+        nest[N_UNITS + NUM_CODES * cell + k] = end[1 + k]
+    if end[14]:
+        nest[N_PINK_CELLS] |= 1 << cell
+    else:
+        nest[N_PINK_CELLS] &= ~(1 << cell)
+    if cover:
+        for k in range(4):
+            if nest[N_TOK + k] == cell:
+                nest[N_TOK + k] = -1
+        if nest[N_BRANCH] >= 0 and nest[N_BRANCH] >> 1 == cell:
+            nest[N_BRANCH] = -1
+
+
+# ---------------------------------------------------------------------- statistics
+@njit(cache=True)
+def stats(nest, gems_matter, x_one, st, comps):
+    """``nest_stats`` of ``nest`` into ``st``; returns the gem progress credit."""
+    st[:] = 0
+    mb0 = mb1 = mb2 = mb3 = 0
+    g1 = g2 = pinkbits = 0
+    t0, t1, t2, t3 = nest[N_TOK], nest[N_TOK + 1], nest[N_TOK + 2], nest[N_TOK + 3]
+    u = comps[CELLS:CELLS + NUM_CODES]  # one cell's units, changed by its tokens
+    for cell in range(CELLS):
+        m = nest[N_MAT + cell]
+        if m < 0:
+            continue
+        bit = 1 << cell
+        if m == 0:
+            mb0 |= bit
+        elif m == 1:
+            mb1 |= bit
+        elif m == 2:
+            mb2 |= bit
+        else:
+            mb3 |= bit
+        toks = ((t0 == cell) * 1) | ((t1 == cell) * 2) | ((t2 == cell) * 4) | ((t3 == cell) * 8)
+        ub = N_UNITS + NUM_CODES * cell
+        for k in range(NUM_CODES):
+            u[k] = nest[ub + k]
+        if toks & 1:
+            if x_one:
+                for k in range(10):
+                    if u[k] != 0:
+                        u[k] -= 1
+                        break
+            else:
+                for k in range(10):
+                    u[k] = 0
+        wild_fe, wild_fl = u[4], u[9]
+        if toks & 2:
+            wild_fe += u[0] + u[1] + u[2] + u[3]
+            for k in range(4):
+                u[k] = 0
+        if toks & 4:
+            wild_fl += u[5] + u[6] + u[7] + u[8]
+            for k in range(5, 9):
+                u[k] = 0
+        col = cell % 6
+        rb = S_REQ + 8 * col
+        for k in range(4):
+            st[rb + k] += u[k] + wild_fe
+            st[rb + 4 + k] += u[5 + k] + wild_fl
+            st[S_COLOUR + k] += u[k] + u[5 + k]
+        shells = (u[11] + u[12]) * (2 if toks & 8 else 1)
+        st[S_COL_SHELLS + col] += shells
+        st[S_SHELLS] += shells
+        if u[10] >= 1:
+            g1 |= bit
+        if u[10] >= 2:
+            g2 |= bit
+        if nest[ub + 12] != 0:
+            pinkbits |= bit
+    # group facts (``_group_facts``)
+    la = lb = 0
+    br = nest[N_BRANCH]
+    if br >= 0 and BR_ENDS[br, 0] >= 0:
+        la, lb = 1 << BR_ENDS[br, 0], 1 << BR_ENDS[br, 1]
+    flags = nest[N_CELL_FLAGS]
+    new_condition = False
+    potential = 0.0
+    for m in range(3):
+        bits = mb0 if m == 0 else mb1 if m == 1 else mb2
+        n = components(bits, la, lb, comps)
+        size_max = 0
+        for j in range(n):
+            comp = comps[j]
+            size = popcount(comp)
+            if size > size_max:
+                size_max = size
+            if gems_matter and g1 & comp and not comp & flags:
+                g = popcount(g1 & comp) + popcount(g2 & comp)
+                if g >= 3:
+                    new_condition = True
+                else:
+                    potential += 0.08 * g
+        st[S_SIZES + m] = size_max
+    if gems_matter and g1 != 0:
+        col_flags = nest[N_COL_FLAGS]
+        for c in range(6):
+            if not (col_flags >> c) & 1:
+                cb = COL_BITS[c]
+                g = popcount(g1 & cb) + popcount(g2 & cb)
+                if g >= 3:
+                    new_condition = True
+                else:
+                    potential += 0.12 * g
+    empty = FULL_BITS & ~(mb0 | mb1 | mb2 | mb3)
+    n = components(empty, 0, 0, comps)
+    odd = 0
+    for j in range(n):
+        odd += popcount(comps[j]) & 1
+    st[S_ODD] = odd
+    st[S_NEW] = new_condition
+    if pinkbits != 0:
+        st[S_PINK] = 1
+        pc = nest[N_PINK_CELLS]
+        cols = 0
+        for i in range(CELLS):
+            if (pc >> i) & 1:
+                cols |= 1 << (i % 6)
+        st[S_PINK_COLS] = cols
+    return potential
+
+
+# ---------------------------------------------------------------------- the value
+@njit(cache=True, inline="always")
+def _tanh_col(tcol, sc, t, d2):
+    i = d2 + COL_HALF
+    if 0 <= i < tcol.shape[1]:
+        return tcol[t, i]
+    return math.tanh(d2 / 2.0 / sc[t, 1])
+
+
+@njit(cache=True, inline="always")
+def _tanh_mat(tmat, sc, t, d2):
+    i = d2 + MAT_HALF
+    if 0 <= i < tmat.shape[1]:
+        return tmat[t, i]
+    return math.tanh(d2 / 2.0 / sc[t, 2])
+
+
+@njit(cache=True)
+def _eb_value(h, o, tiles, t, sc, teb):
+    """``_eb_value``: the egg tiles ``tiles`` (bits of EB1-EB5) held by ``h`` against ``o``."""
+    v = 0.0
+    for e in range(5):
+        if not (tiles >> e) & 1:
+            continue
+        if e < 4:
+            d = h[S_COLOUR + e] - o[S_COLOUR + e]
+        elif h[S_PINK] or o[S_PINK]:
+            v += 1.0 if h[S_PINK] else 0.0
+            continue
+        else:
+            d = h[S_SHELLS] - o[S_SHELLS]
+        i = d + EB_SPAN
+        if 0 <= i < teb.shape[1]:
+            th = teb[t, i]
+        else:
+            th = math.tanh((d - 0.5) / sc[t, 3])
+        v += 0.5 * (1.0 + th)
+    return v
+
+
+@njit(cache=True, inline="always")
+def _term(me, them, probs, c, k, lean2, t, tcol, sc):
+    m = me[S_REQ + 8 * c + k]
+    th = them[S_REQ + 8 * c + k]
+    d2 = lean2 if m == th and m > 0 else 2 * (m - th)
+    return probs[c, k] * _tanh_col(tcol, sc, t, d2)
+
+
+@njit(cache=True)
+def contest(me, them, probs, eb_me, eb_them, t, tabs):
+    """``contest_value``: materials, the 48 column terms (numpy's pairwise order) and egg
+    tiles, me minus them."""
+    sc, tcol, tmat, teb = tabs
+    v = 0.0
+    for m in range(3):
+        d2 = 2 * (me[S_SIZES + m] - them[S_SIZES + m])
+        if d2 == 0 and m == 1 and me[S_SIZES + 1] > 0 and (me[S_PINK] or them[S_PINK]):
+            d2 = 1 if me[S_PINK] else -1
+        v += _tanh_mat(tmat, sc, t, d2)
+    r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
+    for c in range(6):
+        tied = False
+        for k in range(8):
+            m = me[S_REQ + 8 * c + k]
+            if m == them[S_REQ + 8 * c + k] and m > 0:
+                tied = True
+        lean2 = 0
+        if tied:
+            if (me[S_PINK_COLS] >> c) & 1:
+                lean2 = 1
+            elif (them[S_PINK_COLS] >> c) & 1:
+                lean2 = -1
+            elif me[S_COL_SHELLS + c] != them[S_COL_SHELLS + c]:
+                lean2 = 1 if me[S_COL_SHELLS + c] > them[S_COL_SHELLS + c] else -1
+        x0 = _term(me, them, probs, c, 0, lean2, t, tcol, sc)
+        x1 = _term(me, them, probs, c, 1, lean2, t, tcol, sc)
+        x2 = _term(me, them, probs, c, 2, lean2, t, tcol, sc)
+        x3 = _term(me, them, probs, c, 3, lean2, t, tcol, sc)
+        x4 = _term(me, them, probs, c, 4, lean2, t, tcol, sc)
+        x5 = _term(me, them, probs, c, 5, lean2, t, tcol, sc)
+        x6 = _term(me, them, probs, c, 6, lean2, t, tcol, sc)
+        x7 = _term(me, them, probs, c, 7, lean2, t, tcol, sc)
+        if c == 0:
+            r0, r1, r2, r3, r4, r5, r6, r7 = x0, x1, x2, x3, x4, x5, x6, x7
+        else:
+            r0 += x0
+            r1 += x1
+            r2 += x2
+            r3 += x3
+            r4 += x4
+            r5 += x5
+            r6 += x6
+            r7 += x7
+    v += ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    v += _eb_value(me, them, eb_me, t, sc, teb) - _eb_value(them, me, eb_them, t, sc, teb)
+    return v
+
+
+@njit(cache=True, inline="always")
+def extras(me, potential, fx):
+    """``own_extras``: a bonus now, gem progress, unfillable holes."""
+    v = 0.0
+    if me[S_NEW]:
+        v += fx[F_BONUS]
+    v += fx[F_BONUS] * fx[F_REM] * potential
+    v -= fx[F_HOLE] * me[S_ODD]
+    return v
+
+
+@njit(cache=True)
+def value(nest, them, probs, ix, fx, tabs, st, comps):
+    """The agent's ``_value``: my ``nest`` against the opponent's statistics ``them``."""
+    potential = stats(nest, ix[I_GEMS], ix[I_X_ONE], st, comps)
+    return (contest(st, them, probs, ix[I_EB_MINE], ix[I_EB_THEIRS], ix[I_TURN], tabs)
+            + extras(st, potential, fx))
+
+
+@njit(cache=True)
+def opponent_value(nest, me, probs, ix, fx, tabs, st, comps):
+    """The opponent's value of its ``nest`` against my statistics ``me`` (egg tiles swapped)."""
+    potential = stats(nest, ix[I_GEMS], ix[I_X_ONE], st, comps)
+    return (contest(st, me, probs, ix[I_EB_THEIRS], ix[I_EB_MINE], ix[I_TURN], tabs)
+            + extras(st, potential, fx))
