@@ -129,6 +129,7 @@ from tablezoo.envs.bower.compiled.layout import (
     TOP,
     TP,
     TURNS,
+    U,
     token_target_ok,
 )
 from tablezoo.envs.bower.components import (
@@ -136,116 +137,122 @@ from tablezoo.envs.bower.components import (
     TK1,
 )
 
-U = np.uint64  # an index of this type skips numba's negative-index check
-
 
 # --- legality and decisions ----------------------------------------------------------------------
 @njit(cache=True)
-def _legal(S, i, a):
-    """Whether ``a`` is legal for slot ``i``'s acting seat (``BowerState.legal_mask``)."""
+def _legal(s, a):
+    """Whether ``a`` is legal for the acting seat of the slot whose row is ``s``
+    (``BowerState.legal_mask``)."""
     if a < 0 or a >= NUM_ACTIONS:
         return False
-    ph = S[i, PHASE]
-    p = S[i, TP]
+    ph = s[PHASE]
+    p = s[TP]
     if ph in (DRAFT, TAKE):
-        return a < 3 and S[i, DISPLAY + a] >= 0
+        return a < 3 and s[U(DISPLAY + a)] >= 0
     if ph == PLAYP:
         if a < PLAY or a >= PASS:
             return False
         h = (a - PLAY) // 76
         f = ((a - PLAY) % 76) >> 1
-        if h >= S[i, NHAND + p]:
+        if h >= s[U(NHAND + p)]:
             return False
-        forced = S[i, FORCED + p]
-        if forced >= 0 and S[i, HANDS + HAND_STRIDE * p + h] != forced:
+        forced = s[U(FORCED + p)]
+        if forced >= 0 and s[U(HANDS + HAND_STRIDE * p + h)] != forced:
             return False
-        occ = S[i, OCC + p]
+        occ = s[U(OCC + p)]
         return (occ & FPB[f]) == 0 and (FPR0[f] or (occ & FPC[f]) != 0)
     if ph in (BONUS, COVER_ASK, DOUBLE_ASK, DISCARD_ASK):
         return a in (PASS, ACCEPT)
     if ph == KEEPP:
-        return KEEP <= a < KEEP + S[i, NDRAWN]
+        return KEEP <= a < KEEP + s[NDRAWN]
     if ph in (OPP_DISCARD, HANDP):
-        return HAND <= a < HAND + S[i, NHAND + S[i, ACTOR]]
+        return HAND <= a < HAND + s[U(NHAND + s[ACTOR])]
     if ph == FORCE:
-        return a == PASS or (a < 3 and S[i, DISPLAY + a] >= 0)
+        return a == PASS or (a < 3 and s[U(DISPLAY + a)] >= 0)
     if ph == SPY:
-        return COLUMN <= a < COLUMN + 6 and S[i, OWNER + a - COLUMN] != p
+        return COLUMN <= a < COLUMN + 6 and s[U(OWNER + a - COLUMN)] != p
     if ph == TOKEN:
         if a == PASS:
             return True
         if a < TARGET or a >= BRANCH:
             return False
-        tok = S[i, EFFECT] - TK1
+        tok = s[EFFECT] - TK1
         s_rel = (a - TARGET) // 24
         if s_rel == 1 and tok != 0:
             return False
-        return token_target_ok(S, i, tok, p if s_rel == 0 else 1 - p, (a - TARGET) % 24)
+        return token_target_ok(s, tok, p if s_rel == 0 else 1 - p, (a - TARGET) % 24)
     if ph == BRANCHP:
         if a == PASS:
             return True
         if a < BRANCH or a >= COVER:
             return False
         cell = (a - BRANCH) // 2
-        return S[i, TOP + 24 * p + cell] >= 0 and BENDS[a - BRANCH, 0] >= 0
+        return s[U(TOP + 24 * p + cell)] >= 0 and BENDS[a - BRANCH, 0] >= 0
     if ph == COVERP:
         if a < COVER or a >= HAND:
             return False
         f = (a - COVER) >> 1
-        return (S[i, OCC + p] & FPB[f]) == FPB[f]
+        return (s[U(OCC + p)] & FPB[f]) == FPB[f]
     return False
 
 
 @njit(cache=True)
-def _write_mask(S, i, m):
-    """Slot ``i``'s legal mask into the bool row ``m`` (``BowerState.legal_mask``)."""
+def _write_mask(s, m):
+    """The legal mask of the slot whose row is ``s`` into the bool row ``m``
+    (``BowerState.legal_mask``)."""
     for a in range(NUM_ACTIONS):
         m[a] = False
-    ph = S[i, PHASE]
-    p = S[i, TP]
+    ph = s[PHASE]
+    p = s[TP]
     if ph == PLAYP:
-        occ = S[i, OCC + p]
-        forced = S[i, FORCED + p]
-        n = S[i, NHAND + p]
+        occ = s[U(OCC + p)]
+        forced = s[U(FORCED + p)]
+        fits = 0  # bit f: footprint f is free and touches row 0 or a tile
         for f in range(38):
-            if (occ & FPB[f]) == 0 and (FPR0[f] or (occ & FPC[f]) != 0):
-                for h in range(n):
-                    if forced < 0 or S[i, HANDS + HAND_STRIDE * p + h] == forced:
-                        m[PLAY + 76 * h + 2 * f] = True
-                        m[PLAY + 76 * h + 2 * f + 1] = True
+            free = (occ & FPB[f]) == 0
+            touches = FPR0[f] | ((occ & FPC[f]) != 0)
+            fits |= np.int64(free & touches) << f
+        hands = HANDS + HAND_STRIDE * p
+        for h in range(s[U(NHAND + p)]):
+            if forced < 0 or s[U(hands + h)] == forced:
+                row = PLAY + 76 * h
+                for f in range(38):  # every id of the hand slot, no branch
+                    ok = ((fits >> f) & 1) != 0
+                    m[U(row + 2 * f)] = ok
+                    m[U(row + 2 * f + 1)] = ok
     elif ph in (DRAFT, TAKE, FORCE):
         for d in range(3):
-            m[d] = S[i, DISPLAY + d] >= 0
+            m[d] = s[U(DISPLAY + d)] >= 0
         m[PASS] = ph == FORCE
     elif ph in (BONUS, COVER_ASK, DOUBLE_ASK, DISCARD_ASK):
         m[PASS] = True
         m[ACCEPT] = True
     elif ph == KEEPP:
-        for j in range(S[i, NDRAWN]):
+        for j in range(s[NDRAWN]):
             m[KEEP + j] = True
     elif ph in (OPP_DISCARD, HANDP):
-        for h in range(S[i, NHAND + S[i, ACTOR]]):
+        for h in range(s[U(NHAND + s[ACTOR])]):
             m[HAND + h] = True
     elif ph == SPY:
         for c in range(6):
-            m[COLUMN + c] = S[i, OWNER + c] != p
+            m[COLUMN + c] = s[U(OWNER + c)] != p
     elif ph == TOKEN:
-        tok = S[i, EFFECT] - TK1
+        tok = s[EFFECT] - TK1
         for s_rel in range(2 if tok == 0 else 1):
             seat = p if s_rel == 0 else 1 - p
             for cell in range(24):
-                if token_target_ok(S, i, tok, seat, cell):
+                if token_target_ok(s, tok, seat, cell):
                     m[TARGET + 24 * s_rel + cell] = True
         m[PASS] = True
     elif ph == BRANCHP:
         for cell in range(24):
-            if S[i, TOP + 24 * p + cell] >= 0:
+            if s[U(TOP + 24 * p + cell)] >= 0:
                 for o in range(2):
                     if BENDS[2 * cell + o, 0] >= 0:
                         m[BRANCH + 2 * cell + o] = True
         m[PASS] = True
     elif ph == COVERP:
-        occ = S[i, OCC + p]
+        occ = s[U(OCC + p)]
         for f in range(38):
             if (occ & FPB[f]) == FPB[f]:
                 m[COVER + 2 * f] = True
@@ -306,10 +313,10 @@ def _write_obs(s, opts, me, o):
             o[U(at + 24 * CH_COVERED)] = s[U(depth + c)] != 0
             o[U(at + 24 * CH_FLAG)] = (flags >> c) & 1
         for tok in range(4):
-            if s[TOKST + tok] == PLACED_TOK and s[TOKSEAT + tok] == q:
-                o[U(base + 24 * (CH_TOKEN + tok) + s[TOKCELL + tok])] = 1.0
-        if s[TOKST + 4] == PLACED_TOK and s[TOKSEAT + 4] == q:
-            o[U(base + 24 * (CH_BRANCH + s[BORIENT]) + s[TOKCELL + 4])] = 1.0
+            if s[U(TOKST + tok)] == PLACED_TOK and s[U(TOKSEAT + tok)] == q:
+                o[U(base + 24 * (CH_TOKEN + tok) + s[U(TOKCELL + tok)])] = 1.0
+        if s[U(TOKST + 4)] == PLACED_TOK and s[U(TOKSEAT + 4)] == q:
+            o[U(base + 24 * (CH_BRANCH + s[BORIENT]) + s[U(TOKCELL + 4)])] = 1.0
     # covered tiles, column flags, eggs, spied columns
     for q in range(2):
         placed = PLACED + PLACED_STRIDE * q
@@ -333,15 +340,15 @@ def _write_obs(s, opts, me, o):
             o[OB_COLF + 6 * r + c] = (cf >> c) & 1
             o[OB_SPIED + 6 * r + c] = (sc >> c) & 1
     for c in range(6):
-        o[U(OB_OWNER + (c if s[OWNER + c] == me else 6 + c))] = 1.0
+        o[U(OB_OWNER + (c if s[U(OWNER + c)] == me else 6 + c))] = 1.0
         if _knows_egg(s, me, c):
-            o[U(OB_EGGS + 8 * c + s[EGGS + c])] = 1.0
+            o[U(OB_EGGS + 8 * c + s[U(EGGS + c)])] = 1.0
     if _knows_egg(s, me, 6):
-        o[U(OB_REMOVED + s[EGGS + 6])] = 1.0
-        o[U(OB_REMOVED + s[EGGS + 7])] = 1.0
+        o[U(OB_REMOVED + s[U(EGGS + 6)])] = 1.0
+        o[U(OB_REMOVED + s[U(EGGS + 7)])] = 1.0
     # display, hands, cover tile, bonus draw and kept tiles
     for d in range(3):
-        t = s[DISPLAY + d]
+        t = s[U(DISPLAY + d)]
         if t >= 0:
             row = DISPLAY_ROWS[U(t)]
             for k in range(DROW):
@@ -356,7 +363,7 @@ def _write_obs(s, opts, me, o):
             o[OB_COVER + 1 + k] = row[k]
     if s[TP] == me:
         for j in range(s[NDRAWN]):
-            o[U(OB_DRAW + NUM_BONUS * j + s[DRAWN + j])] = 1.0
+            o[U(OB_DRAW + NUM_BONUS * j + s[U(DRAWN + j)])] = 1.0
     kept = KEPT + 20 * me
     for k in range(s[U(NKEPT + me)]):
         o[U(OB_KEPT + s[U(kept + k)])] = 1.0
@@ -364,13 +371,13 @@ def _write_obs(s, opts, me, o):
     for k in range(s[U(NKEPT + op)]):
         o[U(OB_KEPT + NUM_BONUS + s[U(kept + k)])] = 1.0
     for k in range(s[NDISC]):
-        if s[DISC_BY + k] == me:
-            o[U(OB_MYDISC + s[DISC + k])] = 1.0
+        if s[U(DISC_BY + k)] == me:
+            o[U(OB_MYDISC + s[U(DISC + k)])] = 1.0
     for tok in range(5):
-        if s[TOKST + tok] == SUPPLY:
+        if s[U(TOKST + tok)] == SUPPLY:
             o[OB_TOKENS + tok] = 1.0
     for k in range(s[NTD]):
-        o[U(OB_DISCARDED + s[TD + k])] = 1.0
+        o[U(OB_DISCARDED + s[U(TD + k)])] = 1.0
     # the tail: effect, phase, scalars
     if s[EFFECT] >= 0:
         o[U(OB_EFFECT + s[EFFECT])] = 1.0
@@ -398,17 +405,18 @@ def _write_obs(s, opts, me, o):
 def write_decisions(S, opts, obs, mask, seat, lo, hi):
     """The acting seat, its observation and legal mask of slots ``lo..hi-1`` (never over)."""
     for i in range(lo, hi):
-        me = S[i, ACTOR]
+        s = S[i]
+        me = s[ACTOR]
         seat[i] = me
-        _write_obs(S[i], opts, me, obs[i])
-        _write_mask(S, i, mask[i])
+        _write_obs(s, opts, me, obs[i])
+        _write_mask(s, mask[i])
 
 
 @njit(cache=True)
 def first_illegal(S, actions):
     """The first slot whose action is illegal for its acting seat, or -1."""
     for i in range(S.shape[0]):
-        if not _legal(S, i, actions[i]):
+        if not _legal(S[i], actions[i]):
             return i
     return -1
 
@@ -419,23 +427,24 @@ def global_states(S, opts, out):
     """``State.global_state()`` of every slot (``observation.STATE_SPEC``) into ``out``."""
     for i in range(S.shape[0]):
         o = out[i]
-        _write_obs(S[i], opts, 0, o)
+        s = S[i]
+        _write_obs(s, opts, 0, o)
         for k in range(OBS_SIZE, STATE_SIZE):
             o[k] = 0.0
         for q in range(2):
-            _write_hand(S[i], q, o, GS_HANDS + 6 * HROW * q, True)
+            _write_hand(s, q, o, GS_HANDS + 6 * HROW * q, True)
         for pos in range(8):
-            o[GS_EGGS + 8 * pos + S[i, EGGS + pos]] = 1.0
-        for j in range(S[i, NDRAWN]):
-            o[GS_DRAW + NUM_BONUS * j + S[i, DRAWN + j]] = 1.0
-        for k in range(S[i, NDISC]):
-            o[GS_DISC + NUM_BONUS * S[i, DISC_BY + k] + S[i, DISC + k]] = 1.0
-        for k in range(S[i, NSTACK]):
-            o[GS_STACK + S[i, STACK + k]] = 1.0
-        for k in range(S[i, NDECK]):
-            o[GS_DECK + S[i, DECK + k]] = 1.0
-        if S[i, NSTACK] > 0:
-            o[GS_STACK_TOP + S[i, STACK + S[i, NSTACK] - 1]] = 1.0
-        if S[i, NDECK] > 0:
-            o[GS_DECK_TOP + S[i, DECK + S[i, NDECK] - 1]] = 1.0
+            o[GS_EGGS + 8 * pos + s[U(EGGS + pos)]] = 1.0
+        for j in range(s[NDRAWN]):
+            o[GS_DRAW + NUM_BONUS * j + s[U(DRAWN + j)]] = 1.0
+        for k in range(s[NDISC]):
+            o[GS_DISC + NUM_BONUS * s[U(DISC_BY + k)] + s[U(DISC + k)]] = 1.0
+        for k in range(s[NSTACK]):
+            o[GS_STACK + s[U(STACK + k)]] = 1.0
+        for k in range(s[NDECK]):
+            o[GS_DECK + s[U(DECK + k)]] = 1.0
+        if s[NSTACK] > 0:
+            o[GS_STACK_TOP + s[U(STACK + s[NSTACK] - 1)]] = 1.0
+        if s[NDECK] > 0:
+            o[GS_DECK_TOP + s[U(DECK + s[NDECK] - 1)]] = 1.0
 

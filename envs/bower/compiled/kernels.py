@@ -131,6 +131,7 @@ from tablezoo.envs.bower.compiled.layout import (
     TP,
     TURNS,
     TURNS_PER_PLAYER,
+    U,
     branch_code,
     components,
     has_cover,
@@ -160,83 +161,83 @@ from tablezoo.envs.vector.kernels import (
 
 
 @njit(cache=True, inline="always")
-def _hand_push(S, i, q, tile):
-    S[i, HANDS + HAND_STRIDE * q + S[i, NHAND + q]] = tile
-    S[i, NHAND + q] += 1
+def _hand_push(s, q, tile):
+    s[U(HANDS + HAND_STRIDE * q + s[U(NHAND + q)])] = tile
+    s[U(NHAND + q)] += 1
 
 
 @njit(cache=True, inline="always")
-def _hand_pop(S, i, q, h):
+def _hand_pop(s, q, h):
     base = HANDS + HAND_STRIDE * q
-    n = S[i, NHAND + q]
-    tile = S[i, base + h]
+    n = s[U(NHAND + q)]
+    tile = s[U(base + h)]
     for k in range(h, n - 1):
-        S[i, base + k] = S[i, base + k + 1]
-    S[i, base + n - 1] = -1
-    S[i, NHAND + q] = n - 1
+        s[U(base + k)] = s[U(base + k + 1)]
+    s[U(base + n - 1)] = -1
+    s[U(NHAND + q)] = n - 1
     return tile
 
 
 @njit(cache=True, inline="always")
-def _stack_pop(S, i):
-    n = S[i, NSTACK] - 1
-    tile = S[i, STACK + n]
-    S[i, STACK + n] = -1
-    S[i, NSTACK] = n
+def _stack_pop(s):
+    n = s[NSTACK] - 1
+    tile = s[U(STACK + n)]
+    s[U(STACK + n)] = -1
+    s[NSTACK] = n
     return tile
 
 
 @njit(cache=True, inline="always")
-def _take_display(S, i, d):
-    tile = S[i, DISPLAY + d]
-    S[i, DISPLAY + d] = _stack_pop(S, i) if S[i, NSTACK] > 0 else -1
+def _take_display(s, d):
+    tile = s[U(DISPLAY + d)]
+    s[U(DISPLAY + d)] = _stack_pop(s) if s[NSTACK] > 0 else -1
     return tile
 
 
 @njit(cache=True, inline="always")
-def _any_display(S, i):
-    return S[i, DISPLAY] >= 0 or S[i, DISPLAY + 1] >= 0 or S[i, DISPLAY + 2] >= 0
+def _any_display(s):
+    return s[DISPLAY] >= 0 or s[U(DISPLAY + 1)] >= 0 or s[U(DISPLAY + 2)] >= 0
 
 
 @njit(cache=True)
-def _place(S, i, p, tile, pl, cover):
+def _place(s, p, tile, pl, cover):
     """``rules._place``: tile ``tile`` on placement ``pl`` of seat ``p``'s nest."""
-    a = PLCELLS[pl, 0]
-    b = PLCELLS[pl, 1]
+    a = PLCELLS[U(pl), 0]
+    b = PLCELLS[U(pl), 1]
     top = TOP + 24 * p
-    S[i, top + a] = 2 * tile
-    S[i, top + b] = 2 * tile + 1
+    s[U(top + a)] = 2 * tile
+    s[U(top + b)] = 2 * tile + 1
     if cover:
-        S[i, DEPTH + 24 * p + a] += 1
-        S[i, DEPTH + 24 * p + b] += 1
+        s[U(DEPTH + 24 * p + a)] += 1
+        s[U(DEPTH + 24 * p + b)] += 1
         for tok in range(5):
-            if S[i, TOKST + tok] == PLACED_TOK and S[i, TOKSEAT + tok] == p \
-                    and (S[i, TOKCELL + tok] == a or S[i, TOKCELL + tok] == b):
-                S[i, TOKST + tok] = REMOVED
-    S[i, OCC + p] |= FPB[pl >> 1]
-    k = PLACED + PLACED_STRIDE * p + 3 * S[i, NPLACED + p]
-    S[i, k] = tile
-    S[i, k + 1] = pl
-    S[i, k + 2] = 1 if cover else 0
-    S[i, NPLACED + p] += 1
+            if s[U(TOKST + tok)] == PLACED_TOK and s[U(TOKSEAT + tok)] == p \
+                    and (s[U(TOKCELL + tok)] == a or s[U(TOKCELL + tok)] == b):
+                s[U(TOKST + tok)] = REMOVED
+    s[U(OCC + p)] |= FPB[pl >> 1]
+    k = PLACED + PLACED_STRIDE * p + 3 * s[U(NPLACED + p)]
+    s[U(k)] = tile
+    s[U(k + 1)] = pl
+    s[U(k + 2)] = 1 if cover else 0
+    s[U(NPLACED + p)] += 1
     for cell, end in ((a, 2 * tile), (b, 2 * tile + 1)):
         bit = 1 << cell
         keep = ~bit
         for m in range(4):
-            S[i, MATB + 4 * p + m] &= keep
-        S[i, MATB + 4 * p + EMAT[end]] |= bit
+            s[U(MATB + 4 * p + m)] &= keep
+        s[U(MATB + 4 * p + EMAT[end])] |= bit
         gems = EGEMS[end]
-        S[i, GEM1 + p] = S[i, GEM1 + p] | bit if gems >= 1 else S[i, GEM1 + p] & keep
-        S[i, GEM2 + p] = S[i, GEM2 + p] | bit if gems >= 2 else S[i, GEM2 + p] & keep
+        s[U(GEM1 + p)] = s[U(GEM1 + p)] | bit if gems >= 1 else s[U(GEM1 + p)] & keep
+        s[U(GEM2 + p)] = s[U(GEM2 + p)] | bit if gems >= 2 else s[U(GEM2 + p)] & keep
 
 
 @njit(cache=True)
-def _conditions(S, i, p, comps):
+def _conditions(s, p, comps):
     """§5.1 (``scoring.conditions_from_bits``): new (column bits, cell bits) of seat ``p``."""
-    g1 = S[i, GEM1 + p]
-    g2 = S[i, GEM2 + p]
-    col_flags = S[i, COLF + p]
-    cell_flags = S[i, CELLF + p]
+    g1 = s[U(GEM1 + p)]
+    g2 = s[U(GEM2 + p)]
+    col_flags = s[U(COLF + p)]
+    cell_flags = s[U(CELLF + p)]
     new_cols = 0
     for c in range(6):
         if not (col_flags >> c) & 1:
@@ -245,9 +246,9 @@ def _conditions(S, i, p, comps):
                 new_cols |= 1 << c
     new_cells = 0
     if popcount(g1) + popcount(g2) >= 3:
-        branch = branch_code(S, i, p)
+        branch = branch_code(s, p)
         for m in range(3):
-            mb = S[i, MATB + 4 * p + m]
+            mb = s[U(MATB + 4 * p + m)]
             if popcount(g1 & mb) + popcount(g2 & mb) < 3:
                 continue
             n = components(mb, branch, comps)
@@ -260,265 +261,266 @@ def _conditions(S, i, p, comps):
 
 
 @njit(cache=True)
-def _any_token_target(S, i, tok):
-    p = S[i, TP]
+def _any_token_target(s, tok):
+    p = s[TP]
     for s_rel in range(2 if tok == 0 else 1):
         seat = p if s_rel == 0 else 1 - p
         for cell in range(24):
-            if token_target_ok(S, i, tok, seat, cell):
+            if token_target_ok(s, tok, seat, cell):
                 return True
     return False
 
 
 @njit(cache=True)
-def _any_branch_target(S, i):
-    p = S[i, TP]
+def _any_branch_target(s):
+    p = s[TP]
     for cell in range(24):
-        if S[i, TOP + 24 * p + cell] >= 0 and (BENDS[2 * cell, 0] >= 0
+        if s[U(TOP + 24 * p + cell)] >= 0 and (BENDS[2 * cell, 0] >= 0
                                                or BENDS[2 * cell + 1, 0] >= 0):
             return True
     return False
 
 
 @njit(cache=True)
-def _effect_phase(S, i, b):
+def _effect_phase(s, b):
     """``bonus.effect_phase``: the decision kept tile ``b`` asks for, or -1."""
-    p = S[i, TP]
+    p = s[TP]
     o = 1 - p
     if b == SP1:
         return SPY
     if BKIND[b] == TOKEN_KIND:
         tok = b - TK1
-        if S[i, TOKST + tok] != SUPPLY:
+        if s[U(TOKST + tok)] != SUPPLY:
             return -1
         if b == TK5:
-            return BRANCHP if _any_branch_target(S, i) else -1
-        return TOKEN if _any_token_target(S, i, tok) else -1
+            return BRANCHP if _any_branch_target(s) else -1
+        return TOKEN if _any_token_target(s, tok) else -1
     if b == IA1:
-        return COVER_ASK if S[i, NSTACK] > 0 and has_cover(S[i, OCC + p]) else -1
+        return COVER_ASK if s[NSTACK] > 0 and has_cover(s[U(OCC + p)]) else -1
     if b == IA2:
-        ok = S[i, TURNS + o] < TURNS_PER_PLAYER and _any_display(S, i)
+        ok = s[U(TURNS + o)] < TURNS_PER_PLAYER and _any_display(s)
         return FORCE if ok else -1
     if b == IA3:
-        return DOUBLE_ASK if S[i, TURNS + o] < TURNS_PER_PLAYER - 1 else -1
+        return DOUBLE_ASK if s[U(TURNS + o)] < TURNS_PER_PLAYER - 1 else -1
     if b == IA4:
-        return DISCARD_ASK if S[i, NHAND + o] > 0 or S[i, LIMITS + o] > 0 else -1
+        return DISCARD_ASK if s[U(NHAND + o)] > 0 or s[U(LIMITS + o)] > 0 else -1
     return -1
 
 
 @njit(cache=True, inline="always")
-def _flag(S, i, p, cols, cells):
-    S[i, COLF + p] |= cols
-    S[i, CELLF + p] |= cells
+def _flag(s, p, cols, cells):
+    s[U(COLF + p)] |= cols
+    s[U(CELLF + p)] |= cells
 
 
 @njit(cache=True)
-def _draw_bonus(S, rng, i):
+def _draw_bonus(s, gen):
     """§5.2: draw up to 3, the discard pile shuffled into the deck when it runs out."""
     n = 0
     for _ in range(3):
-        if S[i, NDECK] == 0:
-            nd = S[i, NDISC]
+        if s[NDECK] == 0:
+            nd = s[NDISC]
             if nd == 0:
                 break
             for k in range(nd):
-                S[i, DECK + k] = S[i, DISC + k]
-                S[i, DISC + k] = -1
-                S[i, DISC_BY + k] = -1
-            rng[i, 0] = shuffle(rng[i, 0], rng[i, 1], S[i, DECK:DECK + nd], nd)
-            S[i, NDECK] = nd
-            S[i, NDISC] = 0
-        k = S[i, NDECK] - 1
-        S[i, DRAWN + n] = S[i, DECK + k]
-        S[i, DECK + k] = -1
-        S[i, NDECK] = k
+                s[U(DECK + k)] = s[U(DISC + k)]
+                s[U(DISC + k)] = -1
+                s[U(DISC_BY + k)] = -1
+            gen[0] = shuffle(gen[0], gen[1], s[DECK:DECK + nd], nd)
+            s[NDECK] = nd
+            s[NDISC] = 0
+        k = s[NDECK] - 1
+        s[U(DRAWN + n)] = s[U(DECK + k)]
+        s[U(DECK + k)] = -1
+        s[NDECK] = k
         n += 1
-    S[i, NDRAWN] = n
-    S[i, PHASE] = KEEPP
+    s[NDRAWN] = n
+    s[PHASE] = KEEPP
 
 
 # --- the rules: one decision -------------------------------------------------------------------
 @njit(cache=True)
-def _apply(S, rng, opts, i, a, comps):
-    """Play legal action ``a`` in slot ``i``; what ``_flow`` does next."""
-    ph = S[i, PHASE]
-    p = S[i, TP]
+def _apply(s, gen, opts, a, comps):
+    """Play legal action ``a`` in the slot of row ``s`` (generator row ``gen``); what ``_flow``
+    does next."""
+    ph = s[PHASE]
+    p = s[TP]
     o = 1 - p
-    S[i, DECISIONS] += 1
+    s[DECISIONS] += 1
     if ph == DRAFT:
-        actor = S[i, ACTOR]
-        _hand_push(S, i, actor, S[i, DISPLAY + a])
-        S[i, DISPLAY + a] = -1
-        if actor == S[i, START]:
-            S[i, ACTOR] = 1 - actor
+        actor = s[ACTOR]
+        _hand_push(s, actor, s[U(DISPLAY + a)])
+        s[U(DISPLAY + a)] = -1
+        if actor == s[START]:
+            s[ACTOR] = 1 - actor
             return DONE
         for d in range(3):
-            if S[i, DISPLAY + d] < 0 and S[i, NSTACK] > 0:
-                S[i, DISPLAY + d] = _stack_pop(S, i)
-        S[i, TP] = S[i, START]
+            if s[U(DISPLAY + d)] < 0 and s[NSTACK] > 0:
+                s[U(DISPLAY + d)] = _stack_pop(s)
+        s[TP] = s[START]
         return START_TURN
     if ph == TAKE:
-        _hand_push(S, i, p, _take_display(S, i, a))
+        _hand_push(s, p, _take_display(s, a))
         return ENTER_PLAY
     if ph == PLAYP:
         h = (a - PLAY) // 76
         pl = (a - PLAY) % 76
-        tile = _hand_pop(S, i, p, h)
-        if tile == S[i, FORCED + p]:
-            S[i, FORCED + p] = -1
-        _place(S, i, p, tile, pl, False)
+        tile = _hand_pop(s, p, h)
+        if tile == s[U(FORCED + p)]:
+            s[U(FORCED + p)] = -1
+        _place(s, p, tile, pl, False)
         if opts[O_BONUS_TILES] == 0:
             return HAND_CHECK
-        cols, cells = _conditions(S, i, p, comps)
+        cols, cells = _conditions(s, p, comps)
         if cols == 0 and cells == 0:
             return HAND_CHECK
-        S[i, COND_C] = cols
-        S[i, COND_X] = cells
+        s[COND_C] = cols
+        s[COND_X] = cells
         if opts[O_FLAG_ALL]:
-            _flag(S, i, p, cols, cells)
-        if S[i, NDECK] == 0 and S[i, NDISC] == 0:
+            _flag(s, p, cols, cells)
+        if s[NDECK] == 0 and s[NDISC] == 0:
             return HAND_CHECK
         if opts[O_BONUS_OPTIONAL]:
-            S[i, PHASE] = BONUS
+            s[PHASE] = BONUS
         else:
-            _draw_bonus(S, rng, i)
+            _draw_bonus(s, gen)
         return DONE
     if ph == BONUS:
         if a == ACCEPT:
-            _draw_bonus(S, rng, i)
+            _draw_bonus(s, gen)
             return DONE
         return HAND_CHECK
     if ph == KEEPP:
         j = a - KEEP
-        b = S[i, DRAWN + j]
-        for k in range(S[i, NDRAWN]):
+        b = s[U(DRAWN + j)]
+        for k in range(s[NDRAWN]):
             if k != j:
-                S[i, DISC + S[i, NDISC]] = S[i, DRAWN + k]
-                S[i, DISC_BY + S[i, NDISC]] = p
-                S[i, NDISC] += 1
-            S[i, DRAWN + k] = -1
-        S[i, NDRAWN] = 0
+                s[U(DISC + s[NDISC])] = s[U(DRAWN + k)]
+                s[U(DISC_BY + s[NDISC])] = p
+                s[NDISC] += 1
+            s[U(DRAWN + k)] = -1
+        s[NDRAWN] = 0
         if opts[O_FLAG_ALL] == 0:
-            _flag(S, i, p, S[i, COND_C], S[i, COND_X])
-        S[i, KEPT + 20 * p + S[i, NKEPT + p]] = b
-        S[i, NKEPT + p] += 1
-        S[i, EFFECT] = b
+            _flag(s, p, s[COND_C], s[COND_X])
+        s[U(KEPT + 20 * p + s[U(NKEPT + p)])] = b
+        s[U(NKEPT + p)] += 1
+        s[EFFECT] = b
         if BKIND[b] == NEST_KIND:
-            _hand_push(S, i, p, BTILE[b])
-            S[i, LIMITS + p] += 1
+            _hand_push(s, p, BTILE[b])
+            s[U(LIMITS + p)] += 1
         elif b == SP2:
-            S[i, SPIEDR + p] = 1
-        nxt = _effect_phase(S, i, b)
+            s[U(SPIEDR + p)] = 1
+        nxt = _effect_phase(s, b)
         if nxt >= 0:
-            S[i, PHASE] = nxt
+            s[PHASE] = nxt
             return DONE
         return HAND_CHECK
     if ph == SPY:
-        S[i, SPIEDC + p] |= 1 << (a - COLUMN)
+        s[U(SPIEDC + p)] |= 1 << (a - COLUMN)
         return HAND_CHECK
     if ph == TOKEN:
         if a != PASS:
-            tok = S[i, EFFECT] - TK1
+            tok = s[EFFECT] - TK1
             s_rel = (a - TARGET) // 24
-            S[i, TOKST + tok] = PLACED_TOK
-            S[i, TOKSEAT + tok] = p if s_rel == 0 else o
-            S[i, TOKCELL + tok] = (a - TARGET) % 24
+            s[U(TOKST + tok)] = PLACED_TOK
+            s[U(TOKSEAT + tok)] = p if s_rel == 0 else o
+            s[U(TOKCELL + tok)] = (a - TARGET) % 24
         return HAND_CHECK
     if ph == BRANCHP:
         if a != PASS:
-            S[i, BORIENT] = (a - BRANCH) % 2
-            S[i, TOKST + 4] = PLACED_TOK
-            S[i, TOKSEAT + 4] = p
-            S[i, TOKCELL + 4] = (a - BRANCH) // 2
+            s[BORIENT] = (a - BRANCH) % 2
+            s[U(TOKST + 4)] = PLACED_TOK
+            s[U(TOKSEAT + 4)] = p
+            s[U(TOKCELL + 4)] = (a - BRANCH) // 2
         return HAND_CHECK
     if ph == COVER_ASK:
         if a == ACCEPT:
-            S[i, COVER_TILE] = _stack_pop(S, i)
-            S[i, PHASE] = COVERP
+            s[COVER_TILE] = _stack_pop(s)
+            s[PHASE] = COVERP
             return DONE
         return HAND_CHECK
     if ph == COVERP:
-        tile = S[i, COVER_TILE]
-        S[i, COVER_TILE] = -1
-        _place(S, i, p, tile, a - COVER, True)
+        tile = s[COVER_TILE]
+        s[COVER_TILE] = -1
+        _place(s, p, tile, a - COVER, True)
         return HAND_CHECK
     if ph == FORCE:
         if a != PASS:
-            tile = _take_display(S, i, a)
-            _hand_push(S, i, o, tile)
-            S[i, FORCED + o] = tile
+            tile = _take_display(s, a)
+            _hand_push(s, o, tile)
+            s[U(FORCED + o)] = tile
         return HAND_CHECK
     if ph == DOUBLE_ASK:
         if a == ACCEPT:
-            S[i, EXTRA + o] = 1
+            s[U(EXTRA + o)] = 1
             if opts[O_SWAP]:
-                S[i, OWED + p] = 1
+                s[U(OWED + p)] = 1
         return HAND_CHECK
     if ph == DISCARD_ASK:
         if a == ACCEPT:
-            S[i, LIMITS + o] = max(0, S[i, LIMITS + o] - 1)
-            if S[i, NHAND + o] > 0:
-                S[i, PHASE] = OPP_DISCARD
-                S[i, ACTOR] = o
+            s[U(LIMITS + o)] = max(0, s[U(LIMITS + o)] - 1)
+            if s[U(NHAND + o)] > 0:
+                s[PHASE] = OPP_DISCARD
+                s[ACTOR] = o
                 return DONE
         return HAND_CHECK
     # OPP_DISCARD or HAND: a hand tile discarded face up
     seat = o if ph == OPP_DISCARD else p
-    tile = _hand_pop(S, i, seat, a - HAND)
-    if tile == S[i, FORCED + seat]:
-        S[i, FORCED + seat] = -1
-    S[i, TD + S[i, NTD]] = tile
-    S[i, NTD] += 1
+    tile = _hand_pop(s, seat, a - HAND)
+    if tile == s[U(FORCED + seat)]:
+        s[U(FORCED + seat)] = -1
+    s[U(TD + s[NTD])] = tile
+    s[NTD] += 1
     return HAND_CHECK
 
 
 @njit(cache=True)
-def _flow(S, i, todo):
+def _flow(s, todo):
     """The automatic steps after a decision (``rules``' ``_enter_play``, ``_enter_hand_check``,
     ``_end_turn``, ``_start_turn``) until the next decision or the end (phase over)."""
     while todo != DONE:
-        p = S[i, TP]
+        p = s[TP]
         if todo == ENTER_PLAY:
-            S[i, ACTOR] = p
-            if S[i, NHAND + p] > 0 and has_placement(S[i, OCC + p]):
-                S[i, PHASE] = PLAYP
+            s[ACTOR] = p
+            if s[U(NHAND + p)] > 0 and has_placement(s[U(OCC + p)]):
+                s[PHASE] = PLAYP
                 return
             todo = HAND_CHECK
         elif todo == HAND_CHECK:
-            S[i, ACTOR] = p
-            S[i, EFFECT] = -1
-            if S[i, NHAND + p] > S[i, LIMITS + p]:
-                S[i, PHASE] = HANDP
+            s[ACTOR] = p
+            s[EFFECT] = -1
+            if s[U(NHAND + p)] > s[U(LIMITS + p)]:
+                s[PHASE] = HANDP
                 return
             # §3.1: count the turn, choose the next turn player
             o = 1 - p
-            S[i, TURNS + p] += 1
-            S[i, FORCED + p] = -1
-            S[i, COND_C] = 0
-            S[i, COND_X] = 0
-            if S[i, EXTRA + p]:
-                S[i, EXTRA + p] = 0
-                if S[i, OWED + o]:
-                    S[i, OWED + o] = 0
-                    S[i, EXTRA + o] = 1
-                if S[i, TURNS + p] < TURNS_PER_PLAYER:
+            s[U(TURNS + p)] += 1
+            s[U(FORCED + p)] = -1
+            s[COND_C] = 0
+            s[COND_X] = 0
+            if s[U(EXTRA + p)]:
+                s[U(EXTRA + p)] = 0
+                if s[U(OWED + o)]:
+                    s[U(OWED + o)] = 0
+                    s[U(EXTRA + o)] = 1
+                if s[U(TURNS + p)] < TURNS_PER_PLAYER:
                     todo = START_TURN
                     continue
-            if S[i, TURNS + o] < TURNS_PER_PLAYER:
-                S[i, TP] = o
-            elif S[i, TURNS + p] < TURNS_PER_PLAYER:
-                S[i, TP] = p
+            if s[U(TURNS + o)] < TURNS_PER_PLAYER:
+                s[TP] = o
+            elif s[U(TURNS + p)] < TURNS_PER_PLAYER:
+                s[TP] = p
             else:
-                S[i, PHASE] = OVER
-                S[i, ACTOR] = -1
+                s[PHASE] = OVER
+                s[ACTOR] = -1
                 return
             todo = START_TURN
         else:  # START_TURN
-            S[i, ACTOR] = p
-            S[i, COND_C] = 0
-            S[i, COND_X] = 0
-            if S[i, FORCED + p] < 0 and _any_display(S, i):
-                S[i, PHASE] = TAKE
+            s[ACTOR] = p
+            s[COND_C] = 0
+            s[COND_X] = 0
+            if s[U(FORCED + p)] < 0 and _any_display(s):
+                s[PHASE] = TAKE
                 return
             todo = ENTER_PLAY
 
@@ -526,62 +528,62 @@ def _flow(S, i, todo):
 
 # --- new games ---------------------------------------------------------------------------------
 @njit(cache=True)
-def _new_game(S, rng, opts, i):
-    """``BowerGame.new_state`` in slot ``i``, from its generator."""
-    st = rng[i, 0]
-    inc = rng[i, 1]
+def _new_game(s, gen, opts):
+    """``BowerGame.new_state`` in the slot of row ``s``, from its generator row ``gen``."""
+    st = gen[0]
+    inc = gen[1]
     for k in range(NCOL):
-        S[i, k] = -1
+        s[U(k)] = -1
     st, start = bounded(st, inc, 2)
-    S[i, START] = start
+    s[START] = start
     for k in range(8):
-        S[i, EGGS + k] = k
-    st = shuffle(st, inc, S[i, EGGS:EGGS + 8], 8)
+        s[U(EGGS + k)] = k
+    st = shuffle(st, inc, s[EGGS:EGGS + 8], 8)
     if opts[O_ALTERNATE]:
         for c in range(6):
-            S[i, OWNER + c] = start if c % 2 == 0 else 1 - start
+            s[U(OWNER + c)] = start if c % 2 == 0 else 1 - start
     else:
         cols = np.arange(6)
         st = shuffle(st, inc, cols, 6)
         for c in range(6):
-            S[i, OWNER + c] = 1
+            s[U(OWNER + c)] = 1
         for k in range(3):
-            S[i, OWNER + cols[k]] = 0
+            s[U(OWNER + cols[k])] = 0
     for k in range(NUM_NEST_TILES):
-        S[i, STACK + k] = k
-    st = shuffle(st, inc, S[i, STACK:STACK + NUM_NEST_TILES], NUM_NEST_TILES)
-    S[i, NSTACK] = NUM_NEST_TILES
+        s[U(STACK + k)] = k
+    st = shuffle(st, inc, s[STACK:STACK + NUM_NEST_TILES], NUM_NEST_TILES)
+    s[NSTACK] = NUM_NEST_TILES
     for d in range(3):
-        S[i, DISPLAY + d] = _stack_pop(S, i)
+        s[U(DISPLAY + d)] = _stack_pop(s)
     for k in range(NUM_BONUS):
-        S[i, DECK + k] = k
-    st = shuffle(st, inc, S[i, DECK:DECK + NUM_BONUS], NUM_BONUS)
-    rng[i, 0] = st
-    S[i, NDECK] = NUM_BONUS
+        s[U(DECK + k)] = k
+    st = shuffle(st, inc, s[DECK:DECK + NUM_BONUS], NUM_BONUS)
+    gen[0] = st
+    s[NDECK] = NUM_BONUS
     for name in (DECISIONS, BORIENT, NDISC, NDRAWN, NTD, COND_C, COND_X):
-        S[i, name] = 0
-    S[i, BORIENT] = -1
+        s[U(name)] = 0
+    s[BORIENT] = -1
     for q in range(2):
         for name in (NHAND, TURNS, EXTRA, OWED, OCC, NPLACED, COLF, CELLF, NKEPT, SPIEDC,
                      SPIEDR, GEM1, GEM2):
-            S[i, name + q] = 0
-        S[i, LIMITS + q] = 1
+            s[U(name + q)] = 0
+        s[U(LIMITS + q)] = 1
         for m in range(4):
-            S[i, MATB + 4 * q + m] = 0
+            s[U(MATB + 4 * q + m)] = 0
         for c in range(24):
-            S[i, DEPTH + 24 * q + c] = 0
+            s[U(DEPTH + 24 * q + c)] = 0
     for tok in range(5):
-        S[i, TOKST + tok] = SUPPLY
-    S[i, PHASE] = DRAFT
-    S[i, ACTOR] = start
-    S[i, TP] = start
+        s[U(TOKST + tok)] = SUPPLY
+    s[PHASE] = DRAFT
+    s[ACTOR] = start
+    s[TP] = start
 
 
 @njit(cache=True)
 def new_games(S, rng, opts, lo, hi):
     """A new game in slots ``lo..hi-1``."""
     for i in range(lo, hi):
-        _new_game(S, rng, opts, i)
+        _new_game(S[i], rng[i], opts)
 
 
 
@@ -590,10 +592,12 @@ def _step_slot(S, rng, opts, i, a, rewards, terminated, comps, scores):
     rewards[i, 0] = 0.0
     rewards[i, 1] = 0.0
     terminated[i] = False
-    _flow(S, i, _apply(S, rng, opts, i, a, comps))
-    if S[i, PHASE] != OVER:
+    s = S[i]
+    gen = rng[i]
+    _flow(s, _apply(s, gen, opts, a, comps))
+    if s[PHASE] != OVER:
         return
-    pink = final_scores(S, i, opts, scores)
+    pink = final_scores(s, opts, scores)
     if opts[O_EGG_DIFF]:
         rewards[i, 0] = scores[0] - scores[1]
         rewards[i, 1] = scores[1] - scores[0]
@@ -605,7 +609,7 @@ def _step_slot(S, rng, opts, i, a, rewards, terminated, comps, scores):
             rewards[i, w] = 1.0
             rewards[i, 1 - w] = -1.0
     terminated[i] = True
-    _new_game(S, rng, opts, i)
+    _new_game(s, gen, opts)
 
 
 @njit(cache=True)

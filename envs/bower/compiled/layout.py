@@ -140,6 +140,10 @@ GS_STACK, GS_STACK_TOP, GS_DECK, GS_DECK_TOP = (
 
 
 # --- small helpers -----------------------------------------------------------------------------
+U = np.uint64  # a row index of this type skips numba's negative-index check (kernels index the
+# slot's row ``s = S[i]`` with U(column))
+
+
 @njit(cache=True)
 def popcount(x):
     n = 0
@@ -208,23 +212,23 @@ def has_cover(occ):
 
 
 @njit(cache=True, inline="always")
-def branch_code(S, i, q):
-    if S[i, TOKST + 4] == PLACED_TOK and S[i, TOKSEAT + 4] == q:
-        return 2 * S[i, TOKCELL + 4] + S[i, BORIENT]
+def branch_code(s, q):
+    if s[U(TOKST + 4)] == PLACED_TOK and s[U(TOKSEAT + 4)] == q:
+        return 2 * s[U(TOKCELL + 4)] + s[BORIENT]
     return -1
 
 
 @njit(cache=True, inline="always")
-def token_cell(S, i, tok, q):
-    if S[i, TOKST + tok] == PLACED_TOK and S[i, TOKSEAT + tok] == q:
-        return S[i, TOKCELL + tok]
+def token_cell(s, tok, q):
+    if s[U(TOKST + tok)] == PLACED_TOK and s[U(TOKSEAT + tok)] == q:
+        return s[U(TOKCELL + tok)]
     return -1
 
 
 
 @njit(cache=True, inline="always")
-def token_target_ok(S, i, tok, seat, cell):
-    t = S[i, TOP + 24 * seat + cell]
+def token_target_ok(s, tok, seat, cell):
+    t = s[U(TOP + 24 * seat + cell)]
     return t >= 0 and TARGET_OK[tok, t]
 
 

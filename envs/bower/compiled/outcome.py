@@ -23,6 +23,7 @@ from tablezoo.envs.bower.compiled.layout import (
     PINK_ALL_SCOPE,
     PINK_CELL_SCOPE,
     TOP,
+    U,
     branch_code,
     components,
     popcount,
@@ -36,7 +37,7 @@ from tablezoo.envs.bower.components import (
 
 # --- scoring (§6) --------------------------------------------------------------------------------
 @njit(cache=True)
-def final_scores(S, i, opts, scores):
+def final_scores(s, opts, scores):
     """``scoring.compute_final``: each seat's egg tokens into ``scores``; the pink seat or -1."""
     coloured = np.zeros((2, 24, 10), np.int64)
     wild_fe = np.zeros((2, 24), np.int64)
@@ -52,9 +53,9 @@ def final_scores(S, i, opts, scores):
     units = np.zeros(13, np.int64)
     x_one = opts[O_X_ONE] != 0
     for q in range(2):
-        branch = branch_code(S, i, q)
+        branch = branch_code(s, q)
         for m in range(3):
-            n = components(S[i, MATB + 4 * q + m], branch, comps)
+            n = components(s[U(MATB + 4 * q + m)], branch, comps)
             for k in range(n):
                 size = popcount(comps[k])
                 if size > sizes[q, m]:
@@ -64,12 +65,12 @@ def final_scores(S, i, opts, scores):
                 elif size == sizes[q, m]:
                     largest[q, m, nlargest[q, m]] = comps[k]
                     nlargest[q, m] += 1
-        x_cell = token_cell(S, i, 0, q)
-        wfe_cell = token_cell(S, i, 1, q)
-        wfl_cell = token_cell(S, i, 2, q)
-        shell_cell = token_cell(S, i, 3, q)
+        x_cell = token_cell(s, 0, q)
+        wfe_cell = token_cell(s, 1, q)
+        wfl_cell = token_cell(s, 2, q)
+        shell_cell = token_cell(s, 3, q)
         for c in range(24):
-            t = S[i, TOP + 24 * q + c]
+            t = s[U(TOP + 24 * q + c)]
             if t < 0:
                 continue
             for k in range(13):
@@ -146,7 +147,7 @@ def final_scores(S, i, opts, scores):
         if pink[q]:
             pcols[q] = (1 << (pink_cell[q] % 6)) if scope == PINK_CELL_SCOPE else tile_cols[q]
     for c in range(6):
-        code = ECODES[S[i, EGGS + c]]
+        code = ECODES[s[U(EGGS + c)]]
         feather = code < 4
         cnt = np.zeros(2, np.int64)
         sh = np.zeros(2, np.int64)
@@ -177,8 +178,8 @@ def final_scores(S, i, opts, scores):
     # 4. egg tiles: only the holder gains
     for q in range(2):
         r = 1 - q
-        for k in range(S[i, NKEPT + q]):
-            b = S[i, KEPT + 20 * q + k]
+        for k in range(s[U(NKEPT + q)]):
+            b = s[U(KEPT + 20 * q + k)]
             if BKIND[b] != EGG_KIND:
                 continue
             eb = b - EB_FIRST
