@@ -1,7 +1,7 @@
 """The numba kernels of ``bower``'s batched engine (``vector`` holds the Python class).
 
 The rules are ``rules``' and ``bonus``' own, written again over arrays: slot ``i``'s whole
-position is row ``i`` of one int64 matrix ``S`` (columns below: lists are a fixed-size block plus
+position is row ``i`` of one int32 matrix ``S`` (columns below: lists are a fixed-size block plus
 a length, nests are each cell's visible tile end, occupancies and flags are bit masks as in the
 Python engine), its generator row ``i`` of the uint64 ``rng`` (PCG32: state, increment). Options
 come as the int64 vector ``opts``.

@@ -26,7 +26,7 @@ from tablezoo.envs.bower.geometry import (
     PLACEMENT_CELLS,
 )
 
-# --- the position matrix S [B, NCOL] (int64) ---------------------------------------------------
+# --- the position matrix S [B, NCOL] (POS_DTYPE) -----------------------------------------------
 _COLUMNS = (
     ("PHASE", 1), ("ACTOR", 1), ("TP", 1), ("START", 1), ("EFFECT", 1), ("DECISIONS", 1),
     ("COVER_TILE", 1), ("BORIENT", 1), ("NSTACK", 1), ("NDECK", 1), ("NDISC", 1),
@@ -48,6 +48,7 @@ NCOL = _at
  NTD, COND_C, COND_X, EGGS, OWNER, STACK, DISPLAY, HANDS, NHAND, FORCED, LIMITS, TURNS, EXTRA,
  OWED, TOP, DEPTH, OCC, PLACED, NPLACED, COLF, CELLF, DECK, DISC, DISC_BY, KEPT, NKEPT, DRAWN,
  TOKST, TOKSEAT, TOKCELL, SPIEDC, SPIEDR, TD, MATB, GEM1, GEM2) = (COL[n] for n, _ in _COLUMNS)
+POS_DTYPE = np.int32  # every entry fits (bit masks have 24 bits); half of int64's cache lines
 HAND_STRIDE = 8  # HANDS: seat q's slots at HANDS + 8q (at most 6 used)
 MAX_PLACED = 16  # PLACED: seat q's (tile, placement, cover) at PLACED + 48q + 3k
 PLACED_STRIDE = 3 * MAX_PLACED

@@ -77,7 +77,7 @@ class BowerVector(CompiledVector):
         # forced_fallback needs no switch: a play is asked only when some placement fits, and
         # then the forced tile fits too (legality never depends on the tile)
         self._opts = opts
-        self._S = np.zeros((self.num_envs, L.NCOL), np.int64)  # the positions
+        self._S = np.zeros((self.num_envs, L.NCOL), L.POS_DTYPE)  # the positions
 
     # --- the kernels -------------------------------------------------------------------------
     def _new_games(self, lo: int, hi: int) -> None:
