@@ -129,6 +129,12 @@ for _e in range(NZ_CH.shape[0]):
         _j = _k if _k < NZ_N[_e] else 0
         NZP_OFF[_e + 1, _k] = 24 * NZ_CH[_e, _j]
         NZP_V[_e + 1, _k] = NZ_V[_e, _j]
+# the index of a single set bit b < 64: CELL_OF_BIT[((b * DEBRUIJN) >> 58) & 63] (a de Bruijn
+# sequence: every 6-bit window differs; the product wraps in int64)
+DEBRUIJN = 0x03F79D71B4CB0A89
+CELL_OF_BIT = np.zeros(64, np.int64)
+for _k in range(64):
+    CELL_OF_BIT[(((1 << _k) * DEBRUIJN) >> 58) & 63] = _k
 DISPLAY_ROWS = ob.DISPLAY_ROWS.copy()
 HAND_ROWS = ob.HAND_ROWS.copy()
 TILE_ROWS = ob.TILE_FEATURE_ROWS.copy()
