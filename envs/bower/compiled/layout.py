@@ -27,27 +27,36 @@ from tablezoo.envs.bower.geometry import (
 )
 
 # --- the position matrix S [B, NCOL] (POS_DTYPE) -----------------------------------------------
+# Ordered by use, 16 entries to a 64-byte cache line: the first line holds what checking an
+# action reads, the next ones what every step reads; the stack and bonus deck come last.
 _COLUMNS = (
-    ("PHASE", 1), ("ACTOR", 1), ("TP", 1), ("START", 1), ("EFFECT", 1), ("DECISIONS", 1),
-    ("COVER_TILE", 1), ("BORIENT", 1), ("NSTACK", 1), ("NDECK", 1), ("NDISC", 1),
-    ("NDRAWN", 1), ("NTD", 1), ("COND_C", 1), ("COND_X", 1),
-    ("EGGS", 8), ("OWNER", 6), ("STACK", 36), ("DISPLAY", 3), ("HANDS", 16), ("NHAND", 2),
-    ("FORCED", 2), ("LIMITS", 2), ("TURNS", 2), ("EXTRA", 2), ("OWED", 2), ("TOP", 48),
-    ("DEPTH", 48), ("OCC", 2), ("PLACED", 96), ("NPLACED", 2), ("COLF", 2), ("CELLF", 2),
-    ("DECK", 20), ("DISC", 20), ("DISC_BY", 20), ("KEPT", 40), ("NKEPT", 2), ("DRAWN", 3),
-    ("TOKST", 5), ("TOKSEAT", 5), ("TOKCELL", 5), ("SPIEDC", 2), ("SPIEDR", 2), ("TD", 40),
-    ("MATB", 8), ("GEM1", 2), ("GEM2", 2),
+    ("PHASE", 1), ("TP", 1), ("ACTOR", 1), ("EFFECT", 1), ("DISPLAY", 3), ("NHAND", 2),
+    ("FORCED", 2), ("OCC", 2), ("NDRAWN", 1), ("NSTACK", 1), ("START", 1),
+    ("DECISIONS", 1), ("COVER_TILE", 1), ("BORIENT", 1), ("NDECK", 1), ("NDISC", 1), ("NTD", 1),
+    ("COND_C", 1), ("COND_X", 1), ("LIMITS", 2), ("TURNS", 2), ("EXTRA", 2), ("OWED", 2),
+    ("HANDS", 16),
+    ("COLF", 2), ("CELLF", 2), ("SPIEDC", 2), ("SPIEDR", 2), ("NPLACED", 2), ("NKEPT", 2),
+    ("GEM1", 2), ("GEM2", 2),
+    ("MATB", 8), ("EGGS", 8),
+    ("OWNER", 6), ("TOKST", 5), ("TOKSEAT", 5),
+    ("TOKCELL", 5), ("DRAWN", 3), ("TOP", 48), ("DEPTH", 48), ("PLACED", 96), ("KEPT", 40),
+    ("DISC", 20), ("DISC_BY", 20), ("TD", 40), ("STACK", 36), ("DECK", 20),
 )  # fmt: skip
 _at = 0
 COL: dict[str, int] = {}
 for _name, _width in _COLUMNS:
     COL[_name] = _at
     _at += _width
-NCOL = _at
+NCOL = -(-_at // 16) * 16  # whole cache lines per row (the last entries unused)
 (PHASE, ACTOR, TP, START, EFFECT, DECISIONS, COVER_TILE, BORIENT, NSTACK, NDECK, NDISC, NDRAWN,
  NTD, COND_C, COND_X, EGGS, OWNER, STACK, DISPLAY, HANDS, NHAND, FORCED, LIMITS, TURNS, EXTRA,
  OWED, TOP, DEPTH, OCC, PLACED, NPLACED, COLF, CELLF, DECK, DISC, DISC_BY, KEPT, NKEPT, DRAWN,
- TOKST, TOKSEAT, TOKCELL, SPIEDC, SPIEDR, TD, MATB, GEM1, GEM2) = (COL[n] for n, _ in _COLUMNS)
+ TOKST, TOKSEAT, TOKCELL, SPIEDC, SPIEDR, TD, MATB, GEM1, GEM2) = (COL[n] for n in (
+    "PHASE", "ACTOR", "TP", "START", "EFFECT", "DECISIONS", "COVER_TILE", "BORIENT", "NSTACK",
+    "NDECK", "NDISC", "NDRAWN", "NTD", "COND_C", "COND_X", "EGGS", "OWNER", "STACK", "DISPLAY",
+    "HANDS", "NHAND", "FORCED", "LIMITS", "TURNS", "EXTRA", "OWED", "TOP", "DEPTH", "OCC",
+    "PLACED", "NPLACED", "COLF", "CELLF", "DECK", "DISC", "DISC_BY", "KEPT", "NKEPT", "DRAWN",
+    "TOKST", "TOKSEAT", "TOKCELL", "SPIEDC", "SPIEDR", "TD", "MATB", "GEM1", "GEM2"))
 POS_DTYPE = np.int32  # every entry fits (bit masks have 24 bits); half of int64's cache lines
 HAND_STRIDE = 8  # HANDS: seat q's slots at HANDS + 8q (at most 6 used)
 MAX_PLACED = 16  # PLACED: seat q's (tile, placement, cover) at PLACED + 48q + 3k

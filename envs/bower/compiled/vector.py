@@ -44,6 +44,15 @@ def make_vector(num_envs: int, seed: int | None = None, **options: Any) -> Bower
     return BowerVector(num_envs, seed, **options)
 
 
+def _line_aligned(rows: int, width: int, dtype: type) -> np.ndarray:
+    """A zeroed C-contiguous ``[rows, width]`` array whose first row starts on a 64-byte cache
+    line (with ``width`` a whole number of lines, every row does)."""
+    item = np.dtype(dtype).itemsize
+    buf = np.zeros(rows * width + 64 // item, dtype)
+    skip = (-buf.ctypes.data % 64) // item
+    return buf[skip:skip + rows * width].reshape(rows, width)
+
+
 def _tiles(xs: list[int]) -> list[str]:
     return [TILE_IDS[t] for t in xs]
 
@@ -77,7 +86,7 @@ class BowerVector(CompiledVector):
         # forced_fallback needs no switch: a play is asked only when some placement fits, and
         # then the forced tile fits too (legality never depends on the tile)
         self._opts = opts
-        self._S = np.zeros((self.num_envs, L.NCOL), L.POS_DTYPE)  # the positions
+        self._S = _line_aligned(self.num_envs, L.NCOL, L.POS_DTYPE)  # the positions
 
     # --- the kernels -------------------------------------------------------------------------
     def _new_games(self, lo: int, hi: int) -> None:
