@@ -81,9 +81,9 @@ def _any(o, start, n):
 
 
 @njit(cache=True)
-def _request_probs(o, opp, expw, read_opponent, probs):
+def _request_probs(o, opp, expw, probs):
     """``_request_probs``: known eggs certain; the others uniform over the unseen eggs, leaning
-    to the items the opponent has put in that column (``exp(read_opponent * units)``)."""
+    to the items the opponent has put in that column (``expw``: ``exp(read_opponent * units)``)."""
     seen = np.zeros(NUM_EGGS, np.bool_)
     for e in range(NUM_EGGS):
         if o[O_REMOVED + e] != 0:
@@ -100,8 +100,7 @@ def _request_probs(o, opp, expw, read_opponent, probs):
             if not seen[e]:
                 k = EGG_SLOT[e]
                 n = opp[S_REQ + 8 * c + k]
-                w = expw[n] if 0 <= n < EXP_SPAN else math.exp(read_opponent * float(n))
-                probs[c, k] += w
+                probs[c, k] += expw[min(max(n, 0), EXP_SPAN - 1)]
         p = probs[c]
         total = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]))
         for k in range(8):
@@ -136,26 +135,38 @@ def _pick(ids, values, n):
     return ids[0]
 
 
+@njit(cache=True, inline="always")
+def _copy(w, src):
+    """The what-if nest made nest ``src`` again."""
+    for j in range(w.shape[1]):
+        w[W_TRY, j] = w[src, j]
+
+
 @njit(cache=True)
 def _placed(w, src, tile, p, cover):
-    w[W_TRY, :] = w[src, :]
-    V.put(w[W_TRY], PL_CELLS[p, 0], tile[0], cover)
-    V.put(w[W_TRY], PL_CELLS[p, 1], tile[1], cover)
+    """The what-if nest: nest ``src`` with ``tile`` placed by ``p``; returns the cells changed."""
+    _copy(w, src)
+    a, b = PL_CELLS[p, 0], PL_CELLS[p, 1]
+    V.put(w[W_TRY], a, tile[0], cover)
+    V.put(w[W_TRY], b, tile[1], cover)
+    return (1 << a) | (1 << b)
 
 
 @njit(cache=True)
-def _value_of(w, st, comps, them, probs, ix, fx, tabs):
-    """My value of the what-if nest against ``them``."""
-    return V.value(w[W_TRY], them, probs, ix, fx, tabs, st[ST_TRY], comps)
+def _value_of(w, st, fa, comps, cells, them, probs, ix, fx, tabs):
+    """My value of the what-if nest (mine changed in ``cells``) against ``them``."""
+    return V.value(w[W_TRY], cells, st[ST_ME], fa[W_ME], them, probs, ix, fx, tabs, st[ST_TRY],
+                   comps, fa[W_TRY, 0])
 
 
 @njit(cache=True)
-def _base_value(w, st, comps, probs, ix, fx, tabs):
-    return V.value(w[W_ME], st[ST_THEM], probs, ix, fx, tabs, st[ST_BASE], comps)
+def _base_value(w, st, fa, comps, probs, ix, fx, tabs):
+    return V.value(w[W_ME], 0, st[ST_ME], fa[W_ME], st[ST_THEM], probs, ix, fx, tabs,
+                   st[ST_BASE], comps, fa[W_TRY, 0])
 
 
 @njit(cache=True)
-def _best_play(w, st, comps, tile, probs, ix, fx, tabs):
+def _best_play(w, st, fa, comps, tile, probs, ix, fx, tabs):
     """``_best_play``: my value after the best legal placement of ``tile`` (now if none)."""
     occ = _occupancy(w[W_ME])
     best = -np.inf
@@ -164,18 +175,18 @@ def _best_play(w, st, comps, tile, probs, ix, fx, tabs):
         if not _footprint_legal(occ, f):
             continue
         for p in (2 * f, 2 * f + 1):
-            _placed(w, W_ME, tile, p, False)
-            v = _value_of(w, st, comps, st[ST_THEM], probs, ix, fx, tabs)
+            cells = _placed(w, W_ME, tile, p, False)
+            v = _value_of(w, st, fa, comps, cells, st[ST_THEM], probs, ix, fx, tabs)
             if not found or v > best:
                 best = v
             found = True
     if not found:
-        return _base_value(w, st, comps, probs, ix, fx, tabs)
+        return _base_value(w, st, fa, comps, probs, ix, fx, tabs)
     return best
 
 
 @njit(cache=True)
-def _opponent_best(w, st, comps, tile, probs, ix, fx, tabs):
+def _opponent_best(w, st, fa, comps, tile, probs, ix, fx, tabs):
     """``_opponent_best``: the opponent's value after its best placement of ``tile``."""
     occ = _occupancy(w[W_THEM])
     best = -np.inf
@@ -184,8 +195,9 @@ def _opponent_best(w, st, comps, tile, probs, ix, fx, tabs):
         if not _footprint_legal(occ, f):
             continue
         for p in (2 * f, 2 * f + 1):
-            _placed(w, W_THEM, tile, p, False)
-            v = V.opponent_value(w[W_TRY], st[ST_ME], probs, ix, fx, tabs, st[ST_TRY], comps)
+            cells = _placed(w, W_THEM, tile, p, False)
+            v = V.opponent_value(w[W_TRY], cells, st[ST_THEM], fa[W_THEM], st[ST_ME], probs, ix,
+                                 fx, tabs, st[ST_TRY], comps, fa[W_TRY, 0])
             best = max(best, v)
             found = True
     return best if found else 0.0
@@ -213,35 +225,37 @@ def _token_target(w, k, s, cell):
 
 
 @njit(cache=True)
-def _effect_value(w, st, comps, k, a, probs, ix, fx, tabs):
+def _effect_value(w, st, fa, comps, k, a, probs, ix, fx, tabs):
     """``_effect_values`` of one id: my value after token ``k`` (4: the branch) by ``a``."""
     if a == PASS:
-        return _base_value(w, st, comps, probs, ix, fx, tabs)
+        return _base_value(w, st, fa, comps, probs, ix, fx, tabs)
     if k == TOK_BRANCH:
-        w[W_TRY, :] = w[W_ME, :]
+        _copy(w, W_ME)
         w[W_TRY, N_BRANCH] = a - BRANCH
-        return _value_of(w, st, comps, st[ST_THEM], probs, ix, fx, tabs)
+        return _value_of(w, st, fa, comps, 0, st[ST_THEM], probs, ix, fx, tabs)
     s, cell = divmod(a - TARGET, CELLS)
-    w[W_TRY, :] = w[s, :]
+    _copy(w, s)
+    old = w[s, N_TOK + k]
     w[W_TRY, N_TOK + k] = cell
+    cells = (1 << cell) | ((1 << old) if old >= 0 else 0)
     if s == 0:
-        return _value_of(w, st, comps, st[ST_THEM], probs, ix, fx, tabs)
-    V.stats(w[W_TRY], ix[I_GEMS], ix[I_X_ONE], st[ST_TRY], comps)
-    return V.value(w[W_ME], st[ST_TRY], probs, ix, fx, tabs, st[ST_BASE], comps)
+        return _value_of(w, st, fa, comps, cells, st[ST_THEM], probs, ix, fx, tabs)
+    V.changed_stats(w[W_TRY], cells, st[ST_THEM], fa[W_THEM], ix[I_GEMS], ix[I_X_ONE],
+                    st[ST_TRY], comps, fa[W_TRY, 0])
+    return V.value(w[W_ME], 0, st[ST_ME], fa[W_ME], st[ST_TRY], probs, ix, fx, tabs,
+                   st[ST_BASE], comps, fa[W_TRY, 0])
 
 
 @njit(cache=True)
-def _bonus_value(o, w, st, comps, tiles, b, base, probs, ix, fx, tabs):
+def _bonus_value(o, w, st, fa, comps, b, base, probs, ix, fx, tabs):
     """``_bonus_value``: the eggs a kept bonus tile ``b`` is estimated to be worth now."""
     kind = BONUS_KIND[b]
     if kind == B_EB:
-        V.stats(w[W_ME], ix[I_GEMS], ix[I_X_ONE], st[ST_BASE], comps)
-        sc, _tcol, _tmat, teb = tabs
-        return V._eb_value(st[ST_BASE], st[ST_THEM], 1 << BONUS_NUM[b], ix[I_TURN], sc,
-                           teb) + 0.05
+        return V._eb_value(st[ST_ME], st[ST_THEM], 1 << BONUS_NUM[b], ix[I_TURN],
+                           tabs[3]) + 0.05
     if kind == B_NB:
         k = BONUS_NUM[b]
-        gain = _best_play(w, st, comps, NB_TILES[k], probs, ix, fx, tabs) - base
+        gain = _best_play(w, st, fa, comps, NB_TILES[k], probs, ix, fx, tabs) - base
         return 0.15 + max(0.0, gain) * fx[F_REM] + (0.3 if k == 3 else 0.0)
     if kind == B_TK:
         k = BONUS_NUM[b]
@@ -253,7 +267,7 @@ def _bonus_value(o, w, st, comps, tiles, b, base, probs, ix, fx, tabs):
             for s in range(2):
                 for cell in range(CELLS):
                     if _token_target(w, k, s, cell):
-                        v = _effect_value(w, st, comps, k, TARGET + CELLS * s + cell, probs,
+                        v = _effect_value(w, st, fa, comps, k, TARGET + CELLS * s + cell, probs,
                                           ix, fx, tabs)
                         best = max(best, v)
                         found = True
@@ -263,7 +277,7 @@ def _bonus_value(o, w, st, comps, tiles, b, base, probs, ix, fx, tabs):
                     continue
                 for orient in range(2):
                     if BR_ENDS[2 * cell + orient, 0] >= 0:
-                        v = _effect_value(w, st, comps, k, BRANCH + 2 * cell + orient, probs,
+                        v = _effect_value(w, st, fa, comps, k, BRANCH + 2 * cell + orient, probs,
                                           ix, fx, tabs)
                         best = max(best, v)
                         found = True
@@ -321,7 +335,7 @@ def _current_token(o, w, m, nlegal, legal):
 
 
 @njit(cache=True)
-def decide(o, m, noop, par, tabs, expw, w, st, comps, tiles, values, legal, probs):
+def decide(o, m, noop, par, tabs, expw, w, st, fa, comps, tiles, values, legal, probs):
     """The heuristic's action for one row (``HeuristicAgent.act``); -1 if nothing is legal."""
     nlegal = 0
     for a in range(NUM_ACTIONS):
@@ -340,8 +354,8 @@ def decide(o, m, noop, par, tabs, expw, w, st, comps, tiles, values, legal, prob
     V.decode_nest(o, 0, w[W_ME])
     V.decode_nest(o, 1, w[W_THEM])
     x_one, gems = int(par[0]), int(par[1])
-    V.stats(w[W_THEM], gems, x_one, st[ST_THEM], comps)
-    _request_probs(o, st[ST_THEM], expw, par[5], probs)
+    V.stats(w[W_THEM], gems, x_one, st[ST_THEM], comps, fa[W_THEM])
+    _request_probs(o, st[ST_THEM], expw, probs)
     turn = min(max(round(float(o[O_SCALARS]) * 12), 0), 12)
     eb_mine = eb_theirs = 0
     for k in range(5):
@@ -355,7 +369,7 @@ def decide(o, m, noop, par, tabs, expw, w, st, comps, tiles, values, legal, prob
     fx[F_REM] = sc[turn, 0]
     fx[F_BONUS] = par[2] if gems else 0.0
     fx[F_HOLE], fx[F_KEEP], fx[F_DENY] = par[3], par[4], par[6]
-    V.stats(w[W_ME], gems, x_one, st[ST_ME], comps)
+    V.stats(w[W_ME], gems, x_one, st[ST_ME], comps, fa[W_ME])
     # the hand (present tiles, in slot order) and the display
     nhand = 0
     for h in range(HAND_SLOTS):
@@ -376,18 +390,18 @@ def decide(o, m, noop, par, tabs, expw, w, st, comps, tiles, values, legal, prob
             if a == PASS:
                 values[j] = -1e9
             else:
-                values[j] = -_opponent_best(w, st, comps, tiles[HAND_SLOTS + a - DISPLAY],
+                values[j] = -_opponent_best(w, st, fa, comps, tiles[HAND_SLOTS + a - DISPLAY],
                                             probs, ix, fx, tabs)
         return _pick(legal, values, nlegal)
     if first < PLAY:  # draft or take
         hand_best = np.empty(HAND_SLOTS)
         for h in range(nhand):
-            hand_best[h] = _best_play(w, st, comps, tiles[h], probs, ix, fx, tabs)
+            hand_best[h] = _best_play(w, st, fa, comps, tiles[h], probs, ix, fx, tabs)
         deny = np.zeros(3)
         if fx[F_DENY] > 0:
             theirs = np.empty(3)
             for d in range(3):
-                theirs[d] = (_opponent_best(w, st, comps, tiles[HAND_SLOTS + d], probs, ix, fx,
+                theirs[d] = (_opponent_best(w, st, fa, comps, tiles[HAND_SLOTS + d], probs, ix, fx,
                                             tabs) if shown[d] else -np.inf)
             top = max(theirs[0], max(theirs[1], theirs[2]))
             for d in range(3):
@@ -398,7 +412,7 @@ def decide(o, m, noop, par, tabs, expw, w, st, comps, tiles, values, legal, prob
                 deny[d] = top - rest if math.isfinite(rest) else 0.0
         for j in range(nlegal):
             d = legal[j] - DISPLAY
-            top1 = _best_play(w, st, comps, tiles[HAND_SLOTS + d], probs, ix, fx, tabs)
+            top1 = _best_play(w, st, fa, comps, tiles[HAND_SLOTS + d], probs, ix, fx, tabs)
             top2 = -np.inf
             for h in range(nhand):
                 v = hand_best[h]
@@ -412,37 +426,38 @@ def decide(o, m, noop, par, tabs, expw, w, st, comps, tiles, values, legal, prob
     if first < PASS:  # play
         for j in range(nlegal):
             h, p = divmod(legal[j] - PLAY, PLACEMENTS)
-            _placed(w, W_ME, tiles[h], p, False)
-            values[j] = _value_of(w, st, comps, st[ST_THEM], probs, ix, fx, tabs)
+            cells = _placed(w, W_ME, tiles[h], p, False)
+            values[j] = _value_of(w, st, fa, comps, cells, st[ST_THEM], probs, ix, fx, tabs)
         return _pick(legal, values, nlegal)
     if phase in (PH_BONUS, PH_DISCARD_ASK):
         return ACCEPT if m[ACCEPT] else first
     if phase == PH_DOUBLE_ASK:
         return PASS if m[PASS] else first
     if phase == PH_COVER_ASK:
-        base = _base_value(w, st, comps, probs, ix, fx, tabs)
+        base = _base_value(w, st, fa, comps, probs, ix, fx, tabs)
         cheapest = np.inf
         occ = _occupancy(w[W_ME])
         empty_end = tiles[HAND_SLOTS + 3]
         for p in range(0, PLACEMENTS, 2):
             a, b = PL_CELLS[p, 0], PL_CELLS[p, 1]
             if (occ >> a) & 1 and (occ >> b) & 1:
-                w[W_TRY, :] = w[W_ME, :]
+                _copy(w, W_ME)
                 empty_end[:] = 0
                 empty_end[0, 0] = w[W_ME, N_MAT + a]
                 empty_end[1, 0] = w[W_ME, N_MAT + b]
                 V.put(w[W_TRY], a, empty_end[0], True)
                 V.put(w[W_TRY], b, empty_end[1], True)
-                v = _value_of(w, st, comps, st[ST_THEM], probs, ix, fx, tabs)
+                v = _value_of(w, st, fa, comps, (1 << a) | (1 << b), st[ST_THEM], probs, ix,
+                              fx, tabs)
                 cheapest = min(cheapest, base - v)
         if cheapest <= 0.15 and m[ACCEPT]:
             return ACCEPT
         return PASS if m[PASS] else first
     if phase == PH_KEEP:
-        base = _base_value(w, st, comps, probs, ix, fx, tabs)
+        base = _base_value(w, st, fa, comps, probs, ix, fx, tabs)
         for j in range(nlegal):
             b = _argmax(o, O_DRAW + NUM_BONUS * (legal[j] - KEEP), NUM_BONUS)
-            values[j] = _bonus_value(o, w, st, comps, tiles, b, base, probs, ix, fx, tabs)
+            values[j] = _bonus_value(o, w, st, fa, comps, b, base, probs, ix, fx, tabs)
         return _pick(legal, values, nlegal)
     if phase == PH_SPY:
         for j in range(nlegal):
@@ -462,18 +477,18 @@ def decide(o, m, noop, par, tabs, expw, w, st, comps, tiles, values, legal, prob
     if phase in (PH_TOKEN, PH_BRANCH):
         k = _current_token(o, w, m, nlegal, legal) if phase == PH_TOKEN else TOK_BRANCH
         for j in range(nlegal):
-            values[j] = _effect_value(w, st, comps, k, legal[j], probs, ix, fx, tabs)
+            values[j] = _effect_value(w, st, fa, comps, k, legal[j], probs, ix, fx, tabs)
         return _pick(legal, values, nlegal)
     if phase == PH_COVER:
         tile = tiles[HAND_SLOTS + 3]
         _decode_tile(o, O_COVER + 1, tile)
         for j in range(nlegal):
-            _placed(w, W_ME, tile, legal[j] - COVER, True)
-            values[j] = _value_of(w, st, comps, st[ST_THEM], probs, ix, fx, tabs)
+            cells = _placed(w, W_ME, tile, legal[j] - COVER, True)
+            values[j] = _value_of(w, st, fa, comps, cells, st[ST_THEM], probs, ix, fx, tabs)
         return _pick(legal, values, nlegal)
     if first >= HAND:  # the hand check or the opponent's discard effect
         for j in range(nlegal):
-            values[j] = -_best_play(w, st, comps, tiles[legal[j] - HAND], probs, ix, fx, tabs)
+            values[j] = -_best_play(w, st, fa, comps, tiles[legal[j] - HAND], probs, ix, fx, tabs)
         return _pick(legal, values, nlegal)
     return first
 
@@ -485,7 +500,8 @@ def actions(obs, mask, par, sc, tcol, tmat, teb, expw, out):
     tabs = (sc, tcol, tmat, teb)
     w = np.zeros((3, T.NEST_LEN), np.int64)
     st = np.zeros((4, T.STATS_LEN), np.int64)
-    comps = np.zeros(48, np.int64)
+    comps = np.zeros(24, np.int64)
+    fa = np.zeros((3, CELLS, T.FACTS_LEN), np.int64)  # each cell's facts: mine, theirs, scratch
     tiles = np.zeros((HAND_SLOTS + 4, 2, 15), np.int64)
     values = np.zeros(NUM_ACTIONS, np.float64)
     legal = np.zeros(NUM_ACTIONS, np.int64)
@@ -493,5 +509,5 @@ def actions(obs, mask, par, sc, tcol, tmat, teb, expw, out):
     wide = mask.shape[1] > NUM_ACTIONS
     for i in range(obs.shape[0]):
         noop = wide and mask.shape[1] == NUM_ACTIONS + 1 and mask[i, NUM_ACTIONS]
-        out[i] = decide(obs[i], mask[i], noop, par, tabs, expw, w, st, comps, tiles, values,
+        out[i] = decide(obs[i], mask[i], noop, par, tabs, expw, w, st, fa, comps, tiles, values,
                         legal, probs)

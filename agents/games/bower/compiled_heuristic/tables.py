@@ -4,8 +4,8 @@ ids, board bitboards, and the heuristic's tanh/exp terms tabulated by Python its
 The Python heuristic takes its column terms from ``numpy.tanh`` and its material and egg tile
 terms and request weights from the ``math`` module; numba's functions may differ from those in
 the last bit, so every such term the position value can meet is computed here, in Python, the
-way the agent computes it, and the kernels look it up (falling back to numba's function only
-outside the tables, which no nest reaches)."""
+way the agent computes it, and the kernels look it up: the tables span every difference and count
+a nest can show (checked here against the components)."""
 
 from __future__ import annotations
 
@@ -113,17 +113,31 @@ N_BRANCH, N_CELL_FLAGS, N_COL_FLAGS, N_PINK_CELLS = N_TOK + 4, N_TOK + 5, N_TOK 
 NEST_LEN = N_TOK + 8
 # a nest's statistics as one row: largest groups, request counts per column and slot, shells
 # per column, colour units, shells, a pink shell, the pink columns (bits), a newly met gem
-# condition, odd empty regions
+# condition, odd empty regions; then the bitboards they came from (cells of each material, with
+# a gem, with two, with a pink shell), from which a changed nest's row is made
 S_SIZES, S_REQ, S_COL_SHELLS, S_COLOUR = 0, 3, 51, 57
 S_SHELLS, S_PINK, S_PINK_COLS, S_NEW, S_ODD = 61, 62, 63, 64, 65
-STATS_LEN = 66
+S_MATBITS, S_G1, S_G2, S_PINKBITS = 66, 70, 71, 72
+STATS_LEN = 73
+# one cell's facts: request counts [8], colour units [4], shells, gems, a pink shell
+F_REQ, F_COLOUR, F_SHELLS, F_GEMS, F_PINK = 0, 8, 12, 13, 14
+FACTS_LEN = 15
 
 # ---------------------------------------------------------------------- the terms
 TURNS = 13  # my_turns 0..12 (12 and beyond: the same scales as 11)
-COL_HALF = 80  # column differences -40..+40 in half units
-MAT_HALF = 60  # material differences -30..+30 in half units
-EB_SPAN = 120  # egg tile differences -120..+120
-EXP_SPAN = 200  # request counts 0..199
+# The spans of the tables, checked against the components: a cell shows at most
+# ``_UNITS`` feather/flower units (so as many of one request slot or colour) and ``_SHELLS``
+# shells, doubled by the shell token.
+_UNITS = max(sum(units[:10]) for units in END_UNITS_LIST)
+_SHELLS = max(units[11] + units[12] for units in END_UNITS_LIST)
+COL_HALF = 40  # column differences in half units (a column: 4 cells)
+MAT_HALF = 2 * CELLS + 2  # material differences in half units
+EB_SPAN = 4 * CELLS  # egg tile differences (colour units or shells over the nest)
+EXP_SPAN = 4 * 8 + 1  # a column's request count
+if not (2 * 4 * _UNITS + 1 <= COL_HALF and CELLS * max(_UNITS, 2 * _SHELLS) <= EB_SPAN
+        and 4 * _UNITS < EXP_SPAN):
+    raise ValueError("bower compiled heuristic: a tile end holds more units than the term "
+                     "tables span; widen COL_HALF, EB_SPAN and EXP_SPAN")
 
 
 def scales(turn: int) -> tuple[float, float, float, float]:
@@ -133,7 +147,7 @@ def scales(turn: int) -> tuple[float, float, float, float]:
 
 
 def term_tables(read_opponent: float) -> tuple[np.ndarray, ...]:
-    """(SCALES [13, 4], TCOL [13, 161], TMAT [13, 121], TEB [13, 241], EXPW [200]): the terms as
+    """(SCALES [13, 4], TCOL, TMAT, TEB [13, span], EXPW [span]): the terms as
     the agent computes them (numpy's tanh for columns, the math module's for the rest)."""
     sc = np.array([scales(t) for t in range(TURNS)], np.float64)
     tcol = np.empty((TURNS, 2 * COL_HALF + 1))

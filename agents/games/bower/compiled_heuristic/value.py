@@ -9,8 +9,6 @@ term by term in the agent's order (the 48 column terms in numpy's pairwise order
 
 from __future__ import annotations
 
-import math
-
 from numba import njit
 
 import tablezoo.agents.games.bower.compiled_heuristic.tables as T
@@ -21,6 +19,8 @@ N_CELL_FLAGS, N_COL_FLAGS, N_PINK_CELLS = T.N_CELL_FLAGS, T.N_COL_FLAGS, T.N_PIN
 S_SIZES, S_REQ, S_COL_SHELLS, S_COLOUR = T.S_SIZES, T.S_REQ, T.S_COL_SHELLS, T.S_COLOUR
 S_SHELLS, S_PINK, S_PINK_COLS, S_NEW, S_ODD = T.S_SHELLS, T.S_PINK, T.S_PINK_COLS, T.S_NEW, \
     T.S_ODD
+S_MATBITS, S_G1, S_G2, S_PINKBITS = T.S_MATBITS, T.S_G1, T.S_G2, T.S_PINKBITS
+F_REQ, F_COLOUR, F_SHELLS, F_GEMS, F_PINK = T.F_REQ, T.F_COLOUR, T.F_SHELLS, T.F_GEMS, T.F_PINK
 COLF, COLL, FULL_BITS = T.COLF, T.COLL, T.FULL_BITS
 COL_BITS, BR_ENDS = T.COL_BITS, T.BR_ENDS
 COL_HALF, MAT_HALF, EB_SPAN, EXP_SPAN = T.COL_HALF, T.MAT_HALF, T.EB_SPAN, T.EXP_SPAN
@@ -46,7 +46,7 @@ def _spread(b):
     return (b | ((b << 1) & ~COLF) | ((b >> 1) & ~COLL) | (b << 6) | (b >> 6)) & FULL_BITS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def components(bits, la, lb, out):
     """``scoring.components``: the groups of ``bits`` (lowest cell first) into ``out``, their
     count; ``la``/``lb`` the cell bits a branch joins (0: none), used when both are in."""
@@ -121,7 +121,7 @@ def decode_nest(o, seat, nest):
     nest[N_COL_FLAGS] = cols
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put(nest, cell, end, cover):
     """``Nest.put``: tile end ``end`` (material, 13 units, NB4) shown on ``cell``; a cover
     removes the tokens and the branch based there."""
@@ -141,65 +141,121 @@ def put(nest, cell, end, cover):
 
 
 # ---------------------------------------------------------------------- statistics
+@njit(cache=True, inline="always")
+def cell_facts(nest, cell, x_one, f):
+    """``pieces.cell_stats`` of ``cell`` into ``f`` (all 0 for an empty cell): its request
+    counts, colour units, shells (doubled by the shell token), gems and pink shell."""
+    f[:] = 0
+    if nest[N_MAT + cell] < 0:
+        return
+    toks = ((nest[N_TOK] == cell) * 1) | ((nest[N_TOK + 1] == cell) * 2) \
+        | ((nest[N_TOK + 2] == cell) * 4) | ((nest[N_TOK + 3] == cell) * 8)
+    ub = N_UNITS + NUM_CODES * cell
+    u0, u1, u2, u3, u4 = nest[ub], nest[ub + 1], nest[ub + 2], nest[ub + 3], nest[ub + 4]
+    u5, u6, u7, u8, u9 = nest[ub + 5], nest[ub + 6], nest[ub + 7], nest[ub + 8], nest[ub + 9]
+    if toks & 1:
+        if not x_one:
+            u0 = u1 = u2 = u3 = u4 = u5 = u6 = u7 = u8 = u9 = 0
+        elif u0 != 0:
+            u0 -= 1
+        elif u1 != 0:
+            u1 -= 1
+        elif u2 != 0:
+            u2 -= 1
+        elif u3 != 0:
+            u3 -= 1
+        elif u4 != 0:
+            u4 -= 1
+        elif u5 != 0:
+            u5 -= 1
+        elif u6 != 0:
+            u6 -= 1
+        elif u7 != 0:
+            u7 -= 1
+        elif u8 != 0:
+            u8 -= 1
+        elif u9 != 0:
+            u9 -= 1
+    wild_fe, wild_fl = u4, u9
+    if toks & 2:
+        wild_fe += u0 + u1 + u2 + u3
+        u0 = u1 = u2 = u3 = 0
+    if toks & 4:
+        wild_fl += u5 + u6 + u7 + u8
+        u5 = u6 = u7 = u8 = 0
+    f[F_REQ], f[F_REQ + 1], f[F_REQ + 2], f[F_REQ + 3] = \
+        u0 + wild_fe, u1 + wild_fe, u2 + wild_fe, u3 + wild_fe
+    f[F_REQ + 4], f[F_REQ + 5], f[F_REQ + 6], f[F_REQ + 7] = \
+        u5 + wild_fl, u6 + wild_fl, u7 + wild_fl, u8 + wild_fl
+    f[F_COLOUR], f[F_COLOUR + 1], f[F_COLOUR + 2], f[F_COLOUR + 3] = \
+        u0 + u5, u1 + u6, u2 + u7, u3 + u8
+    f[F_SHELLS] = (nest[ub + 11] + nest[ub + 12]) * (2 if toks & 8 else 1)
+    f[F_GEMS] = nest[ub + 10]
+    f[F_PINK] = nest[ub + 12] != 0
+
+
+@njit(cache=True, inline="always")
+def _add_cell(st, cell, mat, f, sign):
+    """Move ``st``'s sums and bitboards by ``cell``'s facts ``f`` (``sign`` -1 takes them out)."""
+    rb = S_REQ + 8 * (cell % 6)
+    for k in range(8):
+        st[rb + k] += sign * f[F_REQ + k]
+    for k in range(4):
+        st[S_COLOUR + k] += sign * f[F_COLOUR + k]
+    st[S_COL_SHELLS + cell % 6] += sign * f[F_SHELLS]
+    st[S_SHELLS] += sign * f[F_SHELLS]
+    bit = 1 << cell
+    if sign > 0:
+        if mat >= 0:
+            st[S_MATBITS + mat] |= bit
+        if f[F_GEMS] >= 1:
+            st[S_G1] |= bit
+        if f[F_GEMS] >= 2:
+            st[S_G2] |= bit
+        if f[F_PINK]:
+            st[S_PINKBITS] |= bit
+    else:
+        for m in range(4):
+            st[S_MATBITS + m] &= ~bit
+        st[S_G1] &= ~bit
+        st[S_G2] &= ~bit
+        st[S_PINKBITS] &= ~bit
+
+
 @njit(cache=True)
-def stats(nest, gems_matter, x_one, st, comps):
-    """``nest_stats`` of ``nest`` into ``st``; returns the gem progress credit."""
+def stats(nest, gems_matter, x_one, st, comps, facts):
+    """``nest_stats`` of ``nest`` into ``st``, each cell's facts into ``facts`` [24, 15];
+    returns the gem progress credit."""
     st[:] = 0
-    mb0 = mb1 = mb2 = mb3 = 0
-    g1 = g2 = pinkbits = 0
-    t0, t1, t2, t3 = nest[N_TOK], nest[N_TOK + 1], nest[N_TOK + 2], nest[N_TOK + 3]
-    u = comps[CELLS:CELLS + NUM_CODES]  # one cell's units, changed by its tokens
     for cell in range(CELLS):
-        m = nest[N_MAT + cell]
-        if m < 0:
-            continue
-        bit = 1 << cell
-        if m == 0:
-            mb0 |= bit
-        elif m == 1:
-            mb1 |= bit
-        elif m == 2:
-            mb2 |= bit
-        else:
-            mb3 |= bit
-        toks = ((t0 == cell) * 1) | ((t1 == cell) * 2) | ((t2 == cell) * 4) | ((t3 == cell) * 8)
-        ub = N_UNITS + NUM_CODES * cell
-        for k in range(NUM_CODES):
-            u[k] = nest[ub + k]
-        if toks & 1:
-            if x_one:
-                for k in range(10):
-                    if u[k] != 0:
-                        u[k] -= 1
-                        break
-            else:
-                for k in range(10):
-                    u[k] = 0
-        wild_fe, wild_fl = u[4], u[9]
-        if toks & 2:
-            wild_fe += u[0] + u[1] + u[2] + u[3]
-            for k in range(4):
-                u[k] = 0
-        if toks & 4:
-            wild_fl += u[5] + u[6] + u[7] + u[8]
-            for k in range(5, 9):
-                u[k] = 0
-        col = cell % 6
-        rb = S_REQ + 8 * col
-        for k in range(4):
-            st[rb + k] += u[k] + wild_fe
-            st[rb + 4 + k] += u[5 + k] + wild_fl
-            st[S_COLOUR + k] += u[k] + u[5 + k]
-        shells = (u[11] + u[12]) * (2 if toks & 8 else 1)
-        st[S_COL_SHELLS + col] += shells
-        st[S_SHELLS] += shells
-        if u[10] >= 1:
-            g1 |= bit
-        if u[10] >= 2:
-            g2 |= bit
-        if nest[ub + 12] != 0:
-            pinkbits |= bit
-    # group facts (``_group_facts``)
+        cell_facts(nest, cell, x_one, facts[cell])
+        _add_cell(st, cell, nest[N_MAT + cell], facts[cell], 1)
+    return _groups(nest, gems_matter, st, comps)
+
+
+@njit(cache=True)
+def changed_stats(nest, cells, base, base_facts, gems_matter, x_one, st, comps, f):
+    """``nest_stats`` of ``nest``, which differs from the nest of ``base``/``base_facts`` only
+    in the cells of bitboard ``cells`` (and perhaps its branch): the sums moved by those cells,
+    as the agent's ``Nest`` moves them. Returns the gem progress credit."""
+    st[:] = base
+    rest = cells
+    while rest:
+        bit = rest & -rest
+        rest &= ~bit
+        cell = popcount(bit - 1)
+        _add_cell(st, cell, -1, base_facts[cell], -1)
+        cell_facts(nest, cell, x_one, f)
+        _add_cell(st, cell, nest[N_MAT + cell], f, 1)
+    return _groups(nest, gems_matter, st, comps)
+
+
+@njit(cache=True)
+def _groups(nest, gems_matter, st, comps):
+    """The rest of ``nest_stats`` from the bitboards in ``st`` (``_group_facts``, the odd
+    empty regions, the pink columns): into ``st``; returns the gem progress credit."""
+    mb0, mb1, mb2, mb3 = st[S_MATBITS], st[S_MATBITS + 1], st[S_MATBITS + 2], st[S_MATBITS + 3]
+    g1, g2, pinkbits = st[S_G1], st[S_G2], st[S_PINKBITS]
     la = lb = 0
     br = nest[N_BRANCH]
     if br >= 0 and BR_ENDS[br, 0] >= 0:
@@ -240,36 +296,32 @@ def stats(nest, gems_matter, x_one, st, comps):
         odd += popcount(comps[j]) & 1
     st[S_ODD] = odd
     st[S_NEW] = new_condition
+    st[S_PINK] = pinkbits != 0
+    cols = 0
     if pinkbits != 0:
-        st[S_PINK] = 1
         pc = nest[N_PINK_CELLS]
-        cols = 0
         for i in range(CELLS):
             if (pc >> i) & 1:
                 cols |= 1 << (i % 6)
-        st[S_PINK_COLS] = cols
+    st[S_PINK_COLS] = cols
     return potential
 
 
 # ---------------------------------------------------------------------- the value
+# The terms are looked up, the index held inside the table (which spans every value a nest can
+# give: ``tables``); a lookup costs nothing beside a call into numba's tanh.
 @njit(cache=True, inline="always")
-def _tanh_col(tcol, sc, t, d2):
-    i = d2 + COL_HALF
-    if 0 <= i < tcol.shape[1]:
-        return tcol[t, i]
-    return math.tanh(d2 / 2.0 / sc[t, 1])
+def _tanh_col(tcol, t, d2):
+    return tcol[t, min(max(d2 + COL_HALF, 0), 2 * COL_HALF)]
 
 
 @njit(cache=True, inline="always")
-def _tanh_mat(tmat, sc, t, d2):
-    i = d2 + MAT_HALF
-    if 0 <= i < tmat.shape[1]:
-        return tmat[t, i]
-    return math.tanh(d2 / 2.0 / sc[t, 2])
+def _tanh_mat(tmat, t, d2):
+    return tmat[t, min(max(d2 + MAT_HALF, 0), 2 * MAT_HALF)]
 
 
-@njit(cache=True)
-def _eb_value(h, o, tiles, t, sc, teb):
+@njit(cache=True, inline="always")
+def _eb_value(h, o, tiles, t, teb):
     """``_eb_value``: the egg tiles ``tiles`` (bits of EB1-EB5) held by ``h`` against ``o``."""
     v = 0.0
     for e in range(5):
@@ -282,34 +334,29 @@ def _eb_value(h, o, tiles, t, sc, teb):
             continue
         else:
             d = h[S_SHELLS] - o[S_SHELLS]
-        i = d + EB_SPAN
-        if 0 <= i < teb.shape[1]:
-            th = teb[t, i]
-        else:
-            th = math.tanh((d - 0.5) / sc[t, 3])
-        v += 0.5 * (1.0 + th)
+        v += 0.5 * (1.0 + teb[t, min(max(d + EB_SPAN, 0), 2 * EB_SPAN)])
     return v
 
 
 @njit(cache=True, inline="always")
-def _term(me, them, probs, c, k, lean2, t, tcol, sc):
+def _term(me, them, probs, c, k, lean2, t, tcol):
     m = me[S_REQ + 8 * c + k]
     th = them[S_REQ + 8 * c + k]
     d2 = lean2 if m == th and m > 0 else 2 * (m - th)
-    return probs[c, k] * _tanh_col(tcol, sc, t, d2)
+    return probs[c, k] * _tanh_col(tcol, t, d2)
 
 
 @njit(cache=True)
 def contest(me, them, probs, eb_me, eb_them, t, tabs):
     """``contest_value``: materials, the 48 column terms (numpy's pairwise order) and egg
     tiles, me minus them."""
-    sc, tcol, tmat, teb = tabs
+    _sc, tcol, tmat, teb = tabs
     v = 0.0
     for m in range(3):
         d2 = 2 * (me[S_SIZES + m] - them[S_SIZES + m])
         if d2 == 0 and m == 1 and me[S_SIZES + 1] > 0 and (me[S_PINK] or them[S_PINK]):
             d2 = 1 if me[S_PINK] else -1
-        v += _tanh_mat(tmat, sc, t, d2)
+        v += _tanh_mat(tmat, t, d2)
     r0 = r1 = r2 = r3 = r4 = r5 = r6 = r7 = 0.0
     for c in range(6):
         tied = False
@@ -325,14 +372,14 @@ def contest(me, them, probs, eb_me, eb_them, t, tabs):
                 lean2 = -1
             elif me[S_COL_SHELLS + c] != them[S_COL_SHELLS + c]:
                 lean2 = 1 if me[S_COL_SHELLS + c] > them[S_COL_SHELLS + c] else -1
-        x0 = _term(me, them, probs, c, 0, lean2, t, tcol, sc)
-        x1 = _term(me, them, probs, c, 1, lean2, t, tcol, sc)
-        x2 = _term(me, them, probs, c, 2, lean2, t, tcol, sc)
-        x3 = _term(me, them, probs, c, 3, lean2, t, tcol, sc)
-        x4 = _term(me, them, probs, c, 4, lean2, t, tcol, sc)
-        x5 = _term(me, them, probs, c, 5, lean2, t, tcol, sc)
-        x6 = _term(me, them, probs, c, 6, lean2, t, tcol, sc)
-        x7 = _term(me, them, probs, c, 7, lean2, t, tcol, sc)
+        x0 = _term(me, them, probs, c, 0, lean2, t, tcol)
+        x1 = _term(me, them, probs, c, 1, lean2, t, tcol)
+        x2 = _term(me, them, probs, c, 2, lean2, t, tcol)
+        x3 = _term(me, them, probs, c, 3, lean2, t, tcol)
+        x4 = _term(me, them, probs, c, 4, lean2, t, tcol)
+        x5 = _term(me, them, probs, c, 5, lean2, t, tcol)
+        x6 = _term(me, them, probs, c, 6, lean2, t, tcol)
+        x7 = _term(me, them, probs, c, 7, lean2, t, tcol)
         if c == 0:
             r0, r1, r2, r3, r4, r5, r6, r7 = x0, x1, x2, x3, x4, x5, x6, x7
         else:
@@ -345,7 +392,7 @@ def contest(me, them, probs, eb_me, eb_them, t, tabs):
             r6 += x6
             r7 += x7
     v += ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    v += _eb_value(me, them, eb_me, t, sc, teb) - _eb_value(them, me, eb_them, t, sc, teb)
+    v += _eb_value(me, them, eb_me, t, teb) - _eb_value(them, me, eb_them, t, teb)
     return v
 
 
@@ -361,16 +408,20 @@ def extras(me, potential, fx):
 
 
 @njit(cache=True)
-def value(nest, them, probs, ix, fx, tabs, st, comps):
-    """The agent's ``_value``: my ``nest`` against the opponent's statistics ``them``."""
-    potential = stats(nest, ix[I_GEMS], ix[I_X_ONE], st, comps)
+def value(nest, cells, base, base_facts, them, probs, ix, fx, tabs, st, comps, f):
+    """The agent's ``_value``: my ``nest`` (``base``'s nest changed in ``cells``) against the
+    opponent's statistics ``them``."""
+    potential = changed_stats(nest, cells, base, base_facts, ix[I_GEMS], ix[I_X_ONE], st, comps,
+                              f)
     return (contest(st, them, probs, ix[I_EB_MINE], ix[I_EB_THEIRS], ix[I_TURN], tabs)
             + extras(st, potential, fx))
 
 
 @njit(cache=True)
-def opponent_value(nest, me, probs, ix, fx, tabs, st, comps):
-    """The opponent's value of its ``nest`` against my statistics ``me`` (egg tiles swapped)."""
-    potential = stats(nest, ix[I_GEMS], ix[I_X_ONE], st, comps)
+def opponent_value(nest, cells, base, base_facts, me, probs, ix, fx, tabs, st, comps, f):
+    """The opponent's value of its ``nest`` (``base``'s changed in ``cells``) against my
+    statistics ``me`` (egg tiles swapped)."""
+    potential = changed_stats(nest, cells, base, base_facts, ix[I_GEMS], ix[I_X_ONE], st, comps,
+                              f)
     return (contest(st, me, probs, ix[I_EB_THEIRS], ix[I_EB_MINE], ix[I_TURN], tabs)
             + extras(st, potential, fx))
