@@ -185,124 +185,126 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
     for i in range(lo, hi):
         p = S[i, ACTOR]
         seat[i] = p
-        _observe(S, i, p, n, obs, i)
+        _observe(S[i], p, n, obs[i])
         _mask_row(S, i, p, opts, mask[i])
 
 
 @njit(cache=True, inline="always")
-def _observe(S, i, p, n, o, row):
-    """Seat ``p``'s observation of slot ``i`` into ``o[row]`` (``observation.observe``)."""
-    for t in range(NT):
-        o[row, OB_DISPLAY + t] = S[i, DISPLAY + t]
-    for k in range(18):
-        o[row, OB_TOKENS + k] = S[i, TOKENS + k]
-    for t in range(12):
-        o[row, OB_TRIBES + t] = S[i, HAS + t]
-    age = S[i, AGE]
+def _observe(s, p, n, o):
+    """Seat ``p``'s observation of the position row ``s`` into ``o`` (``observation.observe``;
+    unsigned indices: no negative-index wrapping, so the copies vectorize)."""
+    u = np.uint64
+    for t in range(u(NT)):
+        o[u(OB_DISPLAY) + t] = s[u(DISPLAY) + t]
+    for k in range(u(18)):
+        o[u(OB_TOKENS) + k] = s[u(TOKENS) + k]
+    for t in range(u(12)):
+        o[u(OB_TRIBES) + t] = s[u(HAS) + t]
+    age = s[AGE]
     for a in range(3):
-        o[row, OB_AGE + a] = 1.0 if a == age else 0.0
-    o[row, OB_DRAGONS] = S[i, DRAGONS]
-    nd = S[i, NDECK]
-    o[row, OB_DECK] = nd
-    safe = nd - S[i, LOWER_LEFT]
-    o[row, OB_SAFE] = safe if safe > 0 else 0
-    trolls = S[i, HAS + TROLLS] != 0
-    for v in range(6):
-        o[row, OB_TROLLS + v] = 1.0 if trolls and S[i, TROLL_OWNER + v] < 0 else 0.0
-    o[row, OB_GIANT] = S[i, GSIZE]
-    terminal = S[i, TERMINAL] != 0
-    phase = S[i, PHASE]
+        o[u(OB_AGE + a)] = 1.0 if a == age else 0.0
+    o[OB_DRAGONS] = s[DRAGONS]
+    nd = s[NDECK]
+    o[OB_DECK] = nd
+    safe = nd - s[LOWER_LEFT]
+    o[OB_SAFE] = safe if safe > 0 else 0
+    trolls = s[HAS + TROLLS] != 0
+    for v in range(u(6)):
+        o[u(OB_TROLLS) + v] = 1.0 if trolls and s[u(TROLL_OWNER) + v] < 0 else 0.0
+    o[OB_GIANT] = s[GSIZE]
+    terminal = s[TERMINAL] != 0
+    phase = s[PHASE]
     for k in range(9):
-        o[row, OB_PHASE + k] = 1.0 if k == phase and not terminal else 0.0
-    o[row, OB_BAND_X] = S[i, CUR_X]
-    lead = S[i, CUR_LEADER]
-    for t in range(NT):
-        o[row, OB_BAND_LEADER + t] = 0.0
+        o[u(OB_PHASE + k)] = 1.0 if k == phase and not terminal else 0.0
+    o[OB_BAND_X] = s[CUR_X]
+    lead = s[CUR_LEADER]
+    for t in range(u(NT)):
+        o[u(OB_BAND_LEADER) + t] = 0.0
     if lead >= 0:
-        o[row, OB_BAND_LEADER + lead] = 1.0
-    o[row, OB_MLEFT] = S[i, MLEFT]
-    o[row, OB_ELF] = S[i, ELF_N]
-    # the seat pieces, each in seat-relative order: seats p..n-1, then 0..p-1 (unsigned
-    # indices: no negative-index wrapping, so the copies vectorize)
-    pos = GLOB_SIZE
+        o[u(OB_BAND_LEADER + lead)] = 1.0
+    o[OB_MLEFT] = s[MLEFT]
+    o[OB_ELF] = s[ELF_N]
+    # the seat pieces, each in seat-relative order: seats p..n-1, then 0..p-1
+    pos = u(GLOB_SIZE)
+    up = u(p)
+    un = u(n)
     for j in range(NPIECES):
-        w = PIECE_W[j]
-        block = SEAT + PIECE_AT[j]
-        first = (n - p) * w
-        src = np.uint64(block + p * w)
-        dst = np.uint64(pos)
+        w = u(PIECE_W[j])
+        block = u(SEAT + PIECE_AT[j])
+        first = (un - up) * w
+        src = block + up * w
         for k in range(first):
-            o[row, dst + np.uint64(k)] = S[i, src + np.uint64(k)]
+            o[pos + k] = s[src + k]
         pos += first
-        src = np.uint64(block)
-        dst = np.uint64(pos)
-        for k in range(p * w):
-            o[row, dst + np.uint64(k)] = S[i, src + np.uint64(k)]
-        pos += p * w
-    actor = S[i, ACTOR]
+        for k in range(up * w):
+            o[pos + k] = s[block + k]
+        pos += up * w
+    actor = s[ACTOR]
     if not terminal:
-        o[row, GLOB_SIZE + (actor - p) % n] = 1.0  # acting is the first seat piece
+        o[u(GLOB_SIZE + (actor - p) % n)] = 1.0  # acting is the first seat piece
     # private pieces
-    h = np.uint64(HANDS + NT * p)
-    dst = np.uint64(pos)
-    for t in range(NT):
-        o[row, dst + np.uint64(t)] = S[i, h + np.uint64(t)]
-    pos += NT
+    h = u(HANDS + NT * p)
+    for t in range(u(NT)):
+        o[pos + t] = s[h + t]
+    pos += u(NT)
     if p == actor and (phase in (BUILD, ELF_PICK)):
-        blead = S[i, BLEAD]
-        for t in range(NT):
-            o[row, pos + t] = S[i, BUILDING + t]
-            o[row, pos + NT + t] = 1.0 if t == blead else 0.0
-            o[row, pos + 2 * NT + t] = S[i, ELF_KEPT + t]
+        blead = s[BLEAD]
+        for t in range(u(NT)):
+            o[pos + t] = s[u(BUILDING) + t]
+            o[pos + u(NT) + t] = 1.0 if t == blead else 0.0
+            o[pos + u(2 * NT) + t] = s[u(ELF_KEPT) + t]
     else:
-        dst = np.uint64(pos)
-        for k in range(3 * NT):
-            o[row, dst + np.uint64(k)] = 0.0
+        for k in range(u(3 * NT)):
+            o[pos + k] = 0.0
 
 
 @njit(cache=True, inline="always")
 def _mask_row(S, i, p, opts, m):
-    """The legal mask of slot ``i``'s acting seat ``p`` into ``m`` (``_compute_mask``)."""
-    for a in range(NUM_ACTIONS):
+    """The legal mask of slot ``i``'s acting seat ``p`` into ``m`` (``_compute_mask``;
+    unsigned indices, the per-card tests written without branches)."""
+    u = np.uint64
+    s = S[i]
+    for a in range(u(NUM_ACTIONS)):
         m[a] = False
-    phase = S[i, PHASE]
-    h = HANDS + NT * p
-    hand_len = S[i, HAND_LEN + p]
+    phase = s[PHASE]
+    h = u(HANDS + NT * p)
+    hand_len = s[HAND_LEN + p]
     if phase == TURN:
         if hand_len < 10:
-            for t in range(NT):
-                m[t] = S[i, DISPLAY + t] > 0
+            for t in range(u(NT)):
+                m[t] = s[u(DISPLAY) + t] > 0
             m[A_RECRUIT_DECK] = True
-        for t in range(SK):
-            m[A_LEADER + t] = S[i, h + t] > 0
-        if hand_len >= 10 and S[i, h + SK] >= hand_len:
+        for t in range(u(SK)):
+            m[u(A_LEADER) + t] = s[h + t] > 0
+        if hand_len >= 10 and s[h + u(SK)] >= hand_len:
             m[A_PASS] = True
     elif phase == BUILD:
-        lead = S[i, BLEAD]
-        tribe_ok = S[i, TRIBE_OK] != 0
-        colour_ok = S[i, COLOUR_OK] != 0
-        for t in range(SK):
-            if S[i, h + t] > 0:
-                m[A_ADD + t] = ((tribe_ok and TTRIBE[t] == TTRIBE[lead])
-                                or (colour_ok and TCOLOUR[t] == TCOLOUR[lead]))
-        m[A_ADD + SK] = S[i, h + SK] > 0
+        lead = s[BLEAD]
+        tribe_ok = s[TRIBE_OK] != 0
+        colour_ok = s[COLOUR_OK] != 0
+        lt = TTRIBE[lead]
+        lc = TCOLOUR[lead]
+        for t in range(u(SK)):
+            m[u(A_ADD) + t] = (s[h + t] > 0) & ((tribe_ok & (TTRIBE[t] == lt))
+                                              | (colour_ok & (TCOLOUR[t] == lc)))
+        m[A_ADD + SK] = s[h + u(SK)] > 0
         m[A_FINISH] = True
     elif phase == WINGFOLK_PICK:
         for k in range(6):
-            m[A_KINGDOM + k] = _marker_test(S, i, p, k, S[i, CUR_X], opts[O_N])
+            m[A_KINGDOM + k] = _marker_test(S, i, p, k, s[CUR_X], opts[O_N])
     elif phase == MERFOLK_PICK:
         for k in range(6):
             m[A_KINGDOM + k] = True
     elif phase == TROLL_PICK:
-        for v in range(min(6, S[i, CUR_X])):
-            m[A_TROLL + v] = S[i, TROLL_OWNER + v] < 0
+        for v in range(min(6, s[CUR_X])):
+            m[A_TROLL + v] = s[TROLL_OWNER + v] < 0
     elif phase == CENTAUR_PICK:
-        for t in range(SK):
-            m[A_LEADER + t] = S[i, h + t] > 0
+        for t in range(u(SK)):
+            m[u(A_LEADER) + t] = s[h + t] > 0
         m[A_CSTOP] = True
     elif phase == ELF_PICK:
-        for t in range(NT):
-            m[A_ELF_KEEP + t] = S[i, h + t] > 0
+        for t in range(u(NT)):
+            m[u(A_ELF_KEEP) + t] = s[h + t] > 0
         m[A_ELF_DONE] = True
     elif phase == WIZARD_PICK:
         m[A_WDRAW] = True
@@ -383,7 +385,7 @@ def step_rows(S, R, rng, opts, actions, rows, obs, mask, seat, rewards, terminat
         _step_slot(S, R, rng, opts, i, actions[i], rewards, terminated, truncated, deck, ret)
         p = S[i, ACTOR]
         seat[i] = p
-        _observe(S, i, p, n, obs, i)
+        _observe(S[i], p, n, obs[i])
         _mask_row(S, i, p, opts, mask[i])
 
 
@@ -393,7 +395,7 @@ def global_states(S, opts, out):
     n = opts[O_N]
     public = GLOB_SIZE + n * SEAT_WIDTH
     for i in range(S.shape[0]):
-        _observe(S, i, 0, n, out, i)  # the public part is player_0's observation's
+        _observe(S[i], 0, n, out[i])  # the public part is player_0's observation's
         o = out[i]
         pos = public
         for p in range(n):

@@ -1,7 +1,7 @@
 """The layout of ethnos' compiled engine: the columns of a position row, the options vector,
 the tables, and the small row helpers every kernel module uses.
 
-Slot ``i``'s whole position is row ``i`` of one int64 matrix ``S`` (columns below). The public
+Slot ``i``'s whole position is row ``i`` of one int16 matrix ``S`` (columns below). The public
 per-seat numbers of the Python engine's ``seat_f`` block (``SC_*`` columns) live there, kept up
 to date at the same points as there, stored piece by piece (``_seat_at``), so writing an
 observation copies two contiguous runs per piece plus the public and private pieces. The matrix
@@ -35,7 +35,7 @@ MAXB = 84  # bands one Age can hold (one card each, 84 cards at most)
 BAND_W = 12  # a band: owner, X, then up to 10 cards (leader first, the rest by type)
 DECK_MAX = 90
 
-# --- the position matrix S [B, NCOL] (int64) ---------------------------------------------------
+# --- the position matrix S [B, NCOL] (int16) ---------------------------------------------------
 _next = [0]
 
 
@@ -76,7 +76,7 @@ for _name, _shape, _doc, _high in seat_pieces(1.0):
     _widths.append((_name, _w))
 SEAT_WIDTH = sum(w for _, w in _widths)
 SEAT = _take(MAXP * SEAT_WIDTH)
-NCOL = _take(0)
+NCOL = -(-_take(0) // 32) * 32  # whole 64-byte cache lines per row (the last entries unused)
 DEC_BASE = 2**15
 MAX_DECISIONS = DEC_BASE * (2**15 - 1)  # what the two columns hold
 _cols = {}

@@ -37,6 +37,14 @@ def make_vector(num_envs: int, seed: int | None = None, **options: Any) -> Ethno
     return EthnosVector(num_envs, seed, **options)
 
 
+def _line_aligned(rows: int, width: int) -> np.ndarray:
+    """A zeroed C-contiguous int16 ``[rows, width]`` array whose first row starts on a 64-byte
+    cache line (``width`` being whole lines, every row does)."""
+    buf = np.zeros(rows * width + 32, np.int16)
+    skip = (-buf.ctypes.data % 64) // 2
+    return buf[skip:skip + rows * width].reshape(rows, width)
+
+
 class EthnosVector(CompiledVector):
     """``num_envs`` games of ``ethnos_v0`` (with ``options``) in arrays: see the module."""
 
@@ -50,7 +58,7 @@ class EthnosVector(CompiledVector):
                 f"{ENV_NAME}: max_decisions={self.options['max_decisions']} is not allowed in "
                 f"the compiled engine; allowed values: 1..{L.MAX_DECISIONS} (the Python engine "
                 "takes more)")
-        self._S = np.zeros((self.num_envs, L.NCOL), np.int16)  # the positions (layout's columns)
+        self._S = _line_aligned(self.num_envs, L.NCOL)  # the positions (layout's columns)
         self._R = np.zeros((self.num_envs, L.MAXP), np.float64)  # each seat's return so far
 
     # --- the kernels -------------------------------------------------------------------------
