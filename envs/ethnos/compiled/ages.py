@@ -90,13 +90,14 @@ from tablezoo.envs.vector.kernels import shuffle
 @njit(cache=True)
 def _troll_keys(S, i, opts, n, keys):
     """Per seat the Troll tie-break key as one int (order as the tuples of ``scoring``)."""
+    s = S[i]
     rulebook = opts[O_TROLL_RULEBOOK] != 0
     for p in range(n):
         total = 0
         count = 0
         top = 0
         for v in range(6):
-            if S[i, TROLL_OWNER + v] == p:
+            if s[TROLL_OWNER + v] == p:
                 total += v + 1
                 count += 1
                 top = v + 1
@@ -162,47 +163,48 @@ def _award(values, keys, n, low, high, two_p, tie_iplus, age_slots, nage, award)
 @njit(cache=True)
 def _score_age(S, i, opts, n):
     """§6 steps 2-4 (``scoring.score_age``)."""
+    s = S[i]
     keys = np.empty(MAXP, np.int64)
     values = np.empty(MAXP, np.int64)
     award = np.empty(MAXP, np.int64)
     slots = np.empty(3, np.int64)
     _troll_keys(S, i, opts, n, keys)
-    age = S[i, AGE]
+    age = s[AGE]
     two_p = n == 2 and age == 1
     tie_iplus = opts[O_TIE_IPLUS] != 0
     per = opts[O_PER]
     for k in range(6):
         for p in range(n):
-            values[p] = S[i, _seat_at(p, SC_MARKERS + k)]
+            values[p] = s[_seat_at(p, SC_MARKERS + k)]
         for a in range(age + 1):
-            slots[a] = S[i, TOKENS + 3 * k + age - a]
-        low = S[i, TOKENS + 3 * k]
-        high = S[i, TOKENS + 3 * k + 1] if per > 1 else 0
+            slots[a] = s[TOKENS + 3 * k + age - a]
+        low = s[TOKENS + 3 * k]
+        high = s[TOKENS + 3 * k + 1] if per > 1 else 0
         _award(values, keys, n, low, high, two_p, tie_iplus, slots, age + 1, award)
         for p in range(n):
             _gain(S, i, p, award[p], KINGDOM_CAT)
-    if S[i, HAS + MERFOLK]:
+    if s[HAS + MERFOLK]:
         for p in range(n):
-            values[p] = S[i, _seat_at(p, SC_MERFOLK)]
+            values[p] = s[_seat_at(p, SC_MERFOLK)]
         for a in range(age + 1):
             slots[a] = opts[O_MSLOTS + age - a]
         _award(values, keys, n, opts[O_MSLOTS], opts[O_MSLOTS + 1],
                two_p and opts[O_2P_MERFOLK] != 0, tie_iplus, slots, age + 1, award)
         for p in range(n):
             _gain(S, i, p, award[p], MERFOLK_CAT)
-    if S[i, GSEAT] >= 0:
-        winner = S[i, GSEAT]
+    if s[GSEAT] >= 0:
+        winner = s[GSEAT]
         if opts[O_GTROLL] != 0:
-            size = S[i, GSIZE]
+            size = s[GSIZE]
             best = -1
             best_key = -1
-            for k in range(S[i, NGPLAYS]):  # the first play of each seat, in play order
-                p = S[i, GPLAYS + 2 * k]
-                if S[i, GPLAYS + 2 * k + 1] != size:
+            for k in range(s[NGPLAYS]):  # the first play of each seat, in play order
+                p = s[GPLAYS + 2 * k]
+                if s[GPLAYS + 2 * k + 1] != size:
                     continue
                 seen = False
                 for j in range(k):
-                    if S[i, GPLAYS + 2 * j] == p and S[i, GPLAYS + 2 * j + 1] == size:
+                    if s[GPLAYS + 2 * j] == p and s[GPLAYS + 2 * j + 1] == size:
                         seen = True
                 if not seen and keys[p] > best_key:
                     best = p
@@ -214,24 +216,25 @@ def _score_age(S, i, opts, n):
 @njit(cache=True)
 def _start_age(S, rng, i, opts, age, deck):
     """§3 (``ages.start_age``): reshuffle every Ally, deal, insert the Dragons."""
+    s = S[i]
     n = opts[O_N]
-    S[i, AGE] = age
+    s[AGE] = age
     for p in range(n):
-        S[i, HAND_LEN + p] = 0
+        s[HAND_LEN + p] = 0
         for t in range(NT):
-            S[i, HANDS + NT * p + t] = 0
+            s[HANDS + NT * p + t] = 0
         for c in range(SC_KNOWN, SEAT_WIDTH):  # known hand .. band glory
-            S[i, _seat_at(p, c)] = 0
-        S[i, _seat_at(p, SC_HAND_SIZE)] = 0
+            s[_seat_at(p, c)] = 0
+        s[_seat_at(p, SC_HAND_SIZE)] = 0
     for t in range(NT):
-        S[i, DISCARD + t] = 0
-        S[i, DISPLAY + t] = 0
-    S[i, NBANDS] = 0
+        s[DISCARD + t] = 0
+        s[DISPLAY + t] = 0
+    s[NBANDS] = 0
     m = 0
     for t in range(NT):
         c = 0
         for tribe in range(12):
-            if S[i, HAS + tribe]:
+            if s[HAS + tribe]:
                 c += TCOUNTS[tribe, t]
         for _ in range(c):
             deck[m] = t
@@ -240,12 +243,12 @@ def _start_age(S, rng, i, opts, age, deck):
     for p in range(n):
         m -= 1
         c = deck[m]
-        S[i, HANDS + NT * p + c] += 1
-        S[i, HAND_LEN + p] = 1
-        S[i, _seat_at(p, SC_HAND_SIZE)] = 1
+        s[HANDS + NT * p + c] += 1
+        s[HAND_LEN + p] = 1
+        s[_seat_at(p, SC_HAND_SIZE)] = 1
     for _ in range(2 * n):
         m -= 1
-        S[i, DISPLAY + deck[m]] += 1
+        s[DISPLAY + deck[m]] += 1
     low = m // 2
     for k in range(m - 1, low - 1, -1):  # the upper part moves up by three
         deck[k + 3] = deck[k]
@@ -254,131 +257,136 @@ def _start_age(S, rng, i, opts, age, deck):
     state = shuffle(state, rng[i, 1], deck, low + 3)
     rng[i, 0] = state
     for k in range(m + 3):
-        S[i, DECK + k] = deck[k]
-    S[i, NDECK] = m + 3
-    S[i, LOWER_LEFT] = low + 3
-    S[i, DRAGONS] = 0
+        s[DECK + k] = deck[k]
+    s[NDECK] = m + 3
+    s[LOWER_LEFT] = low + 3
+    s[DRAGONS] = 0
     for v in range(6):
-        S[i, TROLL_OWNER + v] = -1
+        s[TROLL_OWNER + v] = -1
     for p in range(n):
         for v in range(6):
-            S[i, _seat_at(p, SC_TROLLS) + v] = 0
-        S[i, _seat_at(p, SC_GIANT)] = 0
-        S[i, _seat_at(p, SC_FIRST)] = 0
-        S[i, _seat_at(p, SC_THIRD)] = 0
-    S[i, GSEAT] = -1
-    S[i, GSIZE] = 0
-    S[i, NGPLAYS] = 0
-    S[i, _seat_at(S[i, FIRST], SC_FIRST)] = 1
-    S[i, ACTOR] = S[i, FIRST]
-    S[i, PHASE] = TURN
+            s[_seat_at(p, SC_TROLLS) + v] = 0
+        s[_seat_at(p, SC_GIANT)] = 0
+        s[_seat_at(p, SC_FIRST)] = 0
+        s[_seat_at(p, SC_THIRD)] = 0
+    s[GSEAT] = -1
+    s[GSIZE] = 0
+    s[NGPLAYS] = 0
+    s[_seat_at(s[FIRST], SC_FIRST)] = 1
+    s[ACTOR] = s[FIRST]
+    s[PHASE] = TURN
     _clear_band_context(S, i)
 
 
 @njit(cache=True)
 def _finish_age(S, rng, i, opts, deck):
     """§6 steps 6-8, then the next Age or the end (``ages.finish_age``)."""
+    s = S[i]
     n = opts[O_N]
     for p in range(n):  # score_bands
         total = 0
-        for b in range(S[i, NBANDS]):
+        for b in range(s[NBANDS]):
             at = BANDS + BAND_W * b
-            if S[i, at] != p:
+            if s[at] != p:
                 continue
-            x = S[i, at + 1]
+            x = s[at + 1]
             size = x
             for c in range(x):
-                if S[i, at + 2 + c] == SK:
+                if s[at + 2 + c] == SK:
                     size -= 1
-            if TTRIBE[S[i, at + 2]] == DWARVES:
+            if TTRIBE[s[at + 2]] == DWARVES:
                 size += 1
             total += _band_value(opts, size)
         _gain(S, i, p, total, BAND_CAT)
     for v in range(6):
-        S[i, TROLL_OWNER + v] = -1
+        s[TROLL_OWNER + v] = -1
     for p in range(n):
         for v in range(6):
-            S[i, _seat_at(p, SC_TROLLS + v)] = 0
-        S[i, _seat_at(p, SC_GIANT)] = 0
-    S[i, GSEAT] = -1
-    S[i, GSIZE] = 0
-    if S[i, AGE] == opts[O_AGES] - 1:
-        S[i, TERMINAL] = 1
-        S[i, PHASE] = OVER
-        S[i, ACTOR] = -1
+            s[_seat_at(p, SC_TROLLS + v)] = 0
+        s[_seat_at(p, SC_GIANT)] = 0
+    s[GSEAT] = -1
+    s[GSIZE] = 0
+    if s[AGE] == opts[O_AGES] - 1:
+        s[TERMINAL] = 1
+        s[PHASE] = OVER
+        s[ACTOR] = -1
         return
-    least = S[i, _seat_at(0, SC_GLORY)]
+    least = s[_seat_at(0, SC_GLORY)]
     for p in range(1, n):
-        least = min(least, S[i, _seat_at(p, SC_GLORY)])
-    start = S[i, THIRD] if S[i, THIRD] >= 0 else 0
+        least = min(least, s[_seat_at(p, SC_GLORY)])
+    start = s[THIRD] if s[THIRD] >= 0 else 0
     for k in range(n):
         p = (start + k) % n
-        if S[i, _seat_at(p, SC_GLORY)] == least:
-            S[i, FIRST] = p
+        if s[_seat_at(p, SC_GLORY)] == least:
+            s[FIRST] = p
             break
-    _start_age(S, rng, i, opts, S[i, AGE] + 1, deck)
+    _start_age(S, rng, i, opts, s[AGE] + 1, deck)
 
 
 @njit(cache=True)
 def _next_orc(S, rng, i, opts, deck):
-    if S[i, NORC] > 0:
-        S[i, ACTOR] = S[i, ORCQ]
-        S[i, PHASE] = ORC_PICK
+    s = S[i]
+    if s[NORC] > 0:
+        s[ACTOR] = s[ORCQ]
+        s[PHASE] = ORC_PICK
         return
     _finish_age(S, rng, i, opts, deck)
 
 
 @njit(cache=True)
 def _empty_horde(S, i, p, opts):
+    s = S[i]
     count = 0
     for k in range(6):
-        count += S[i, _seat_at(p, SC_HORDE + k)]
-        S[i, _seat_at(p, SC_HORDE + k)] = 0
+        count += s[_seat_at(p, SC_HORDE + k)]
+        s[_seat_at(p, SC_HORDE + k)] = 0
     _gain(S, i, p, opts[O_ORC_GLORY + count - 1], ORC_CAT)
 
 
 @njit(cache=True)
 def _end_age(S, rng, i, opts, deck):
     """§6 steps 1-5 (``ages.end_age``)."""
+    s = S[i]
     n = opts[O_N]
     _clear_band_context(S, i)
     for p in range(n):
         for t in range(NT):
-            S[i, DISCARD + t] += S[i, HANDS + NT * p + t]
-            S[i, HANDS + NT * p + t] = 0
-            S[i, _seat_at(p, SC_KNOWN + t)] = 0
-        S[i, HAND_LEN + p] = 0
-        S[i, _seat_at(p, SC_HAND_SIZE)] = 0
+            s[DISCARD + t] += s[HANDS + NT * p + t]
+            s[HANDS + NT * p + t] = 0
+            s[_seat_at(p, SC_KNOWN + t)] = 0
+        s[HAND_LEN + p] = 0
+        s[_seat_at(p, SC_HAND_SIZE)] = 0
     _score_age(S, i, opts, n)
-    S[i, NORC] = 0
-    if S[i, HAS + ORCS]:
-        auto = S[i, AGE] == opts[O_AGES] - 1 and opts[O_ORC_AUTO] != 0
+    s[NORC] = 0
+    if s[HAS + ORCS]:
+        auto = s[AGE] == opts[O_AGES] - 1 and opts[O_ORC_AUTO] != 0
         for k in range(n):
-            p = (S[i, FIRST] + k) % n
+            p = (s[FIRST] + k) % n
             held = 0
             for c in range(6):
-                held += S[i, _seat_at(p, SC_HORDE + c)]
+                held += s[_seat_at(p, SC_HORDE + c)]
             if held >= 1:
                 if auto:
                     _empty_horde(S, i, p, opts)
                 else:
-                    S[i, ORCQ + S[i, NORC]] = p
-                    S[i, NORC] += 1
+                    s[ORCQ + s[NORC]] = p
+                    s[NORC] += 1
     _next_orc(S, rng, i, opts, deck)
 
 
 @njit(cache=True)
 def _rank_better(S, i, p, q, sizes, nsizes):
     """-1, 0 or 1: seat ``p``'s §8 key below, equal to or above seat ``q``'s."""
-    gp = S[i, _seat_at(p, SC_GLORY)]
-    gq = S[i, _seat_at(q, SC_GLORY)]
+    s = S[i]
+    gp = s[_seat_at(p, SC_GLORY)]
+    gq = s[_seat_at(q, SC_GLORY)]
     if gp != gq:
         return 1 if gp > gq else -1
     mp = 0
     mq = 0
     for k in range(6):
-        mp += S[i, _seat_at(p, SC_MARKERS + k)]
-        mq += S[i, _seat_at(q, SC_MARKERS + k)]
+        mp += s[_seat_at(p, SC_MARKERS + k)]
+        mq += s[_seat_at(q, SC_MARKERS + k)]
     if mp != mq:
         return 1 if mp > mq else -1
     for k in range(max(nsizes[p], nsizes[q])):
@@ -392,33 +400,34 @@ def _rank_better(S, i, p, q, sizes, nsizes):
 @njit(cache=True)
 def _returns(S, i, opts, out):
     """``scoring.returns`` of slot ``i`` into ``out[:n]`` (float64)."""
+    s = S[i]
     n = opts[O_N]
     mode = opts[O_REWARD]
     if mode == REWARD_SCORE:
         for p in range(n):
-            out[p] = np.float64(S[i, _seat_at(p, SC_GLORY)])
+            out[p] = np.float64(s[_seat_at(p, SC_GLORY)])
         return
     if mode == REWARD_MARGIN:
         for p in range(n):
             best = -(1 << 62)
             for q in range(n):
                 if q != p:
-                    best = max(best, S[i, _seat_at(q, SC_GLORY)])
-            out[p] = np.float64(S[i, _seat_at(p, SC_GLORY)] - best)
+                    best = max(best, s[_seat_at(q, SC_GLORY)])
+            out[p] = np.float64(s[_seat_at(p, SC_GLORY)] - best)
         return
-    if S[i, TERMINAL] == 0:
+    if s[TERMINAL] == 0:
         for p in range(n):
             out[p] = 0.0
         return
     sizes = np.zeros((MAXP, MAXB), np.int64)
     nsizes = np.zeros(MAXP, np.int64)
-    for b in range(S[i, NBANDS]):
+    for b in range(s[NBANDS]):
         at = BANDS + BAND_W * b
-        p = S[i, at]
-        x = S[i, at + 1]
+        p = s[at]
+        x = s[at + 1]
         size = x
         for c in range(x):
-            if S[i, at + 2 + c] == SK:
+            if s[at + 2 + c] == SK:
                 size -= 1
         k = nsizes[p]
         while k > 0 and sizes[p, k - 1] < size:  # descending

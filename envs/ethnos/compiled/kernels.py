@@ -124,16 +124,17 @@ from tablezoo.envs.vector.kernels import bounded, shuffle
 @njit(cache=True)
 def _new_game(S, R, rng, opts, i, deck):
     """Setup (§2) and Age I (``EthnosState.new``); returns zero."""
+    s = S[i]
     n = opts[O_N]
     for c in range(NCOL):
-        S[i, c] = 0
+        s[c] = 0
     for p in range(MAXP):
         R[i, p] = 0.0
     state = rng[i, 0]
     inc = rng[i, 1]
     if opts[O_NFIXED] > 0:
         for k in range(opts[O_NFIXED]):
-            S[i, HAS + opts[O_FIXED + k]] = 1
+            s[HAS + opts[O_FIXED + k]] = 1
     else:
         for t in range(12):
             deck[t] = t
@@ -143,7 +144,7 @@ def _new_game(S, R, rng, opts, i, deck):
             c = deck[k]
             deck[k] = deck[j]
             deck[j] = c
-            S[i, HAS + deck[k]] = 1
+            s[HAS + deck[k]] = 1
     npool = opts[O_NPOOL]
     for k in range(npool):
         deck[k] = opts[O_POOL + k]
@@ -153,18 +154,18 @@ def _new_game(S, R, rng, opts, i, deck):
         for a in range(per):  # insertion: the kingdom's tokens ascending
             v = deck[k * per + a]
             b = a
-            while b > 0 and S[i, TOKENS + 3 * k + b - 1] > v:
-                S[i, TOKENS + 3 * k + b] = S[i, TOKENS + 3 * k + b - 1]
+            while b > 0 and s[TOKENS + 3 * k + b - 1] > v:
+                s[TOKENS + 3 * k + b] = s[TOKENS + 3 * k + b - 1]
                 b -= 1
-            S[i, TOKENS + 3 * k + b] = v
+            s[TOKENS + 3 * k + b] = v
     state, first = bounded(state, inc, n)
     rng[i, 0] = state
-    S[i, FIRST] = first
-    S[i, THIRD] = -1
-    S[i, CUR_LEADER] = -1
-    S[i, BLEAD] = -1
-    S[i, TRIBE_OK] = 1
-    S[i, COLOUR_OK] = 1
+    s[FIRST] = first
+    s[THIRD] = -1
+    s[CUR_LEADER] = -1
+    s[BLEAD] = -1
+    s[TRIBE_OK] = 1
+    s[COLOUR_OK] = 1
     _start_age(S, rng, i, opts, 0, deck)
     _auto_advance(S, R, rng, opts, i, deck)
 
@@ -325,22 +326,23 @@ def first_illegal(S, opts, actions):
 
 @njit(cache=True, inline="always")
 def _step_slot(S, R, rng, opts, i, a, rewards, terminated, truncated, deck, ret):
+    s = S[i]
     n = opts[O_N]
     for p in range(n):
         rewards[i, p] = 0.0
     terminated[i] = False
     truncated[i] = False
-    _do(S, rng, i, S[i, ACTOR], a, opts, deck)
+    _do(S, rng, i, s[ACTOR], a, opts, deck)
     _count_decision(S, i)
     _auto_advance(S, R, rng, opts, i, deck)
     mode = opts[O_REWARD]
-    if mode != REWARD_RANK or S[i, TERMINAL] != 0:
+    if mode != REWARD_RANK or s[TERMINAL] != 0:
         _returns(S, i, opts, ret)
         for p in range(n):
             if ret[p] != R[i, p]:
                 rewards[i, p] = ret[p] - R[i, p]
                 R[i, p] = ret[p]
-    if S[i, TERMINAL] != 0:
+    if s[TERMINAL] != 0:
         terminated[i] = True
         _new_game(S, R, rng, opts, i, deck)
     elif _decisions(S, i) >= opts[O_MAX_DEC]:

@@ -51,16 +51,16 @@ DRAGONS, THIRD, LOWER_LEFT, NDECK = (_take() for _ in range(4))
 BLEAD, BLEN, TRIBE_OK, COLOUR_OK = (_take() for _ in range(4))  # the band being built
 CUR_LEADER, CUR_X, CUR_PLACED, MLEFT, ELF_N = (_take() for _ in range(5))  # being resolved
 GSEAT, GSIZE, NGPLAYS, NORC, NBANDS = (_take() for _ in range(5))
+HAND_LEN = _take(MAXP)  # with the above, the first cache line: what checking an action reads
+TROLL_OWNER = _take(6)
 HAS = _take(12)  # tribe in play, by tribe
 TOKENS = _take(18)  # glory tokens, kingdom * 3 + slot (0 where unused)
 DISPLAY = _take(NT)
-DISCARD = _take(NT)
-DECK = _take(DECK_MAX)  # the deck, top card last (as the Python engine's list)
 HANDS = _take(MAXP * NT)
-HAND_LEN = _take(MAXP)
 BUILDING = _take(NT)
 ELF_KEPT = _take(NT)
-TROLL_OWNER = _take(6)
+DISCARD = _take(NT)
+DECK = _take(DECK_MAX)  # the deck, top card last (as the Python engine's list)
 GPLAYS = _take(2 * MAXB)  # Giant-led bands of the Age: seat, size
 BANDS = _take(MAXB * BAND_W)  # the Age's bands in play order
 BREAKDOWN = _take(MAXP * 6)
@@ -205,42 +205,47 @@ def _seat_at(p, col):
 @njit(cache=True)
 def _decisions(S, i):
     """The decision count of slot ``i``."""
-    return np.int64(S[i, DECISIONS + 1]) * DEC_BASE + S[i, DECISIONS]
+    s = S[i]
+    return np.int64(s[DECISIONS + 1]) * DEC_BASE + s[DECISIONS]
 
 
 @njit(cache=True)
 def _count_decision(S, i):
-    low = S[i, DECISIONS] + 1
+    s = S[i]
+    low = s[DECISIONS] + 1
     if low == DEC_BASE:
-        S[i, DECISIONS] = 0
-        S[i, DECISIONS + 1] += 1
+        s[DECISIONS] = 0
+        s[DECISIONS + 1] += 1
     else:
-        S[i, DECISIONS] = low
+        s[DECISIONS] = low
 
 
 @njit(cache=True)
 def _gain(S, i, p, amount, cat):
+    s = S[i]
     if amount != 0:
-        S[i, _seat_at(p, SC_GLORY)] += amount
-        S[i, BREAKDOWN + 6 * p + cat] += amount
+        s[_seat_at(p, SC_GLORY)] += amount
+        s[BREAKDOWN + 6 * p + cat] += amount
 
 
 @njit(cache=True)
 def _markers_available(S, i, p, opts):
+    s = S[i]
     limit = opts[O_LIMIT]
     if limit < 0:
         return True
-    used = 1 + (1 if S[i, HAS + MERFOLK] else 0)
+    used = 1 + (1 if s[HAS + MERFOLK] else 0)
     for k in range(6):
-        used += S[i, _seat_at(p, SC_MARKERS + k)] + S[i, _seat_at(p, SC_HORDE + k)]
+        used += s[_seat_at(p, SC_MARKERS + k)] + s[_seat_at(p, SC_HORDE + k)]
     return used < limit
 
 
 @njit(cache=True)
 def _marker_test(S, i, p, k, e, n):
+    s = S[i]
     if n == 2:
-        return e > S[i, _seat_at(0, SC_MARKERS + k)] + S[i, _seat_at(1, SC_MARKERS + k)]
-    return e > S[i, _seat_at(p, SC_MARKERS + k)]
+        return e > s[_seat_at(0, SC_MARKERS + k)] + s[_seat_at(1, SC_MARKERS + k)]
+    return e > s[_seat_at(p, SC_MARKERS + k)]
 
 
 @njit(cache=True)
@@ -252,19 +257,21 @@ def _band_value(opts, size):
 
 @njit(cache=True)
 def _clear_band_context(S, i):
-    if S[i, CUR_LEADER] >= 0:
-        S[i, CUR_LEADER] = -1
-        S[i, CUR_X] = 0
-    S[i, CUR_PLACED] = 0
-    S[i, MLEFT] = 0
-    if S[i, ELF_N] != 0:
-        S[i, ELF_N] = 0
+    s = S[i]
+    if s[CUR_LEADER] >= 0:
+        s[CUR_LEADER] = -1
+        s[CUR_X] = 0
+    s[CUR_PLACED] = 0
+    s[MLEFT] = 0
+    if s[ELF_N] != 0:
+        s[ELF_N] = 0
         for t in range(NT):
-            S[i, ELF_KEPT + t] = 0
+            s[ELF_KEPT + t] = 0
 
 
 @njit(cache=True)
 def _end_turn(S, i, n):
+    s = S[i]
     _clear_band_context(S, i)
-    S[i, ACTOR] = (S[i, ACTOR] + 1) % n
-    S[i, PHASE] = TURN
+    s[ACTOR] = (s[ACTOR] + 1) % n
+    s[PHASE] = TURN

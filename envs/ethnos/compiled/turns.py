@@ -133,88 +133,92 @@ from tablezoo.envs.ethnos.components import (
 @njit(cache=True)
 def _draw(S, rng, i, p, opts, deck):
     """Deck draw procedure D (§4.1): True if the third Dragon ended the Age."""
+    s = S[i]
     while True:
-        m = S[i, NDECK] - 1
-        S[i, NDECK] = m
-        c = S[i, DECK + m]
-        if m < S[i, LOWER_LEFT]:
-            S[i, LOWER_LEFT] = m
+        m = s[NDECK] - 1
+        s[NDECK] = m
+        c = s[DECK + m]
+        if m < s[LOWER_LEFT]:
+            s[LOWER_LEFT] = m
         if c == DRAGON:
-            S[i, DRAGONS] += 1
-            if S[i, DRAGONS] == 3:
-                S[i, THIRD] = p
-                S[i, _seat_at(p, SC_THIRD)] = 1
+            s[DRAGONS] += 1
+            if s[DRAGONS] == 3:
+                s[THIRD] = p
+                s[_seat_at(p, SC_THIRD)] = 1
                 _end_age(S, rng, i, opts, deck)
                 return True
             continue
-        S[i, HANDS + NT * p + c] += 1
-        S[i, HAND_LEN + p] += 1
-        S[i, _seat_at(p, SC_HAND_SIZE)] += 1
+        s[HANDS + NT * p + c] += 1
+        s[HAND_LEN + p] += 1
+        s[_seat_at(p, SC_HAND_SIZE)] += 1
         return False
 
 
 @njit(cache=True)
 def _start_band(S, i, p, lead):
-    S[i, HANDS + NT * p + lead] -= 1
-    S[i, HAND_LEN + p] -= 1
-    S[i, BUILDING + lead] += 1
-    S[i, BLEAD] = lead
-    S[i, BLEN] = 1
-    S[i, TRIBE_OK] = 1
-    S[i, COLOUR_OK] = 1
-    S[i, PHASE] = BUILD
+    s = S[i]
+    s[HANDS + NT * p + lead] -= 1
+    s[HAND_LEN + p] -= 1
+    s[BUILDING + lead] += 1
+    s[BLEAD] = lead
+    s[BLEN] = 1
+    s[TRIBE_OK] = 1
+    s[COLOUR_OK] = 1
+    s[PHASE] = BUILD
 
 
 @njit(cache=True)
 def _finish_band(S, i, p, opts):
     """FINISH_BAND: the band becomes public (``bands.finish_band``), then the marker step."""
-    lead = S[i, BLEAD]
-    x = S[i, BLEN]
-    b = S[i, NBANDS]
+    s = S[i]
+    lead = s[BLEAD]
+    x = s[BLEN]
+    b = s[NBANDS]
     at = BANDS + BAND_W * b
-    S[i, NBANDS] = b + 1
-    S[i, at] = p
-    S[i, at + 1] = x
-    S[i, at + 2] = lead
+    s[NBANDS] = b + 1
+    s[at] = p
+    s[at + 1] = x
+    s[at + 2] = lead
     c = at + 3
     cards = _seat_at(p, SC_BCARDS)
     known_at = _seat_at(p, SC_KNOWN)
     for t in range(NT):
-        count = S[i, BUILDING + t]
+        count = s[BUILDING + t]
         if count == 0:
             continue
         for _ in range(count - (1 if t == lead else 0)):
-            S[i, c] = t
+            s[c] = t
             c += 1
-        S[i, cards + t] += count
-        known = S[i, known_at + t] - count
-        S[i, known_at + t] = known if known > 0 else 0
-        S[i, BUILDING + t] = 0
+        s[cards + t] += count
+        known = s[known_at + t] - count
+        s[known_at + t] = known if known > 0 else 0
+        s[BUILDING + t] = 0
     tribe = TTRIBE[lead]
-    S[i, _seat_at(p, SC_BLEADERS) + lead] += 1
-    S[i, _seat_at(p, SC_BTS) + tribe * 10 + x - 1] += 1
+    s[_seat_at(p, SC_BLEADERS) + lead] += 1
+    s[_seat_at(p, SC_BTS) + tribe * 10 + x - 1] += 1
     scored = x
     for k in range(x):
-        if S[i, at + 2 + k] == SK:
+        if s[at + 2 + k] == SK:
             scored -= 1
-    S[i, _seat_at(p, SC_BSCORED) + scored - 1] += 1
-    S[i, _seat_at(p, SC_BGLORY)] += _band_value(opts, scored + (1 if tribe == DWARVES else 0))
-    S[i, _seat_at(p, SC_HAND_SIZE)] -= x
-    S[i, BLEAD] = -1
-    S[i, BLEN] = 0
-    S[i, CUR_LEADER] = lead
-    S[i, CUR_X] = x
-    S[i, CUR_PLACED] = 0
+    s[_seat_at(p, SC_BSCORED) + scored - 1] += 1
+    s[_seat_at(p, SC_BGLORY)] += _band_value(opts, scored + (1 if tribe == DWARVES else 0))
+    s[_seat_at(p, SC_HAND_SIZE)] -= x
+    s[BLEAD] = -1
+    s[BLEN] = 0
+    s[CUR_LEADER] = lead
+    s[CUR_X] = x
+    s[CUR_PLACED] = 0
 
 
 @njit(cache=True)
 def _resolve(S, rng, i, p, opts, stage, deck):
     """The band chain of ``bands`` from ``stage`` on, until a seat must decide or the turn
     (or the Age) ends."""
+    s = S[i]
     n = opts[O_N]
-    lead = S[i, CUR_LEADER]
+    lead = s[CUR_LEADER]
     tribe = TTRIBE[lead]
-    x = S[i, CUR_X]
+    x = s[CUR_X]
     if stage == ST_MARKER:
         e = x + (1 if tribe == MINOTAURS else 0)
         if tribe == HALFLINGS or not _markers_available(S, i, p, opts):
@@ -222,35 +226,35 @@ def _resolve(S, rng, i, p, opts, stage, deck):
         elif tribe == WINGFOLK:
             for k in range(6):
                 if _marker_test(S, i, p, k, e, n):
-                    S[i, PHASE] = WINGFOLK_PICK
+                    s[PHASE] = WINGFOLK_PICK
                     return
         else:
             k = TCOLOUR[lead]
             if _marker_test(S, i, p, k, e, n):
-                S[i, _seat_at(p, SC_MARKERS + k)] += 1
-                S[i, CUR_PLACED] = 1
+                s[_seat_at(p, SC_MARKERS + k)] += 1
+                s[CUR_PLACED] = 1
         stage = ST_ABILITY
     if stage == ST_ABILITY:
         stage = ST_AFTER_ABILITY
         if tribe == GIANTS:
-            g = S[i, NGPLAYS]
-            S[i, GPLAYS + 2 * g] = p
-            S[i, GPLAYS + 2 * g + 1] = x
-            S[i, NGPLAYS] = g + 1
-            holder = S[i, GSEAT]
-            if holder < 0 or x > S[i, GSIZE]:
+            g = s[NGPLAYS]
+            s[GPLAYS + 2 * g] = p
+            s[GPLAYS + 2 * g + 1] = x
+            s[NGPLAYS] = g + 1
+            holder = s[GSEAT]
+            if holder < 0 or x > s[GSIZE]:
                 if holder >= 0:
-                    S[i, _seat_at(holder, SC_GIANT)] = 0
-                S[i, GSEAT] = p
-                S[i, GSIZE] = x
-                S[i, _seat_at(p, SC_GIANT)] = 1
+                    s[_seat_at(holder, SC_GIANT)] = 0
+                s[GSEAT] = p
+                s[GSIZE] = x
+                s[_seat_at(p, SC_GIANT)] = 1
                 _gain(S, i, p, opts[O_GCLAIM], GIANT_CLAIM_CAT)
         elif tribe == ORCS:
             k = TCOLOUR[lead]
-            if S[i, _seat_at(p, SC_HORDE + k)] == 0 and _markers_available(S, i, p, opts):
-                S[i, _seat_at(p, SC_HORDE + k)] = 1
+            if s[_seat_at(p, SC_HORDE + k)] == 0 and _markers_available(S, i, p, opts):
+                s[_seat_at(p, SC_HORDE + k)] = 1
         elif tribe == MERFOLK:
-            old = S[i, _seat_at(p, SC_MERFOLK)]
+            old = s[_seat_at(p, SC_MERFOLK)]
             new = min(opts[O_MEND], old + x)
             passed = 0
             for k in range(opts[O_NSPACES]):
@@ -259,79 +263,81 @@ def _resolve(S, rng, i, p, opts, stage, deck):
                     passed += 1
             if opts[O_PER_SPACE] == 0:
                 passed = min(passed, 1)
-            S[i, _seat_at(p, SC_MERFOLK)] = new
-            S[i, MLEFT] = passed
+            s[_seat_at(p, SC_MERFOLK)] = new
+            s[MLEFT] = passed
             stage = ST_NEXT_MERFOLK
         elif tribe == TROLLS:
             for v in range(min(6, x)):
-                if S[i, TROLL_OWNER + v] < 0:
-                    S[i, PHASE] = TROLL_PICK
+                if s[TROLL_OWNER + v] < 0:
+                    s[PHASE] = TROLL_PICK
                     return
     if stage == ST_NEXT_MERFOLK:
-        if S[i, MLEFT] > 0 and _markers_available(S, i, p, opts):
-            S[i, PHASE] = MERFOLK_PICK
+        if s[MLEFT] > 0 and _markers_available(S, i, p, opts):
+            s[PHASE] = MERFOLK_PICK
             return
-        S[i, MLEFT] = 0
+        s[MLEFT] = 0
         stage = ST_AFTER_ABILITY
     if stage == ST_AFTER_ABILITY:
         if tribe == CENTAURS:
-            follow = S[i, HAND_LEN + p] - S[i, HANDS + NT * p + SK] > 0
-            if opts[O_CENTAUR_MARKER] != 0 and S[i, CUR_PLACED] == 0:
+            follow = s[HAND_LEN + p] - s[HANDS + NT * p + SK] > 0
+            if opts[O_CENTAUR_MARKER] != 0 and s[CUR_PLACED] == 0:
                 follow = False
             if follow:
-                S[i, PHASE] = CENTAUR_PICK
+                s[PHASE] = CENTAUR_PICK
                 return
         stage = ST_DISCARD
     if stage == ST_DISCARD:
-        if tribe == ELVES and S[i, HAND_LEN + p] > 0:
-            S[i, PHASE] = ELF_PICK
+        if tribe == ELVES and s[HAND_LEN + p] > 0:
+            s[PHASE] = ELF_PICK
             return
         for t in range(NT):
-            S[i, DISPLAY + t] += S[i, HANDS + NT * p + t]
-            S[i, HANDS + NT * p + t] = 0
-            S[i, _seat_at(p, SC_KNOWN + t)] = 0
-        S[i, HAND_LEN + p] = 0
-        S[i, _seat_at(p, SC_HAND_SIZE)] = 0
+            s[DISPLAY + t] += s[HANDS + NT * p + t]
+            s[HANDS + NT * p + t] = 0
+            s[_seat_at(p, SC_KNOWN + t)] = 0
+        s[HAND_LEN + p] = 0
+        s[_seat_at(p, SC_HAND_SIZE)] = 0
         stage = ST_AFTER_DISCARD
     if stage == ST_AFTER_DISCARD and tribe == WIZARDS:
-        S[i, PHASE] = WIZARD_PICK
+        s[PHASE] = WIZARD_PICK
         return
     _end_turn(S, i, n)
 
 
 @njit(cache=True)
 def _finish_elf(S, rng, i, p, opts, deck):
+    s = S[i]
     known_at = _seat_at(p, SC_KNOWN)
     for t in range(NT):
-        rest = S[i, HANDS + NT * p + t]
-        S[i, DISPLAY + t] += rest
-        known = S[i, known_at + t] - rest
-        S[i, known_at + t] = known if known > 0 else 0
-        S[i, HANDS + NT * p + t] = S[i, ELF_KEPT + t]
-        S[i, ELF_KEPT + t] = 0
-    S[i, HAND_LEN + p] = S[i, ELF_N]
-    S[i, _seat_at(p, SC_HAND_SIZE)] = S[i, ELF_N]
+        rest = s[HANDS + NT * p + t]
+        s[DISPLAY + t] += rest
+        known = s[known_at + t] - rest
+        s[known_at + t] = known if known > 0 else 0
+        s[HANDS + NT * p + t] = s[ELF_KEPT + t]
+        s[ELF_KEPT + t] = 0
+    s[HAND_LEN + p] = s[ELF_N]
+    s[_seat_at(p, SC_HAND_SIZE)] = s[ELF_N]
     _resolve(S, rng, i, p, opts, ST_AFTER_DISCARD, deck)
 
 
 @njit(cache=True)
 def _is_legal(S, i, a, opts):
     """Whether action ``a`` is legal for slot ``i``'s acting seat (``_compute_mask``)."""
-    if S[i, TERMINAL] != 0 or _decisions(S, i) >= opts[O_MAX_DEC] or not 0 <= a < NUM_ACTIONS:
+    s = S[i]
+    if s[TERMINAL] != 0 or _decisions(S, i) >= opts[O_MAX_DEC] or not 0 <= a < NUM_ACTIONS:
         return False
-    p = S[i, ACTOR]
-    phase = S[i, PHASE]
+    p = s[ACTOR]
+    phase = s[PHASE]
     h = HANDS + NT * p
-    hand_len = S[i, HAND_LEN + p]
+    hand_len = s[HAND_LEN + p]
     if phase == TURN:
         if a < A_RECRUIT_DECK:
-            return hand_len < 10 and S[i, DISPLAY + a] > 0
+            return hand_len < 10 and s[DISPLAY + a] > 0
         if a == A_RECRUIT_DECK:
             return hand_len < 10
         if A_LEADER <= a < A_LEADER + SK:
-            return S[i, h + a - A_LEADER] > 0
+            return s[h + a - A_LEADER] > 0
         if a == A_PASS:
-            return hand_len >= 10 and S[i, h + SK] >= hand_len
+            return hand_len >= 10 and s[h + SK] >= hand_len
         return False
     if phase == BUILD:
         if a == A_FINISH:
@@ -339,29 +345,29 @@ def _is_legal(S, i, a, opts):
         if not A_ADD <= a < A_FINISH:
             return False
         t = a - A_ADD
-        if S[i, h + t] <= 0:
+        if s[h + t] <= 0:
             return False
         if t == SK:
             return True
-        lead = S[i, BLEAD]
-        return ((S[i, TRIBE_OK] != 0 and TTRIBE[t] == TTRIBE[lead])
-                or (S[i, COLOUR_OK] != 0 and TCOLOUR[t] == TCOLOUR[lead]))
+        lead = s[BLEAD]
+        return ((s[TRIBE_OK] != 0 and TTRIBE[t] == TTRIBE[lead])
+                or (s[COLOUR_OK] != 0 and TCOLOUR[t] == TCOLOUR[lead]))
     if phase == WINGFOLK_PICK:
         return A_KINGDOM <= a < A_KINGDOM + 6 and _marker_test(S, i, p, a - A_KINGDOM,
-                                                                S[i, CUR_X], opts[O_N])
+                                                                s[CUR_X], opts[O_N])
     if phase == MERFOLK_PICK:
         return A_KINGDOM <= a < A_KINGDOM + 6
     if phase == TROLL_PICK:
         v = a - A_TROLL
-        return 0 <= v < min(6, S[i, CUR_X]) and S[i, TROLL_OWNER + v] < 0
+        return 0 <= v < min(6, s[CUR_X]) and s[TROLL_OWNER + v] < 0
     if phase == CENTAUR_PICK:
         if a == A_CSTOP:
             return True
-        return A_LEADER <= a < A_LEADER + SK and S[i, h + a - A_LEADER] > 0
+        return A_LEADER <= a < A_LEADER + SK and s[h + a - A_LEADER] > 0
     if phase == ELF_PICK:
         if a == A_ELF_DONE:
             return True
-        return A_ELF_KEEP <= a < A_ELF_DONE and S[i, h + a - A_ELF_KEEP] > 0
+        return A_ELF_KEEP <= a < A_ELF_DONE and s[h + a - A_ELF_KEEP] > 0
     if phase == WIZARD_PICK:
         return a in (A_WDRAW, A_WSKIP)
     if phase == ORC_PICK:
@@ -372,33 +378,34 @@ def _is_legal(S, i, a, opts):
 @njit(cache=True)
 def _do(S, rng, i, p, a, opts, deck):
     """Apply the legal action ``a`` of seat ``p`` (``EthnosState._do``)."""
+    s = S[i]
     n = opts[O_N]
-    phase = S[i, PHASE]
+    phase = s[PHASE]
     h = HANDS + NT * p
     if phase == TURN:
         if a < A_RECRUIT_DECK:
-            S[i, DISPLAY + a] -= 1
-            S[i, h + a] += 1
-            S[i, _seat_at(p, SC_KNOWN + a)] += 1
-            S[i, HAND_LEN + p] += 1
-            S[i, _seat_at(p, SC_HAND_SIZE)] += 1
+            s[DISPLAY + a] -= 1
+            s[h + a] += 1
+            s[_seat_at(p, SC_KNOWN + a)] += 1
+            s[HAND_LEN + p] += 1
+            s[_seat_at(p, SC_HAND_SIZE)] += 1
             _end_turn(S, i, n)
         elif a == A_RECRUIT_DECK:
             draws = 1
             if opts[O_DRAW_TWO] != 0:
                 empty = True
                 for t in range(NT):
-                    if S[i, DISPLAY + t] != 0:
+                    if s[DISPLAY + t] != 0:
                         empty = False
                         break
                 if empty:
-                    draws = min(2, 10 - S[i, HAND_LEN + p])
+                    draws = min(2, 10 - s[HAND_LEN + p])
             for _ in range(draws):
                 if _draw(S, rng, i, p, opts, deck):
                     return
             _end_turn(S, i, n)
         elif a == A_PASS:
-            S[i, _seat_at(p, SC_KNOWN + SK)] = S[i, h + SK]
+            s[_seat_at(p, SC_KNOWN + SK)] = s[h + SK]
             _end_turn(S, i, n)
         else:
             _start_band(S, i, p, a - A_LEADER)
@@ -408,28 +415,28 @@ def _do(S, rng, i, p, a, opts, deck):
             _resolve(S, rng, i, p, opts, ST_MARKER, deck)
         else:
             t = a - A_ADD
-            S[i, h + t] -= 1
-            S[i, HAND_LEN + p] -= 1
-            S[i, BUILDING + t] += 1
-            S[i, BLEN] += 1
+            s[h + t] -= 1
+            s[HAND_LEN + p] -= 1
+            s[BUILDING + t] += 1
+            s[BLEN] += 1
             if t != SK:
-                lead = S[i, BLEAD]
+                lead = s[BLEAD]
                 if TTRIBE[t] != TTRIBE[lead]:
-                    S[i, TRIBE_OK] = 0
+                    s[TRIBE_OK] = 0
                 if TCOLOUR[t] != TCOLOUR[lead]:
-                    S[i, COLOUR_OK] = 0
+                    s[COLOUR_OK] = 0
     elif phase == WINGFOLK_PICK:
-        S[i, _seat_at(p, SC_MARKERS + a - A_KINGDOM)] += 1
-        S[i, CUR_PLACED] = 1
+        s[_seat_at(p, SC_MARKERS + a - A_KINGDOM)] += 1
+        s[CUR_PLACED] = 1
         _resolve(S, rng, i, p, opts, ST_ABILITY, deck)
     elif phase == MERFOLK_PICK:
-        S[i, _seat_at(p, SC_MARKERS + a - A_KINGDOM)] += 1
-        S[i, MLEFT] -= 1
+        s[_seat_at(p, SC_MARKERS + a - A_KINGDOM)] += 1
+        s[MLEFT] -= 1
         _resolve(S, rng, i, p, opts, ST_NEXT_MERFOLK, deck)
     elif phase == TROLL_PICK:
         v = a - A_TROLL
-        S[i, TROLL_OWNER + v] = p
-        S[i, _seat_at(p, SC_TROLLS + v)] = 1
+        s[TROLL_OWNER + v] = p
+        s[_seat_at(p, SC_TROLLS + v)] = 1
         _resolve(S, rng, i, p, opts, ST_AFTER_ABILITY, deck)
     elif phase == CENTAUR_PICK:
         if a == A_CSTOP:
@@ -442,23 +449,23 @@ def _do(S, rng, i, p, a, opts, deck):
             _finish_elf(S, rng, i, p, opts, deck)
         else:
             t = a - A_ELF_KEEP
-            S[i, h + t] -= 1
-            S[i, HAND_LEN + p] -= 1
-            S[i, ELF_KEPT + t] += 1
-            S[i, ELF_N] += 1
-            if S[i, ELF_N] >= S[i, CUR_X] or S[i, HAND_LEN + p] == 0:
+            s[h + t] -= 1
+            s[HAND_LEN + p] -= 1
+            s[ELF_KEPT + t] += 1
+            s[ELF_N] += 1
+            if s[ELF_N] >= s[CUR_X] or s[HAND_LEN + p] == 0:
                 _finish_elf(S, rng, i, p, opts, deck)
     elif phase == WIZARD_PICK:
         if a == A_WDRAW:
-            for _ in range(S[i, CUR_X]):
+            for _ in range(s[CUR_X]):
                 if _draw(S, rng, i, p, opts, deck):
                     return
         _end_turn(S, i, n)
     elif phase == ORC_PICK:
-        m = S[i, NORC] - 1
+        m = s[NORC] - 1
         for k in range(m):
-            S[i, ORCQ + k] = S[i, ORCQ + k + 1]
-        S[i, NORC] = m
+            s[ORCQ + k] = s[ORCQ + k + 1]
+        s[NORC] = m
         if a == A_OEMPTY:
             _empty_horde(S, i, p, opts)
         _next_orc(S, rng, i, opts, deck)
@@ -467,9 +474,10 @@ def _do(S, rng, i, p, a, opts, deck):
 @njit(cache=True)
 def _auto_advance(S, R, rng, opts, i, deck):
     """Option ``auto_single_choice``: apply decisions with exactly one legal action."""
+    s = S[i]
     if opts[O_AUTO] == 0:
         return
-    while S[i, TERMINAL] == 0:
+    while s[TERMINAL] == 0:
         only = -1
         count = 0
         for a in range(NUM_ACTIONS):
@@ -480,4 +488,4 @@ def _auto_advance(S, R, rng, opts, i, deck):
                     break
         if count != 1:
             return
-        _do(S, rng, i, S[i, ACTOR], only, opts, deck)
+        _do(S, rng, i, s[ACTOR], only, opts, deck)
