@@ -18,6 +18,7 @@ from tablezoo.envs.ethnos.compiled.ages import (
     _returns,
     _start_age,
 )
+from tablezoo.envs.ethnos.compiled.blocks import _run16, _run16_exact
 from tablezoo.envs.ethnos.compiled.layout import (
     A_ADD,
     A_CSTOP,
@@ -192,15 +193,13 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
 
 @njit(cache=True, inline="always")
 def _observe(s, p, n, o):
-    """Seat ``p``'s observation of the position row ``s`` into ``o`` (``observation.observe``;
-    unsigned indices: no negative-index wrapping, so the copies vectorize)."""
+    """Seat ``p``'s observation of the position row ``s`` into ``o`` (``observation.observe``).
+    Written front to back: a run copied in whole blocks (``blocks``) may spill past its end into
+    entries written after it; unsigned indices (no negative-index wrapping)."""
     u = np.uint64
-    for t in range(u(NT)):
-        o[u(OB_DISPLAY) + t] = s[u(DISPLAY) + t]
-    for k in range(u(18)):
-        o[u(OB_TOKENS) + k] = s[u(TOKENS) + k]
-    for t in range(u(12)):
-        o[u(OB_TRIBES) + t] = s[u(HAS) + t]
+    _run16(o, u(OB_DISPLAY), s, u(DISPLAY), u(NT))
+    _run16(o, u(OB_TOKENS), s, u(TOKENS), u(18))
+    _run16(o, u(OB_TRIBES), s, u(HAS), u(12))
     age = s[AGE]
     for a in range(3):
         o[u(OB_AGE + a)] = 1.0 if a == age else 0.0
@@ -233,27 +232,22 @@ def _observe(s, p, n, o):
         w = u(PIECE_W[j])
         block = u(SEAT + PIECE_AT[j])
         first = (un - up) * w
-        src = block + up * w
-        for k in range(first):
-            o[pos + k] = s[src + k]
+        _run16(o, pos, s, block + up * w, first)
         pos += first
-        for k in range(up * w):
-            o[pos + k] = s[block + k]
+        _run16(o, pos, s, block, up * w)
         pos += up * w
     actor = s[ACTOR]
     if not terminal:
         o[u(GLOB_SIZE + (actor - p) % n)] = 1.0  # acting is the first seat piece
-    # private pieces
-    h = u(HANDS + NT * p)
-    for t in range(u(NT)):
-        o[pos + t] = s[h + t]
+    # private pieces (the last entries: nothing spills past the row's end)
+    _run16(o, pos, s, u(HANDS + NT * p), u(NT))
     pos += u(NT)
     if p == actor and (phase in (BUILD, ELF_PICK)):
         blead = s[BLEAD]
+        _run16(o, pos, s, u(BUILDING), u(NT))
         for t in range(u(NT)):
-            o[pos + t] = s[u(BUILDING) + t]
             o[pos + u(NT) + t] = 1.0 if t == blead else 0.0
-            o[pos + u(2 * NT) + t] = s[u(ELF_KEPT) + t]
+        _run16_exact(o, pos + u(2 * NT), s, u(ELF_KEPT), u(NT))
     else:
         for k in range(u(3 * NT)):
             o[pos + k] = 0.0

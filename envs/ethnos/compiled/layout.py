@@ -76,7 +76,7 @@ for _name, _shape, _doc, _high in seat_pieces(1.0):
     _widths.append((_name, _w))
 SEAT_WIDTH = sum(w for _, w in _widths)
 SEAT = _take(MAXP * SEAT_WIDTH)
-NCOL = -(-_take(0) // 32) * 32  # whole 64-byte cache lines per row (the last entries unused)
+NCOL = -(-(_take(0) + 16) // 32) * 32  # whole 64-byte lines; 16 spare entries (``blocks``)
 DEC_BASE = 2**15
 MAX_DECISIONS = DEC_BASE * (2**15 - 1)  # what the two columns hold
 _cols = {}
