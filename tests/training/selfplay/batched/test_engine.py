@@ -8,8 +8,10 @@ import pytest
 pytest.importorskip("numba")
 pytest.importorskip("sb3_contrib")
 
+from tablezoo.agents import games as agent_parts
 from tablezoo.training.cli.selfplay import train
 from tablezoo.training.selfplay import throughput
+from tablezoo.training.selfplay import train as train_module
 from tablezoo.training.selfplay.train import resolved
 
 
@@ -25,13 +27,21 @@ def test_auto_takes_the_compiled_engine_where_there_is_one_and_its_defaults():
     assert (args.n_envs, args.n_steps, args.batch_size, args.n_epochs) == (512, 64, 2048, 1)
     args = parsed("--env", "bauer_trick_v0", "--n-envs", "32", "--n-epochs", "3")
     assert (args.n_envs, args.n_steps, args.n_epochs) == (32, 64, 3)  # flags win
-    assert parsed("--env", "bauer_trick_v0", "--advice", "heuristic").engine == "compiled"
-    # the example game has no compiled engine; bower's has no compiled heuristic for advice
-    for argv in (["--env", "kuhn_poker_v0"], ["--env", "bauer_trick_v0", "--engine", "python"],
-                 ["--env", "bower_v0", "--advice", "heuristic"]):
+    assert parsed("--env", "bower_v0", "--advice", "heuristic").engine == "compiled"
+    # the example game has no compiled engine
+    for argv in (["--env", "kuhn_poker_v0"], ["--env", "bauer_trick_v0", "--engine", "python"]):
         args = parsed(*argv)
         assert args.engine == "python"
         assert (args.n_envs, args.n_steps, args.batch_size, args.n_epochs) == (16, 256, 1024, 8)
+
+
+def test_advice_without_a_batched_heuristic_takes_the_python_engine(monkeypatch):
+    """A game whose heuristic is not compiled cannot advise inside the batch: ``auto`` falls
+    back to the Python engine, and ``--engine compiled`` is refused naming why."""
+    monkeypatch.setattr(agent_parts, "batched_agents", lambda env, options=None: {})
+    assert parsed("--env", "bower_v0", "--advice", "heuristic").engine == "python"
+    assert "--advice needs a batched heuristic, which bower_v0 has not" in str(
+        train_module.engine_problem("bower_v0", "heuristic"))
 
 
 @pytest.mark.parametrize("argv,why", [
