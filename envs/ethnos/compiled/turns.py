@@ -7,6 +7,7 @@ Orc choices, the legality of one action and ``auto_single_choice``.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from tablezoo.envs.ethnos.compiled.ages import (
@@ -290,10 +291,12 @@ def _resolve(S, rng, i, p, opts, stage, deck):
         if tribe == ELVES and s[HAND_LEN + p] > 0:
             s[PHASE] = ELF_PICK
             return
-        for t in range(NT):
-            s[DISPLAY + t] += s[HANDS + NT * p + t]
-            s[HANDS + NT * p + t] = 0
-            s[_seat_at(p, SC_KNOWN + t)] = 0
+        h = np.uint64(HANDS + NT * p)  # unsigned: the loop vectorizes
+        known_at = np.uint64(_seat_at(p, SC_KNOWN))
+        for t in range(np.uint64(NT)):
+            s[np.uint64(DISPLAY) + t] += s[h + t]
+            s[h + t] = 0
+            s[known_at + t] = 0
         s[HAND_LEN + p] = 0
         s[_seat_at(p, SC_HAND_SIZE)] = 0
         stage = ST_AFTER_DISCARD
