@@ -39,6 +39,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     NDECK,
     NGPLAYS,
     NORC,
+    NPIECES,
     NT,
     O_2P_MERFOLK,
     O_AGES,
@@ -57,6 +58,9 @@ from tablezoo.envs.ethnos.compiled.layout import (
     ORCQ,
     OVER,
     PHASE,
+    PIECE_AT,
+    PIECE_COL,
+    PIECE_W,
     REWARD_MARGIN,
     REWARD_SCORE,
     SC_FIRST,
@@ -69,7 +73,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     SC_MERFOLK,
     SC_THIRD,
     SC_TROLLS,
-    SEAT_WIDTH,
+    SEAT,
     SK,
     TCOUNTS,
     TERMINAL,
@@ -223,8 +227,11 @@ def _start_age(S, rng, i, opts, age, deck):
         s[HAND_LEN + p] = 0
         for t in range(NT):
             s[HANDS + NT * p + t] = 0
-        for c in range(SC_KNOWN, SEAT_WIDTH):  # known hand .. band glory
-            s[_seat_at(p, c)] = 0
+        for j in range(NPIECES):  # known hand .. band glory, piece by piece
+            if PIECE_COL[j] >= SC_KNOWN:
+                at = np.uint64(SEAT + PIECE_AT[j] + p * PIECE_W[j])
+                for k in range(np.uint64(PIECE_W[j])):
+                    s[at + k] = 0
         s[_seat_at(p, SC_HAND_SIZE)] = 0
     for t in range(NT):
         s[DISCARD + t] = 0
@@ -350,10 +357,12 @@ def _end_age(S, rng, i, opts, deck):
     n = opts[O_N]
     _clear_band_context(S, i)
     for p in range(n):
-        for t in range(NT):
-            s[DISCARD + t] += s[HANDS + NT * p + t]
-            s[HANDS + NT * p + t] = 0
-            s[_seat_at(p, SC_KNOWN + t)] = 0
+        h = np.uint64(HANDS + NT * p)  # unsigned: the loop vectorizes
+        known_at = np.uint64(_seat_at(p, SC_KNOWN))
+        for t in range(np.uint64(NT)):
+            s[np.uint64(DISCARD) + t] += s[h + t]
+            s[h + t] = 0
+            s[known_at + t] = 0
         s[HAND_LEN + p] = 0
         s[_seat_at(p, SC_HAND_SIZE)] = 0
     _score_age(S, i, opts, n)

@@ -181,19 +181,23 @@ def _finish_band(S, i, p, opts):
     s[at + 1] = x
     s[at + 2] = lead
     c = at + 3
-    cards = _seat_at(p, SC_BCARDS)
-    known_at = _seat_at(p, SC_KNOWN)
     for t in range(NT):
         count = s[BUILDING + t]
-        if count == 0:
-            continue
-        for _ in range(count - (1 if t == lead else 0)):
-            s[c] = t
-            c += 1
+        if count != 0:
+            for _ in range(count - (1 if t == lead else 0)):
+                s[c] = t
+                c += 1
+    # the counts move in one vectorized loop (a zero count changes nothing: known is never
+    # negative)
+    u = np.uint64
+    cards = u(_seat_at(p, SC_BCARDS))
+    known_at = u(_seat_at(p, SC_KNOWN))
+    for t in range(u(NT)):
+        count = s[u(BUILDING) + t]
         s[cards + t] += count
         known = s[known_at + t] - count
         s[known_at + t] = known if known > 0 else 0
-        s[BUILDING + t] = 0
+        s[u(BUILDING) + t] = 0
     tribe = TTRIBE[lead]
     s[_seat_at(p, SC_BLEADERS) + lead] += 1
     s[_seat_at(p, SC_BTS) + tribe * 10 + x - 1] += 1
