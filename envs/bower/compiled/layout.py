@@ -179,14 +179,18 @@ def spread(bits):
 def components(mb, branch, out):
     """The connected groups (bit masks) of the cells ``mb`` into ``out``; their count. A branch
     (``2 * cell + orient``, -1 for none) links its two ends when both lie in ``mb``."""
-    la = 0
-    lb = 0
     if branch >= 0 and BENDS[branch, 0] >= 0:
-        la = 1 << BENDS[branch, 0]
-        lb = 1 << BENDS[branch, 1]
-        if (la & mb) == 0 or (lb & mb) == 0:
-            la = 0
-            lb = 0
+        return linked_components(mb, 1 << BENDS[branch, 0], 1 << BENDS[branch, 1], out)
+    return linked_components(mb, 0, 0, out)
+
+
+@njit(cache=True)
+def linked_components(mb, la, lb, out):
+    """``components`` with the branch given as the bits of the two cells it joins (0, 0: none);
+    they are linked only when both lie in ``mb``."""
+    if (la & mb) == 0 or (lb & mb) == 0:
+        la = 0
+        lb = 0
     n = 0
     rest = mb
     while rest:

@@ -44,7 +44,7 @@ from tablezoo.envs.bower.observation import (
     NEST_CHANNELS,
     OBS_SPEC,
 )
-from tablezoo.envs.bower.scoring import COL_FIRST, COL_LAST, COLUMN_BITS, FULL
+from tablezoo.envs.bower.scoring import COLUMN_BITS, FULL
 
 # ---------------------------------------------------------------------- observation
 OFF = OBS_SPEC.offsets
@@ -102,7 +102,7 @@ FPC = np.array(FP_CONTACT, np.int64)
 FPR = np.array(FP_ROW0, np.bool_)
 BR_ENDS = np.array([(-1, -1) if e is None else e for e in BRANCH_ENDS], np.int64)
 COL_BITS = np.array(COLUMN_BITS, np.int64)
-COLF, COLL, FULL_BITS = COL_FIRST, COL_LAST, FULL
+FULL_BITS = FULL
 
 # ---------------------------------------------------------------------- a nest as one row
 # mat[24] (-1 empty), units[24 x 13], tokens[4] (cell or -1), branch (2 cell + o or -1), the

@@ -12,6 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 import tablezoo.agents.games.bower.compiled_heuristic.tables as T
+from tablezoo.envs.bower.compiled.layout import linked_components
 
 CELLS, NUM_CODES = T.CELLS, T.NUM_CODES
 N_MAT, N_UNITS, N_TOK, N_BRANCH = T.N_MAT, T.N_UNITS, T.N_TOK, T.N_BRANCH
@@ -21,7 +22,7 @@ S_SHELLS, S_PINK, S_PINK_COLS, S_NEW, S_ODD = T.S_SHELLS, T.S_PINK, T.S_PINK_COL
     T.S_ODD
 S_MATBITS, S_G1, S_G2, S_PINKBITS = T.S_MATBITS, T.S_G1, T.S_G2, T.S_PINKBITS
 F_REQ, F_COLOUR, F_SHELLS, F_GEMS, F_PINK = T.F_REQ, T.F_COLOUR, T.F_SHELLS, T.F_GEMS, T.F_PINK
-COLF, COLL, FULL_BITS = T.COLF, T.COLL, T.FULL_BITS
+FULL_BITS = T.FULL_BITS
 COL_BITS, BR_ENDS = T.COL_BITS, T.BR_ENDS
 COL_HALF, MAT_HALF, EB_SPAN, EXP_SPAN = T.COL_HALF, T.MAT_HALF, T.EB_SPAN, T.EXP_SPAN
 NEST_OBS, O_NESTS, O_COL_FLAGS = T.NEST_OBS, T.O_NESTS, T.O_COL_FLAGS
@@ -38,38 +39,6 @@ def popcount(x):
     while x:
         x &= x - 1
         n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _spread(b):
-    return (b | ((b << 1) & ~COLF) | ((b >> 1) & ~COLL) | (b << 6) | (b >> 6)) & FULL_BITS
-
-
-@njit(cache=True, inline="always")
-def components(bits, la, lb, out):
-    """``scoring.components``: the groups of ``bits`` (lowest cell first) into ``out``, their
-    count; ``la``/``lb`` the cell bits a branch joins (0: none), used when both are in."""
-    if la == 0 or not (la & bits and lb & bits):
-        la = 0
-        lb = 0
-    n = 0
-    rest = bits
-    while rest:
-        comp = rest & -rest
-        while True:
-            grown = _spread(comp) & bits
-            if la != 0:
-                if grown & la:
-                    grown |= lb
-                if grown & lb:
-                    grown |= la
-            if grown == comp:
-                break
-            comp = grown
-        out[n] = comp
-        n += 1
-        rest &= ~comp
     return n
 
 
@@ -265,7 +234,7 @@ def _groups(nest, gems_matter, st, comps):
     potential = 0.0
     for m in range(3):
         bits = mb0 if m == 0 else mb1 if m == 1 else mb2
-        n = components(bits, la, lb, comps)
+        n = linked_components(bits, la, lb, comps)
         size_max = 0
         for j in range(n):
             comp = comps[j]
@@ -290,7 +259,7 @@ def _groups(nest, gems_matter, st, comps):
                 else:
                     potential += 0.12 * g
     empty = FULL_BITS & ~(mb0 | mb1 | mb2 | mb3)
-    n = components(empty, 0, 0, comps)
+    n = linked_components(empty, 0, 0, comps)
     odd = 0
     for j in range(n):
         odd += popcount(comps[j]) & 1
