@@ -85,6 +85,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     _band_value,
     _clear_band_context,
     _gain,
+    _hand_to,
     _seat_at,
 )
 from tablezoo.envs.ethnos.components import DWARVES, MERFOLK, ORCS
@@ -357,14 +358,7 @@ def _end_age(S, rng, i, opts, deck):
     n = opts[O_N]
     _clear_band_context(S, i)
     for p in range(n):
-        h = np.uint64(HANDS + NT * p)  # unsigned: the loop vectorizes
-        known_at = np.uint64(_seat_at(p, SC_KNOWN))
-        for t in range(np.uint64(NT)):
-            s[np.uint64(DISCARD) + t] += s[h + t]
-            s[h + t] = 0
-            s[known_at + t] = 0
-        s[HAND_LEN + p] = 0
-        s[_seat_at(p, SC_HAND_SIZE)] = 0
+        _hand_to(s, p, DISCARD)
     _score_age(S, i, opts, n)
     s[NORC] = 0
     if s[HAS + ORCS]:

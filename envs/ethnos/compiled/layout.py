@@ -270,6 +270,21 @@ def _clear_band_context(S, i):
 
 
 @njit(cache=True)
+def _hand_to(s, p, pile):
+    """Seat ``p``'s whole hand onto the pile at column ``pile`` (the display or the discard) of
+    the slot row ``s``: its hand and known cards emptied."""
+    h = np.uint64(HANDS + NT * p)  # unsigned: the loop vectorizes
+    known_at = np.uint64(_seat_at(p, SC_KNOWN))
+    to = np.uint64(pile)
+    for t in range(np.uint64(NT)):
+        s[to + t] += s[h + t]
+        s[h + t] = 0
+        s[known_at + t] = 0
+    s[HAND_LEN + p] = 0
+    s[_seat_at(p, SC_HAND_SIZE)] = 0
+
+
+@njit(cache=True)
 def _end_turn(S, i, n):
     s = S[i]
     _clear_band_context(S, i)

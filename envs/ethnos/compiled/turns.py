@@ -112,6 +112,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     _decisions,
     _end_turn,
     _gain,
+    _hand_to,
     _marker_test,
     _markers_available,
     _seat_at,
@@ -295,14 +296,7 @@ def _resolve(S, rng, i, p, opts, stage, deck):
         if tribe == ELVES and s[HAND_LEN + p] > 0:
             s[PHASE] = ELF_PICK
             return
-        h = np.uint64(HANDS + NT * p)  # unsigned: the loop vectorizes
-        known_at = np.uint64(_seat_at(p, SC_KNOWN))
-        for t in range(np.uint64(NT)):
-            s[np.uint64(DISPLAY) + t] += s[h + t]
-            s[h + t] = 0
-            s[known_at + t] = 0
-        s[HAND_LEN + p] = 0
-        s[_seat_at(p, SC_HAND_SIZE)] = 0
+        _hand_to(s, p, DISPLAY)
         stage = ST_AFTER_DISCARD
     if stage == ST_AFTER_DISCARD and tribe == WIZARDS:
         s[PHASE] = WIZARD_PICK
