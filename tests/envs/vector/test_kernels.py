@@ -52,3 +52,18 @@ def test_the_sampler_draws_every_legal_action_equally_often_and_nothing_else():
         expected = counts.sum() / len(legal)
         chi2 = ((counts - expected) ** 2 / expected).sum()
         assert chi2 < 16.3, (legal, counts)  # p = 0.001 at 3 degrees of freedom (2: looser)
+
+
+def test_the_sampler_picks_the_legal_id_its_uniform_names_at_every_width():
+    """The k-th legal id (k = floor(u * legal count)), as a plain scan finds it, for masks of
+    widths around the eight-entry words the sampler reads (tails, one word, many words)."""
+    rng = np.random.default_rng(11)
+    for width in (1, 2, 7, 8, 9, 15, 16, 17, 37, 64, 289, 648):
+        mask = rng.random((400, width)) < rng.choice([0.02, 0.3, 0.9], size=(400, 1))
+        mask[np.arange(400), rng.integers(0, width, 400)] = True  # every row has one
+        uniforms = rng.random(400)
+        uniforms[:5] = [0.0, 0.999999999, 0.5, 1e-12, 0.25]
+        got = random_legal_actions(mask, uniforms)
+        for i in range(400):
+            legal = np.flatnonzero(mask[i])
+            assert got[i] == legal[int(uniforms[i] * len(legal))], (width, i)
