@@ -67,6 +67,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     NPIECES,
     NT,
     NUM_ACTIONS,
+    O_AUTO,
     O_FIXED,
     O_MAX_DEC,
     O_N,
@@ -95,6 +96,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     PIECE_AT,
     PIECE_W,
     REWARD_RANK,
+    SC_MARKERS,
     SEAT,
     SEAT_WIDTH,
     SK,
@@ -111,7 +113,7 @@ from tablezoo.envs.ethnos.compiled.layout import (
     WIZARD_PICK,
     _count_decision,
     _decisions,
-    _marker_test,
+    _seat_at,
 )
 from tablezoo.envs.ethnos.compiled.turns import (
     _auto_advance,
@@ -182,131 +184,146 @@ def new_games(S, R, rng, opts, lo, hi):
 @njit(cache=True)
 def write_decisions(S, opts, obs, mask, seat, lo, hi):
     """The acting seat, its observation (``ethnos_v0``'s encoding) and legal mask of slots
-    ``lo..hi-1`` (never over: finished games were restarted)."""
+    ``lo..hi-1`` (never over: finished games were restarted). The rows are reached through
+    flat views made once, not a view per slot (each view costs two atomic reference counts)."""
     n = opts[O_N]
+    s, o, m = S.reshape(-1), obs.reshape(-1), mask.reshape(-1)
+    u = np.uint64
+    ws, wo, wm = u(S.shape[1]), u(obs.shape[1]), u(mask.shape[1])
     for i in range(lo, hi):
         p = S[i, ACTOR]
         seat[i] = p
-        _observe(S[i], p, n, obs[i])
-        _mask_row(S, i, p, opts, mask[i])
+        _observe(s, u(i) * ws, p, n, o, u(i) * wo)
+        _mask_row(s, u(i) * ws, p, opts, m, u(i) * wm)
 
 
 @njit(cache=True, inline="always")
-def _observe(s, p, n, o):
-    """Seat ``p``'s observation of the position row ``s`` into ``o`` (``observation.observe``).
-    Written front to back: a run copied in whole blocks (``blocks``) may spill past its end into
-    entries written after it; unsigned indices (no negative-index wrapping)."""
+def _observe(s, r, p, n, o, q):
+    """Seat ``p``'s observation of the position row at ``s[r:]`` into ``o[q:]``
+    (``observation.observe``). Written front to back: a run copied in whole blocks (``blocks``)
+    may spill past its end into entries written after it; unsigned indices (no negative-index
+    wrapping)."""
     u = np.uint64
-    _run16(o, u(OB_DISPLAY), s, u(DISPLAY), u(NT))
-    _run16(o, u(OB_TOKENS), s, u(TOKENS), u(18))
-    _run16(o, u(OB_TRIBES), s, u(HAS), u(12))
-    age = s[AGE]
+    _run16(o, q + u(OB_DISPLAY), s, r + u(DISPLAY), u(NT))
+    _run16(o, q + u(OB_TOKENS), s, r + u(TOKENS), u(18))
+    _run16(o, q + u(OB_TRIBES), s, r + u(HAS), u(12))
+    age = s[r + u(AGE)]
     for a in range(3):
-        o[u(OB_AGE + a)] = 1.0 if a == age else 0.0
-    o[OB_DRAGONS] = s[DRAGONS]
-    nd = s[NDECK]
-    o[OB_DECK] = nd
-    safe = nd - s[LOWER_LEFT]
-    o[OB_SAFE] = safe if safe > 0 else 0
-    trolls = s[HAS + TROLLS] != 0
+        o[q + u(OB_AGE + a)] = 1.0 if a == age else 0.0
+    o[q + u(OB_DRAGONS)] = s[r + u(DRAGONS)]
+    nd = s[r + u(NDECK)]
+    o[q + u(OB_DECK)] = nd
+    safe = nd - s[r + u(LOWER_LEFT)]
+    o[q + u(OB_SAFE)] = safe if safe > 0 else 0
+    trolls = s[r + u(HAS + TROLLS)] != 0
     for v in range(u(6)):
-        o[u(OB_TROLLS) + v] = 1.0 if trolls and s[u(TROLL_OWNER) + v] < 0 else 0.0
-    o[OB_GIANT] = s[GSIZE]
-    terminal = s[TERMINAL] != 0
-    phase = s[PHASE]
+        o[q + u(OB_TROLLS) + v] = 1.0 if trolls and s[r + u(TROLL_OWNER) + v] < 0 else 0.0
+    o[q + u(OB_GIANT)] = s[r + u(GSIZE)]
+    terminal = s[r + u(TERMINAL)] != 0
+    phase = s[r + u(PHASE)]
     for k in range(9):
-        o[u(OB_PHASE + k)] = 1.0 if k == phase and not terminal else 0.0
-    o[OB_BAND_X] = s[CUR_X]
-    lead = s[CUR_LEADER]
+        o[q + u(OB_PHASE + k)] = 1.0 if k == phase and not terminal else 0.0
+    o[q + u(OB_BAND_X)] = s[r + u(CUR_X)]
+    lead = s[r + u(CUR_LEADER)]
     for t in range(u(NT)):
-        o[u(OB_BAND_LEADER) + t] = 0.0
+        o[q + u(OB_BAND_LEADER) + t] = 0.0
     if lead >= 0:
-        o[u(OB_BAND_LEADER + lead)] = 1.0
-    o[OB_MLEFT] = s[MLEFT]
-    o[OB_ELF] = s[ELF_N]
+        o[q + u(OB_BAND_LEADER + lead)] = 1.0
+    o[q + u(OB_MLEFT)] = s[r + u(MLEFT)]
+    o[q + u(OB_ELF)] = s[r + u(ELF_N)]
     # the seat pieces, each in seat-relative order: seats p..n-1, then 0..p-1
-    pos = u(GLOB_SIZE)
+    pos = q + u(GLOB_SIZE)
     up = u(p)
     un = u(n)
     for j in range(NPIECES):
         w = u(PIECE_W[j])
-        block = u(SEAT + PIECE_AT[j])
+        block = r + u(SEAT + PIECE_AT[j])
         first = (un - up) * w
         _run16(o, pos, s, block + up * w, first)
         pos += first
         _run16(o, pos, s, block, up * w)
         pos += up * w
-    actor = s[ACTOR]
+    actor = s[r + u(ACTOR)]
     if not terminal:
-        o[u(GLOB_SIZE + (actor - p) % n)] = 1.0  # acting is the first seat piece
+        o[q + u(GLOB_SIZE + (actor - p) % n)] = 1.0  # acting is the first seat piece
     # private pieces (the last entries: nothing spills past the row's end)
-    _run16(o, pos, s, u(HANDS + NT * p), u(NT))
+    _run16(o, pos, s, r + u(HANDS + NT * p), u(NT))
     pos += u(NT)
     if p == actor and (phase in (BUILD, ELF_PICK)):
-        blead = s[BLEAD]
-        _run16(o, pos, s, u(BUILDING), u(NT))
+        blead = s[r + u(BLEAD)]
+        _run16(o, pos, s, r + u(BUILDING), u(NT))
         for t in range(u(NT)):
             o[pos + u(NT) + t] = 1.0 if t == blead else 0.0
-        _run16_exact(o, pos + u(2 * NT), s, u(ELF_KEPT), u(NT))
+        _run16_exact(o, pos + u(2 * NT), s, r + u(ELF_KEPT), u(NT))
     else:
         for k in range(u(3 * NT)):
             o[pos + k] = 0.0
 
 
 @njit(cache=True, inline="always")
-def _mask_row(S, i, p, opts, m):
-    """The legal mask of slot ``i``'s acting seat ``p`` into ``m`` (``_compute_mask``;
-    unsigned indices, the per-card tests written without branches)."""
+def _mask_row(s, r, p, opts, m, q):
+    """The legal mask of the acting seat ``p`` of the position row at ``s[r:]`` into ``m[q:]``
+    (``_compute_mask``; unsigned indices, the per-card tests written without branches)."""
     u = np.uint64
-    s = S[i]
     for a in range(u(NUM_ACTIONS)):
-        m[a] = False
-    phase = s[PHASE]
-    h = u(HANDS + NT * p)
-    hand_len = s[HAND_LEN + p]
+        m[q + a] = False
+    phase = s[r + u(PHASE)]
+    h = r + u(HANDS + NT * p)
+    hand_len = s[r + u(HAND_LEN + p)]
     if phase == TURN:
         if hand_len < 10:
             for t in range(u(NT)):
-                m[t] = s[u(DISPLAY) + t] > 0
-            m[A_RECRUIT_DECK] = True
+                m[q + t] = s[r + u(DISPLAY) + t] > 0
+            m[q + u(A_RECRUIT_DECK)] = True
         for t in range(u(SK)):
-            m[u(A_LEADER) + t] = s[h + t] > 0
+            m[q + u(A_LEADER) + t] = s[h + t] > 0
         if hand_len >= 10 and s[h + u(SK)] >= hand_len:
-            m[A_PASS] = True
+            m[q + u(A_PASS)] = True
     elif phase == BUILD:
-        lead = s[BLEAD]
-        tribe_ok = s[TRIBE_OK] != 0
-        colour_ok = s[COLOUR_OK] != 0
+        lead = s[r + u(BLEAD)]
+        tribe_ok = s[r + u(TRIBE_OK)] != 0
+        colour_ok = s[r + u(COLOUR_OK)] != 0
         lt = TTRIBE[lead]
         lc = TCOLOUR[lead]
         for t in range(u(SK)):
-            m[u(A_ADD) + t] = (s[h + t] > 0) & ((tribe_ok & (TTRIBE[t] == lt))
-                                              | (colour_ok & (TCOLOUR[t] == lc)))
-        m[A_ADD + SK] = s[h + u(SK)] > 0
-        m[A_FINISH] = True
+            m[q + u(A_ADD) + t] = (s[h + t] > 0) & ((tribe_ok & (TTRIBE[t] == lt))
+                                                  | (colour_ok & (TCOLOUR[t] == lc)))
+        m[q + u(A_ADD + SK)] = s[h + u(SK)] > 0
+        m[q + u(A_FINISH)] = True
     elif phase == WINGFOLK_PICK:
+        x = s[r + u(CUR_X)]
         for k in range(6):
-            m[A_KINGDOM + k] = _marker_test(S, i, p, k, s[CUR_X], opts[O_N])
+            m[q + u(A_KINGDOM + k)] = _flat_marker_test(s, r, p, k, x, opts[O_N])
     elif phase == MERFOLK_PICK:
-        for k in range(6):
-            m[A_KINGDOM + k] = True
+        for k in range(u(6)):
+            m[q + u(A_KINGDOM) + k] = True
     elif phase == TROLL_PICK:
-        for v in range(min(6, s[CUR_X])):
-            m[A_TROLL + v] = s[TROLL_OWNER + v] < 0
+        for v in range(min(6, s[r + u(CUR_X)])):
+            m[q + u(A_TROLL + v)] = s[r + u(TROLL_OWNER + v)] < 0
     elif phase == CENTAUR_PICK:
         for t in range(u(SK)):
-            m[u(A_LEADER) + t] = s[h + t] > 0
-        m[A_CSTOP] = True
+            m[q + u(A_LEADER) + t] = s[h + t] > 0
+        m[q + u(A_CSTOP)] = True
     elif phase == ELF_PICK:
         for t in range(u(NT)):
-            m[u(A_ELF_KEEP) + t] = s[h + t] > 0
-        m[A_ELF_DONE] = True
+            m[q + u(A_ELF_KEEP) + t] = s[h + t] > 0
+        m[q + u(A_ELF_DONE)] = True
     elif phase == WIZARD_PICK:
-        m[A_WDRAW] = True
-        m[A_WSKIP] = True
+        m[q + u(A_WDRAW)] = True
+        m[q + u(A_WSKIP)] = True
     elif phase == ORC_PICK:
-        m[A_OEMPTY] = True
-        m[A_OKEEP] = True
+        m[q + u(A_OEMPTY)] = True
+        m[q + u(A_OKEEP)] = True
+
+
+@njit(cache=True, inline="always")
+def _flat_marker_test(s, r, p, k, e, n):
+    """``layout._marker_test`` on the position row at ``s[r:]``."""
+    u = np.uint64
+    if n == 2:
+        return e > (s[r + u(_seat_at(0, SC_MARKERS + k))]
+                    + s[r + u(_seat_at(1, SC_MARKERS + k))])
+    return e > s[r + u(_seat_at(p, SC_MARKERS + k))]
 
 
 @njit(cache=True)
@@ -320,23 +337,25 @@ def first_illegal(S, opts, actions):
 
 @njit(cache=True, inline="always")
 def _step_slot(S, R, rng, opts, i, a, rewards, terminated, truncated, deck, ret):
-    s = S[i]
+    """Slot ``i``'s step (its row indexed in two dimensions: a row view's reference count
+    would cost two atomic operations a slot)."""
     n = opts[O_N]
     for p in range(n):
         rewards[i, p] = 0.0
     terminated[i] = False
     truncated[i] = False
-    _do(S, rng, i, s[ACTOR], a, opts, deck)
+    _do(S, rng, i, S[i, ACTOR], a, opts, deck)
     _count_decision(S, i)
-    _auto_advance(S, R, rng, opts, i, deck)
+    if opts[O_AUTO] != 0:
+        _auto_advance(S, R, rng, opts, i, deck)
     mode = opts[O_REWARD]
-    if mode != REWARD_RANK or s[TERMINAL] != 0:
+    if mode != REWARD_RANK or S[i, TERMINAL] != 0:
         _returns(S, i, opts, ret)
         for p in range(n):
             if ret[p] != R[i, p]:
                 rewards[i, p] = ret[p] - R[i, p]
                 R[i, p] = ret[p]
-    if s[TERMINAL] != 0:
+    if S[i, TERMINAL] != 0:
         terminated[i] = True
         _new_game(S, R, rng, opts, i, deck)
     elif _decisions(S, i) >= opts[O_MAX_DEC]:
@@ -375,14 +394,11 @@ def step_rows(S, R, rng, opts, actions, rows, obs, mask, seat, rewards, terminat
     truncated[:] = False
     deck = np.empty(DECK_MAX, np.int64)
     ret = np.empty(MAXP, np.float64)
-    n = opts[O_N]
     for k in range(rows.shape[0]):
         i = rows[k]
         _step_slot(S, R, rng, opts, i, actions[i], rewards, terminated, truncated, deck, ret)
-        p = S[i, ACTOR]
-        seat[i] = p
-        _observe(S[i], p, n, obs[i])
-        _mask_row(S, i, p, opts, mask[i])
+    for k in range(rows.shape[0]):
+        write_decisions(S, opts, obs, mask, seat, rows[k], rows[k] + 1)
 
 
 @njit(cache=True)
@@ -391,7 +407,7 @@ def global_states(S, opts, out):
     n = opts[O_N]
     public = GLOB_SIZE + n * SEAT_WIDTH
     for i in range(S.shape[0]):
-        _observe(S[i], 0, n, out[i])  # the public part is player_0's observation's
+        _observe(S[i], np.uint64(0), 0, n, out[i], np.uint64(0))  # player_0's public part
         o = out[i]
         pos = public
         for p in range(n):

@@ -204,20 +204,19 @@ def _seat_at(p, col):
 
 @njit(cache=True)
 def _decisions(S, i):
-    """The decision count of slot ``i``."""
-    s = S[i]
-    return np.int64(s[DECISIONS + 1]) * DEC_BASE + s[DECISIONS]
+    """The decision count of slot ``i`` (indexed in two dimensions: no row view, whose
+    reference count costs two atomic operations)."""
+    return np.int64(S[i, DECISIONS + 1]) * DEC_BASE + S[i, DECISIONS]
 
 
 @njit(cache=True)
 def _count_decision(S, i):
-    s = S[i]
-    low = s[DECISIONS] + 1
+    low = S[i, DECISIONS] + 1
     if low == DEC_BASE:
-        s[DECISIONS] = 0
-        s[DECISIONS + 1] += 1
+        S[i, DECISIONS] = 0
+        S[i, DECISIONS + 1] += 1
     else:
-        s[DECISIONS] = low
+        S[i, DECISIONS] = low
 
 
 @njit(cache=True)
