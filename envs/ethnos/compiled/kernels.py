@@ -181,139 +181,153 @@ def new_games(S, R, rng, opts, lo, hi):
         _new_game(S, R, rng, opts, i, deck)
 
 
+CHUNK = 32  # slots written per call of each row writer
+
+
 @njit(cache=True)
 def write_decisions(S, opts, obs, mask, seat, lo, hi):
     """The acting seat, its observation (``ethnos_v0``'s encoding) and legal mask of slots
-    ``lo..hi-1`` (never over: finished games were restarted). The rows are reached through
-    flat views made once, not a view per slot (each view costs two atomic reference counts)."""
+    ``lo..hi-1`` (never over: finished games were restarted), ``CHUNK`` slots at a time, so
+    the mask is written while the rows are still in cache."""
     n = opts[O_N]
-    s, o, m = S.reshape(-1), obs.reshape(-1), mask.reshape(-1)
+    for start in range(lo, hi, CHUNK):
+        end = min(start + CHUNK, hi)
+        _observe_rows(S, n, obs, start, end, -1)
+        _mask_rows(S, opts, mask, seat, start, end)
+
+
+
+@njit(cache=True)
+def _observe_rows(S, n, obs, lo, hi, observer):
+    """The observations of slots ``lo..hi-1`` (``observation.observe``) into their rows of
+    ``obs``: the acting seat's, or seat ``observer``'s where that is not negative. Rows are
+    reached by flat offsets (a view or an inlined call per slot costs two atomic reference
+    counts). Written front to back: a run copied in whole blocks (``blocks``) may spill past
+    its end into entries written after it; unsigned indices (no negative-index wrapping)."""
     u = np.uint64
-    ws, wo, wm = u(S.shape[1]), u(obs.shape[1]), u(mask.shape[1])
+    s, o = S.reshape(-1), obs.reshape(-1)
+    ws, wo = u(S.shape[1]), u(obs.shape[1])
     for i in range(lo, hi):
+        r = u(i) * ws
+        q = u(i) * wo
+        p = observer if observer >= 0 else S[i, ACTOR]
+        _run16(o, q + u(OB_DISPLAY), s, r + u(DISPLAY), u(NT))
+        _run16(o, q + u(OB_TOKENS), s, r + u(TOKENS), u(18))
+        _run16(o, q + u(OB_TRIBES), s, r + u(HAS), u(12))
+        age = s[r + u(AGE)]
+        for a in range(3):
+            o[q + u(OB_AGE + a)] = 1.0 if a == age else 0.0
+        o[q + u(OB_DRAGONS)] = s[r + u(DRAGONS)]
+        nd = s[r + u(NDECK)]
+        o[q + u(OB_DECK)] = nd
+        safe = nd - s[r + u(LOWER_LEFT)]
+        o[q + u(OB_SAFE)] = safe if safe > 0 else 0
+        trolls = s[r + u(HAS + TROLLS)] != 0
+        for v in range(u(6)):
+            o[q + u(OB_TROLLS) + v] = 1.0 if trolls and s[r + u(TROLL_OWNER) + v] < 0 else 0.0
+        o[q + u(OB_GIANT)] = s[r + u(GSIZE)]
+        terminal = s[r + u(TERMINAL)] != 0
+        phase = s[r + u(PHASE)]
+        for k in range(9):
+            o[q + u(OB_PHASE + k)] = 1.0 if k == phase and not terminal else 0.0
+        o[q + u(OB_BAND_X)] = s[r + u(CUR_X)]
+        lead = s[r + u(CUR_LEADER)]
+        for t in range(u(NT)):
+            o[q + u(OB_BAND_LEADER) + t] = 0.0
+        if lead >= 0:
+            o[q + u(OB_BAND_LEADER + lead)] = 1.0
+        o[q + u(OB_MLEFT)] = s[r + u(MLEFT)]
+        o[q + u(OB_ELF)] = s[r + u(ELF_N)]
+        # the seat pieces, each in seat-relative order: seats p..n-1, then 0..p-1
+        pos = q + u(GLOB_SIZE)
+        up = u(p)
+        un = u(n)
+        for j in range(NPIECES):
+            w = u(PIECE_W[j])
+            block = r + u(SEAT + PIECE_AT[j])
+            first = (un - up) * w
+            _run16(o, pos, s, block + up * w, first)
+            pos += first
+            _run16(o, pos, s, block, up * w)
+            pos += up * w
+        actor = s[r + u(ACTOR)]
+        if not terminal:
+            o[q + u(GLOB_SIZE + (actor - p) % n)] = 1.0  # acting is the first seat piece
+        # private pieces (the last entries: nothing spills past the row's end)
+        _run16(o, pos, s, r + u(HANDS + NT * p), u(NT))
+        pos += u(NT)
+        if p == actor and (phase in (BUILD, ELF_PICK)):
+            blead = s[r + u(BLEAD)]
+            _run16(o, pos, s, r + u(BUILDING), u(NT))
+            for t in range(u(NT)):
+                o[pos + u(NT) + t] = 1.0 if t == blead else 0.0
+            _run16_exact(o, pos + u(2 * NT), s, r + u(ELF_KEPT), u(NT))
+        else:
+            for k in range(u(3 * NT)):
+                o[pos + k] = 0.0
+
+
+@njit(cache=True)
+def _mask_rows(S, opts, mask, seat, lo, hi):
+    """The acting seat and its legal mask (``_compute_mask``) of slots ``lo..hi-1`` (flat
+    offsets, unsigned indices, the per-card tests written without branches)."""
+    u = np.uint64
+    s, m = S.reshape(-1), mask.reshape(-1)
+    ws, wm = u(S.shape[1]), u(mask.shape[1])
+    for i in range(lo, hi):
+        r = u(i) * ws
+        q = u(i) * wm
         p = S[i, ACTOR]
         seat[i] = p
-        _observe(s, u(i) * ws, p, n, o, u(i) * wo)
-        _mask_row(s, u(i) * ws, p, opts, m, u(i) * wm)
-
-
-@njit(cache=True, inline="always")
-def _observe(s, r, p, n, o, q):
-    """Seat ``p``'s observation of the position row at ``s[r:]`` into ``o[q:]``
-    (``observation.observe``). Written front to back: a run copied in whole blocks (``blocks``)
-    may spill past its end into entries written after it; unsigned indices (no negative-index
-    wrapping)."""
-    u = np.uint64
-    _run16(o, q + u(OB_DISPLAY), s, r + u(DISPLAY), u(NT))
-    _run16(o, q + u(OB_TOKENS), s, r + u(TOKENS), u(18))
-    _run16(o, q + u(OB_TRIBES), s, r + u(HAS), u(12))
-    age = s[r + u(AGE)]
-    for a in range(3):
-        o[q + u(OB_AGE + a)] = 1.0 if a == age else 0.0
-    o[q + u(OB_DRAGONS)] = s[r + u(DRAGONS)]
-    nd = s[r + u(NDECK)]
-    o[q + u(OB_DECK)] = nd
-    safe = nd - s[r + u(LOWER_LEFT)]
-    o[q + u(OB_SAFE)] = safe if safe > 0 else 0
-    trolls = s[r + u(HAS + TROLLS)] != 0
-    for v in range(u(6)):
-        o[q + u(OB_TROLLS) + v] = 1.0 if trolls and s[r + u(TROLL_OWNER) + v] < 0 else 0.0
-    o[q + u(OB_GIANT)] = s[r + u(GSIZE)]
-    terminal = s[r + u(TERMINAL)] != 0
-    phase = s[r + u(PHASE)]
-    for k in range(9):
-        o[q + u(OB_PHASE + k)] = 1.0 if k == phase and not terminal else 0.0
-    o[q + u(OB_BAND_X)] = s[r + u(CUR_X)]
-    lead = s[r + u(CUR_LEADER)]
-    for t in range(u(NT)):
-        o[q + u(OB_BAND_LEADER) + t] = 0.0
-    if lead >= 0:
-        o[q + u(OB_BAND_LEADER + lead)] = 1.0
-    o[q + u(OB_MLEFT)] = s[r + u(MLEFT)]
-    o[q + u(OB_ELF)] = s[r + u(ELF_N)]
-    # the seat pieces, each in seat-relative order: seats p..n-1, then 0..p-1
-    pos = q + u(GLOB_SIZE)
-    up = u(p)
-    un = u(n)
-    for j in range(NPIECES):
-        w = u(PIECE_W[j])
-        block = r + u(SEAT + PIECE_AT[j])
-        first = (un - up) * w
-        _run16(o, pos, s, block + up * w, first)
-        pos += first
-        _run16(o, pos, s, block, up * w)
-        pos += up * w
-    actor = s[r + u(ACTOR)]
-    if not terminal:
-        o[q + u(GLOB_SIZE + (actor - p) % n)] = 1.0  # acting is the first seat piece
-    # private pieces (the last entries: nothing spills past the row's end)
-    _run16(o, pos, s, r + u(HANDS + NT * p), u(NT))
-    pos += u(NT)
-    if p == actor and (phase in (BUILD, ELF_PICK)):
-        blead = s[r + u(BLEAD)]
-        _run16(o, pos, s, r + u(BUILDING), u(NT))
-        for t in range(u(NT)):
-            o[pos + u(NT) + t] = 1.0 if t == blead else 0.0
-        _run16_exact(o, pos + u(2 * NT), s, r + u(ELF_KEPT), u(NT))
-    else:
-        for k in range(u(3 * NT)):
-            o[pos + k] = 0.0
-
-
-@njit(cache=True, inline="always")
-def _mask_row(s, r, p, opts, m, q):
-    """The legal mask of the acting seat ``p`` of the position row at ``s[r:]`` into ``m[q:]``
-    (``_compute_mask``; unsigned indices, the per-card tests written without branches)."""
-    u = np.uint64
-    for a in range(u(NUM_ACTIONS)):
-        m[q + a] = False
-    phase = s[r + u(PHASE)]
-    h = r + u(HANDS + NT * p)
-    hand_len = s[r + u(HAND_LEN + p)]
-    if phase == TURN:
-        if hand_len < 10:
+        for a in range(u(NUM_ACTIONS)):
+            m[q + a] = False
+        phase = s[r + u(PHASE)]
+        h = r + u(HANDS + NT * p)
+        hand_len = s[r + u(HAND_LEN + p)]
+        if phase == TURN:
+            if hand_len < 10:
+                for t in range(u(NT)):
+                    m[q + t] = s[r + u(DISPLAY) + t] > 0
+                m[q + u(A_RECRUIT_DECK)] = True
+            for t in range(u(SK)):
+                m[q + u(A_LEADER) + t] = s[h + t] > 0
+            if hand_len >= 10 and s[h + u(SK)] >= hand_len:
+                m[q + u(A_PASS)] = True
+        elif phase == BUILD:
+            lead = s[r + u(BLEAD)]
+            tribe_ok = s[r + u(TRIBE_OK)] != 0
+            colour_ok = s[r + u(COLOUR_OK)] != 0
+            lt = TTRIBE[lead]
+            lc = TCOLOUR[lead]
+            for t in range(u(SK)):
+                m[q + u(A_ADD) + t] = (s[h + t] > 0) & ((tribe_ok & (TTRIBE[t] == lt))
+                                                      | (colour_ok & (TCOLOUR[t] == lc)))
+            m[q + u(A_ADD + SK)] = s[h + u(SK)] > 0
+            m[q + u(A_FINISH)] = True
+        elif phase == WINGFOLK_PICK:
+            x = s[r + u(CUR_X)]
+            for k in range(6):
+                m[q + u(A_KINGDOM + k)] = _flat_marker_test(s, r, p, k, x, opts[O_N])
+        elif phase == MERFOLK_PICK:
+            for k in range(u(6)):
+                m[q + u(A_KINGDOM) + k] = True
+        elif phase == TROLL_PICK:
+            for v in range(min(6, s[r + u(CUR_X)])):
+                m[q + u(A_TROLL + v)] = s[r + u(TROLL_OWNER + v)] < 0
+        elif phase == CENTAUR_PICK:
+            for t in range(u(SK)):
+                m[q + u(A_LEADER) + t] = s[h + t] > 0
+            m[q + u(A_CSTOP)] = True
+        elif phase == ELF_PICK:
             for t in range(u(NT)):
-                m[q + t] = s[r + u(DISPLAY) + t] > 0
-            m[q + u(A_RECRUIT_DECK)] = True
-        for t in range(u(SK)):
-            m[q + u(A_LEADER) + t] = s[h + t] > 0
-        if hand_len >= 10 and s[h + u(SK)] >= hand_len:
-            m[q + u(A_PASS)] = True
-    elif phase == BUILD:
-        lead = s[r + u(BLEAD)]
-        tribe_ok = s[r + u(TRIBE_OK)] != 0
-        colour_ok = s[r + u(COLOUR_OK)] != 0
-        lt = TTRIBE[lead]
-        lc = TCOLOUR[lead]
-        for t in range(u(SK)):
-            m[q + u(A_ADD) + t] = (s[h + t] > 0) & ((tribe_ok & (TTRIBE[t] == lt))
-                                                  | (colour_ok & (TCOLOUR[t] == lc)))
-        m[q + u(A_ADD + SK)] = s[h + u(SK)] > 0
-        m[q + u(A_FINISH)] = True
-    elif phase == WINGFOLK_PICK:
-        x = s[r + u(CUR_X)]
-        for k in range(6):
-            m[q + u(A_KINGDOM + k)] = _flat_marker_test(s, r, p, k, x, opts[O_N])
-    elif phase == MERFOLK_PICK:
-        for k in range(u(6)):
-            m[q + u(A_KINGDOM) + k] = True
-    elif phase == TROLL_PICK:
-        for v in range(min(6, s[r + u(CUR_X)])):
-            m[q + u(A_TROLL + v)] = s[r + u(TROLL_OWNER + v)] < 0
-    elif phase == CENTAUR_PICK:
-        for t in range(u(SK)):
-            m[q + u(A_LEADER) + t] = s[h + t] > 0
-        m[q + u(A_CSTOP)] = True
-    elif phase == ELF_PICK:
-        for t in range(u(NT)):
-            m[q + u(A_ELF_KEEP) + t] = s[h + t] > 0
-        m[q + u(A_ELF_DONE)] = True
-    elif phase == WIZARD_PICK:
-        m[q + u(A_WDRAW)] = True
-        m[q + u(A_WSKIP)] = True
-    elif phase == ORC_PICK:
-        m[q + u(A_OEMPTY)] = True
-        m[q + u(A_OKEEP)] = True
+                m[q + u(A_ELF_KEEP) + t] = s[h + t] > 0
+            m[q + u(A_ELF_DONE)] = True
+        elif phase == WIZARD_PICK:
+            m[q + u(A_WDRAW)] = True
+            m[q + u(A_WSKIP)] = True
+        elif phase == ORC_PICK:
+            m[q + u(A_OEMPTY)] = True
+            m[q + u(A_OKEEP)] = True
 
 
 @njit(cache=True, inline="always")
@@ -335,42 +349,37 @@ def first_illegal(S, opts, actions):
     return -1
 
 
-@njit(cache=True, inline="always")
-def _step_slot(S, R, rng, opts, i, a, rewards, terminated, truncated, deck, ret):
-    """Slot ``i``'s step (its row indexed in two dimensions: a row view's reference count
-    would cost two atomic operations a slot)."""
-    n = opts[O_N]
-    for p in range(n):
-        rewards[i, p] = 0.0
-    terminated[i] = False
-    truncated[i] = False
-    _do(S, rng, i, S[i, ACTOR], a, opts, deck)
-    _count_decision(S, i)
-    if opts[O_AUTO] != 0:
-        _auto_advance(S, R, rng, opts, i, deck)
-    mode = opts[O_REWARD]
-    if mode != REWARD_RANK or S[i, TERMINAL] != 0:
-        _returns(S, i, opts, ret)
-        for p in range(n):
-            if ret[p] != R[i, p]:
-                rewards[i, p] = ret[p] - R[i, p]
-                R[i, p] = ret[p]
-    if S[i, TERMINAL] != 0:
-        terminated[i] = True
-        _new_game(S, R, rng, opts, i, deck)
-    elif _decisions(S, i) >= opts[O_MAX_DEC]:
-        truncated[i] = True
-        _new_game(S, R, rng, opts, i, deck)
-
-
 @njit(cache=True)
-def step_rules(S, R, rng, opts, actions, rewards, terminated, truncated):
-    """Play ``actions[i]`` (legal: checked before) for slot ``i``'s acting seat in every slot;
-    rewards are the step's return changes; a finished game restarts in the same step."""
+def step_rules(S, R, rng, opts, actions, rows, rewards, terminated, truncated):
+    """Play ``actions[i]`` (legal: checked before) for the acting seat of every slot ``i`` in
+    ``rows``; rewards are the step's return changes; a finished game restarts in the same step.
+    A slot's row is indexed in two dimensions, in this loop's own body: a row view, or an
+    inlined call's array arguments, would cost two atomic reference counts each a slot."""
     deck = np.empty(DECK_MAX, np.int64)
     ret = np.empty(MAXP, np.float64)
-    for i in range(S.shape[0]):
-        _step_slot(S, R, rng, opts, i, actions[i], rewards, terminated, truncated, deck, ret)
+    n = opts[O_N]
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        for p in range(n):
+            rewards[i, p] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+        _do(S, rng, i, S[i, ACTOR], actions[i], opts, deck)
+        _count_decision(S, i)
+        if opts[O_AUTO] != 0:
+            _auto_advance(S, R, rng, opts, i, deck)
+        if opts[O_REWARD] != REWARD_RANK or S[i, TERMINAL] != 0:
+            _returns(S, i, opts, ret)
+            for p in range(n):
+                if ret[p] != R[i, p]:
+                    rewards[i, p] = ret[p] - R[i, p]
+                    R[i, p] = ret[p]
+        if S[i, TERMINAL] != 0:
+            terminated[i] = True
+            _new_game(S, R, rng, opts, i, deck)
+        elif _decisions(S, i) >= opts[O_MAX_DEC]:
+            truncated[i] = True
+            _new_game(S, R, rng, opts, i, deck)
 
 
 @njit(cache=True)
@@ -380,7 +389,7 @@ def step(S, R, rng, opts, actions, obs, mask, seat, rewards, terminated, truncat
     bad = first_illegal(S, opts, actions)
     if bad >= 0:
         return bad
-    step_rules(S, R, rng, opts, actions, rewards, terminated, truncated)
+    step_rules(S, R, rng, opts, actions, np.arange(S.shape[0]), rewards, terminated, truncated)
     write_decisions(S, opts, obs, mask, seat, 0, S.shape[0])
     return -1
 
@@ -392,11 +401,7 @@ def step_rows(S, R, rng, opts, actions, rows, obs, mask, seat, rewards, terminat
     rewards[:] = 0.0
     terminated[:] = False
     truncated[:] = False
-    deck = np.empty(DECK_MAX, np.int64)
-    ret = np.empty(MAXP, np.float64)
-    for k in range(rows.shape[0]):
-        i = rows[k]
-        _step_slot(S, R, rng, opts, i, actions[i], rewards, terminated, truncated, deck, ret)
+    step_rules(S, R, rng, opts, actions, rows, rewards, terminated, truncated)
     for k in range(rows.shape[0]):
         write_decisions(S, opts, obs, mask, seat, rows[k], rows[k] + 1)
 
@@ -406,8 +411,8 @@ def global_states(S, opts, out):
     """``State.global_state()`` of every slot (``state_spec``) into ``out``."""
     n = opts[O_N]
     public = GLOB_SIZE + n * SEAT_WIDTH
+    _observe_rows(S, n, out, 0, S.shape[0], 0)  # the public part is player_0's observation's
     for i in range(S.shape[0]):
-        _observe(S[i], np.uint64(0), 0, n, out[i], np.uint64(0))  # player_0's public part
         o = out[i]
         pos = public
         for p in range(n):
