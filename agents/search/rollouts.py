@@ -4,9 +4,10 @@ sampled worlds at once, one batch of ``make_vector``.
 For a decision of seat ``me`` the agent samples ``worlds`` determinizations of the position
 (``state.determinize(me, rng)``: hidden cards re-drawn from what ``me`` has seen, so it never
 peeks), loads every (candidate, world) pair into one slot of the game's compiled vector env
-(``set_state``), plays the candidate for ``me`` and lets the game's compiled heuristic play every
-other decision of every slot (``me``'s later ones too) to the end of the game, all slots stepped
-together. A candidate's value is its mean return over the worlds; the same worlds serve every
+(each world by ``set_state`` once, then ``copy_slot`` to its other slots), plays the
+candidate for ``me`` and lets the game's compiled heuristic play every other decision of every
+slot (``me``'s later ones too) to the end of the game, all slots stepped together. A
+candidate's value is its mean return over the worlds; the same worlds serve every
 candidate (common random numbers), so candidates are compared on the same deals. Chance after
 the root (the slot's own generator) is not shared.
 
@@ -75,8 +76,9 @@ class RolloutAgent(BaseAgent):
         worlds = [state.determinize(me, self.rng) for _ in range(self.worlds)]
         used = len(ids) * self.worlds
         env, policy = self._engine(state, used)
-        for k in range(env.num_envs):  # slots past ``used`` repeat the first (not counted)
-            env.set_state(k, worlds[k % self.worlds] if k < used else worlds[0])
+        for w, world in enumerate(worlds):  # slot k holds world k % worlds (past ``used``:
+            env.set_state(w, world)  # not counted); each world is checked and loaded once
+            env.copy_slot(w, np.arange(w + self.worlds, env.num_envs, self.worlds))
         candidate = np.full(env.num_envs, ids[0])
         candidate[:used] = np.repeat(ids, self.worlds)
         totals = _play_out(env, policy, me, candidate, state.game.max_decisions + 1)[:used]

@@ -90,6 +90,17 @@ class VectorEnv(ABC):
         """Continue game ``i`` from ``state`` (a ``State`` or its ``to_dict()``) of this env's
         game and options."""
 
+    def copy_slot(self, src: int, dst: Any) -> None:
+        """Continue every game of ``dst`` (slot numbers) from game ``src``'s position; each slot
+        keeps its own generator, so what chance brings next differs. Here by loading
+        ``get_state(src)``; compiled engines copy their arrays' rows, the pending decision
+        included (a search loads many slots from a few positions this way)."""
+        self._require_reset("copy_slot()")
+        src, dst = self._checked_slot(src), self._checked_slots(dst)
+        state = self.get_state(src)
+        for i in dst:
+            self.set_state(int(i), state)
+
     @abstractmethod
     def state(self) -> np.ndarray:
         """``[B, S]`` float32: every game's global state, for centralised critics."""
@@ -113,6 +124,17 @@ class VectorEnv(ABC):
         if not self._started:
             raise ResetNeededError(f"{self}: {what} before the first reset(); call reset() "
                                    "first")
+
+    def _checked_slots(self, slots: Any) -> np.ndarray:
+        """``slots`` (a sequence of slot numbers) as an int64 array; a slot that does not exist
+        raises ``InvalidOptionError`` naming it."""
+        rows = np.asarray(slots)
+        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+            raise InvalidOptionError(f"{self}: slots {short(slots)} are not a list of slot "
+                                     f"numbers; slots: 0..{self.num_envs - 1}")
+        for i in rows:
+            self._checked_slot(i)
+        return rows.astype(np.int64)
 
     def _checked_slot(self, i: Any) -> int:
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \

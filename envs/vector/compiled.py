@@ -18,6 +18,8 @@ subclasses ``CompiledVector`` and fills in the hooks below; the vector contract
   checks vet the position); the copy's generator is derived from the slot's without advancing
   it. ``set_state(i, state)`` loads a position of this game and options (a ``State`` or its
   ``to_dict()``, not a finished one); the slot keeps its own generator for what follows.
+  ``copy_slot(src, dst)`` copies a slot's position rows (``_position_arrays``) and decision
+  into other slots, without building a ``State``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ class CompiledVector(VectorEnv):
     The buffers the kernels write in place: ``_obs`` ``[B, D]`` float32, ``_mask`` ``[B, A]``
     bool, ``_seat`` ``[B]`` int64, ``_rewards`` ``[B, P]`` float32, ``_terminated`` and
     ``_truncated`` ``[B]`` bool, and the generators ``_rng`` ``[B, 2]`` uint64."""
+
+    _position_arrays: tuple[str, ...] = ("_S",)  # the per-slot rows a position is stored in
 
     def __init__(self, game: Game, num_envs: int, seed: int | None):
         self.game = game
@@ -156,6 +160,13 @@ class CompiledVector(VectorEnv):
         i = self._checked_slot(i)
         self._load(i, self._position(i, state))
         self._write_decisions(i, i + 1)
+
+    def copy_slot(self, src: int, dst: Any) -> None:
+        self._require_reset("copy_slot()")
+        src, dst = self._checked_slot(src), self._checked_slots(dst)
+        for name in self._position_arrays + ("_obs", "_mask", "_seat"):
+            rows = getattr(self, name)
+            rows[dst] = rows[src]
 
     def _derived_rng(self, i: int) -> dict[str, Any]:
         """A generator state for slot ``i``'s copy, derived from the slot's (not advancing it)."""

@@ -38,6 +38,7 @@ class BauerTrickVector(CompiledVector):
     """``num_envs`` games of ``bauer_trick_v0`` (with ``options``) in arrays: see the module."""
 
     env_name = ENV_NAME
+    _position_arrays = ("_S", "_R")
 
     def __init__(self, num_envs: int, seed: int | None = None, **options: Any):
         super().__init__(BauerTrickGame(**options), num_envs, seed)

@@ -49,6 +49,7 @@ class EthnosVector(CompiledVector):
     """``num_envs`` games of ``ethnos_v0`` (with ``options``) in arrays: see the module."""
 
     env_name = ENV_NAME
+    _position_arrays = ("_S", "_R")
 
     def __init__(self, num_envs: int, seed: int | None = None, **options: Any):
         super().__init__(EthnosGame(**options), num_envs, seed)

@@ -223,3 +223,24 @@ def test_set_state_refuses_another_game_a_finished_position_or_a_bad_slot(env_na
         with pytest.raises(InvalidOptionError, match="slot"):
             env.get_state(slot)
     assert_same(snapshot(env), before)
+
+
+def test_copy_slot_continues_other_slots_from_one_position(env_name):
+    """``copy_slot`` gives the target slots the source's position and decision and leaves every
+    other slot and the source alone; a bad slot changes nothing."""
+    env = make(env_name, 6, 3)
+    obs, mask, _ = env.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(7):
+        obs, mask = env.step(legal_actions(rng, mask))[:2]
+    before = snapshot(env)
+    env.copy_slot(1, [4, 2])
+    after = snapshot(env)
+    for k, (was, now) in enumerate(zip(before[:4], after[:4])):
+        for i, source in enumerate((0, 1, 1, 3, 1, 5)):
+            assert np.array_equal(now[i], was[source]), (k, i)
+    assert after[4] == [before[4][i] for i in (0, 1, 1, 3, 1, 5)]
+    for bad_src, bad_dst in ((6, [0]), (-1, [0]), (0, [1, 6]), (0, [[1]]), (0, ["1"])):
+        with pytest.raises(InvalidOptionError, match="slot"):
+            env.copy_slot(bad_src, bad_dst)
+    assert_same(snapshot(env), after)

@@ -171,3 +171,19 @@ def test_worker_processes_give_the_same_arrays(name, options):
         for a, b in zip(x, y):
             assert np.array_equal(a, b), f"result {k}"
     assert plain_state == workers_state
+
+
+def test_copy_slot_loads_the_source_position_into_the_targets():
+    env = envs.make_vector("ethnos_v0", 4, seed=2, backend="python", num_players=3)
+    obs, mask, _ = env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        obs, mask = env.step(random_legal(rng, mask))[:2]
+    source = env.get_state(1).to_dict()
+    untouched = env.get_state(0).to_dict()
+    env.copy_slot(1, [3])
+    for i, want in ((3, source), (1, source), (0, untouched)):
+        got = env.get_state(i).to_dict()
+        assert {k: v for k, v in got.items() if k != "rng"} == \
+            {k: v for k, v in want.items() if k != "rng"}, i
+    assert np.array_equal(env.observe()[0][3], env.observe()[0][1])
