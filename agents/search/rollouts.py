@@ -8,8 +8,8 @@ peeks), loads every (candidate, world) pair into one slot of the game's compiled
 candidate for ``me`` and lets the game's compiled heuristic play every other decision of every
 slot (``me``'s later ones too) to the end of the game, all slots stepped together. A
 candidate's value is its mean return over the worlds; the same worlds serve every
-candidate (common random numbers), so candidates are compared on the same deals. Chance after
-the root (the slot's own generator) is not shared.
+candidate, and a world's slots share its generator too (``copy_slot``), so candidates are
+compared on the same deals and the same later chance (common random numbers).
 
 This is perfect-information Monte-Carlo with a strong playout policy: cheap (the whole search is
 a few hundred batched steps) and a teacher for distillation; it inherits the known flaw of

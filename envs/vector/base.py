@@ -91,10 +91,10 @@ class VectorEnv(ABC):
         game and options."""
 
     def copy_slot(self, src: int, dst: Any) -> None:
-        """Continue every game of ``dst`` (slot numbers) from game ``src``'s position; each slot
-        keeps its own generator, so what chance brings next differs. Here by loading
-        ``get_state(src)``; compiled engines copy their arrays' rows, the pending decision
-        included (a search loads many slots from a few positions this way)."""
+        """Continue every game of ``dst`` (slot numbers) exactly as game ``src`` goes on: its
+        position, pending decision and generator (so the same actions meet the same chance: a
+        search compares its candidates on the same futures). Here by loading ``get_state(src)``,
+        which carries the game's generator; compiled engines copy their arrays' rows."""
         self._require_reset("copy_slot()")
         src, dst = self._checked_slot(src), self._checked_slots(dst)
         state = self.get_state(src)

@@ -18,8 +18,8 @@ subclasses ``CompiledVector`` and fills in the hooks below; the vector contract
   checks vet the position); the copy's generator is derived from the slot's without advancing
   it. ``set_state(i, state)`` loads a position of this game and options (a ``State`` or its
   ``to_dict()``, not a finished one); the slot keeps its own generator for what follows.
-  ``copy_slot(src, dst)`` copies a slot's position rows (``_position_arrays``) and decision
-  into other slots, without building a ``State``.
+  ``copy_slot(src, dst)`` copies a slot's position rows (``_position_arrays``), generator and
+  decision into other slots, without building a ``State``.
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ class CompiledVector(VectorEnv):
     def copy_slot(self, src: int, dst: Any) -> None:
         self._require_reset("copy_slot()")
         src, dst = self._checked_slot(src), self._checked_slots(dst)
-        for name in self._position_arrays + ("_obs", "_mask", "_seat"):
+        for name in self._position_arrays + ("_rng", "_obs", "_mask", "_seat"):
             rows = getattr(self, name)
             rows[dst] = rows[src]
 

@@ -226,8 +226,9 @@ def test_set_state_refuses_another_game_a_finished_position_or_a_bad_slot(env_na
 
 
 def test_copy_slot_continues_other_slots_from_one_position(env_name):
-    """``copy_slot`` gives the target slots the source's position and decision and leaves every
-    other slot and the source alone; a bad slot changes nothing."""
+    """``copy_slot`` gives the target slots the source's position, decision and generator (the
+    same actions then meet the same chance) and leaves every other slot and the source alone; a
+    bad slot changes nothing."""
     env = make(env_name, 6, 3)
     obs, mask, _ = env.reset()
     rng = np.random.default_rng(3)
@@ -244,3 +245,9 @@ def test_copy_slot_continues_other_slots_from_one_position(env_name):
         with pytest.raises(InvalidOptionError, match="slot"):
             env.copy_slot(bad_src, bad_dst)
     assert_same(snapshot(env), after)
+    mask = after[1]
+    for _ in range(60):  # short games end in these steps: the copies' next games are the same
+        actions = legal_actions(rng, mask)
+        actions[[2, 4]] = actions[1]
+        obs, mask = env.step(actions)[:2]
+        assert np.array_equal(obs[2], obs[1]) and np.array_equal(obs[4], obs[1])

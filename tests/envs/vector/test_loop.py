@@ -186,4 +186,10 @@ def test_copy_slot_loads_the_source_position_into_the_targets():
         got = env.get_state(i).to_dict()
         assert {k: v for k, v in got.items() if k != "rng"} == \
             {k: v for k, v in want.items() if k != "rng"}, i
-    assert np.array_equal(env.observe()[0][3], env.observe()[0][1])
+    obs, mask = env.observe()[:2]
+    assert np.array_equal(obs[3], obs[1])
+    for _ in range(40):  # the same actions meet the same chance
+        actions = random_legal(rng, mask)
+        actions[3] = actions[1]
+        obs, mask = env.step(actions)[:2]
+        assert np.array_equal(obs[3], obs[1])
