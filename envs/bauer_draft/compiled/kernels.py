@@ -550,31 +550,42 @@ def _apply(S, rng, opts, i, a, rev):
 
 
 # --- stepping -------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _step_slot(S, rng, opts, i, a, rewards, terminated, truncated, rev, deck, ret):
-    """Play ``a`` (legal) for slot ``i``'s asked seat; a finished game restarts at once."""
+@njit(cache=True)
+def _step_rows_of(S, rng, opts, actions, rows, obs, mask, seat, rewards, terminated, truncated):
+    """Play ``actions[i]`` (legal) for the asked seat of every slot ``i`` of ``rows`` and write
+    its next decision (one pass: the row is still in the cache when written); a finished game
+    restarts at once. The slot's step is written in this loop's own body: an inlined call's
+    array arguments would cost two atomic reference counts each, every slot."""
+    rev = np.empty(64, np.int64)
+    deck = np.empty(NC, np.int64)
+    ret = np.empty(MAXP, np.float64)
     n = opts[O_N]
-    for s in range(n):
-        rewards[i, s] = 0.0
-    terminated[i] = False
-    truncated[i] = False
-    if S[i, KIND] == SELECT:
-        asked = S[i, ASKED]
-        S[i, PEND + asked] = a
-        S[i, ASKED] = asked + 1
-        if asked + 1 < n:
-            return  # the next seat of the select; nothing applied yet
-    _apply(S, rng, opts, i, a, rev)
-    S[i, DECISIONS] += 1
-    if S[i, KIND] == OVER:
-        returns(S, opts, i, ret)
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        a = actions[i]
         for s in range(n):
-            rewards[i, s] = ret[s]
-        terminated[i] = True
-        _deal(S, rng, opts, i, deck)
-    elif S[i, DECISIONS] >= opts[O_MAX_DEC]:
-        truncated[i] = True
-        _deal(S, rng, opts, i, deck)
+            rewards[i, s] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+        applied = True
+        if S[i, KIND] == SELECT:
+            asked = S[i, ASKED]
+            S[i, PEND + asked] = a
+            S[i, ASKED] = asked + 1
+            applied = asked + 1 >= n  # else the next seat of the select: nothing applied yet
+        if applied:
+            _apply(S, rng, opts, i, a, rev)
+            S[i, DECISIONS] += 1
+            if S[i, KIND] == OVER:
+                returns(S, opts, i, ret)
+                for s in range(n):
+                    rewards[i, s] = ret[s]
+                terminated[i] = True
+                _deal(S, rng, opts, i, deck)
+            elif S[i, DECISIONS] >= opts[O_MAX_DEC]:
+                truncated[i] = True
+                _deal(S, rng, opts, i, deck)
+        write_decision(S, opts, obs, mask, seat, i)
 
 
 @njit(cache=True)
@@ -584,12 +595,8 @@ def step(S, rng, opts, actions, obs, mask, seat, rewards, terminated, truncated)
     bad = first_illegal(S, opts, actions)
     if bad >= 0:
         return bad
-    rev = np.empty(64, np.int64)
-    deck = np.empty(NC, np.int64)
-    ret = np.empty(MAXP, np.float64)
-    for i in range(S.shape[0]):  # one pass: the row is still in the cache when written
-        _step_slot(S, rng, opts, i, actions[i], rewards, terminated, truncated, rev, deck, ret)
-        write_decision(S, opts, obs, mask, seat, i)
+    _step_rows_of(S, rng, opts, actions, np.arange(S.shape[0]), obs, mask, seat, rewards,
+                  terminated, truncated)
     return -1
 
 
@@ -600,10 +607,4 @@ def step_rows(S, rng, opts, actions, rows, obs, mask, seat, rewards, terminated,
     rewards[:] = 0.0
     terminated[:] = False
     truncated[:] = False
-    rev = np.empty(64, np.int64)
-    deck = np.empty(NC, np.int64)
-    ret = np.empty(MAXP, np.float64)
-    for k in range(rows.shape[0]):
-        i = rows[k]
-        _step_slot(S, rng, opts, i, actions[i], rewards, terminated, truncated, rev, deck, ret)
-        write_decision(S, opts, obs, mask, seat, i)
+    _step_rows_of(S, rng, opts, actions, rows, obs, mask, seat, rewards, terminated, truncated)
