@@ -196,7 +196,6 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
         _mask_rows(S, opts, mask, seat, start, end)
 
 
-
 @njit(cache=True)
 def _observe_rows(S, n, obs, lo, hi, observer):
     """The observations of slots ``lo..hi-1`` (``observation.observe``) into their rows of
