@@ -132,8 +132,9 @@ class VectorEnv(ABC):
         if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
             raise InvalidOptionError(f"{self}: slots {short(slots)} are not a list of slot "
                                      f"numbers; slots: 0..{self.num_envs - 1}")
-        for i in rows:
-            self._checked_slot(i)
+        bad = rows[(rows < 0) | (rows >= self.num_envs)]
+        if bad.size:
+            self._checked_slot(bad[0])  # raises, naming it
         return rows.astype(np.int64)
 
     def _checked_slot(self, i: Any) -> int:
