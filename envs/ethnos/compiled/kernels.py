@@ -7,6 +7,11 @@ its generator row ``i`` of the uint64 ``rng`` (PCG32: state, increment; the shar
 of ``tablezoo.envs.vector.kernels``). Kernels are written flat: one call from Python runs a loop
 over every slot. ``step`` is three passes: check every action, apply them, write every next
 decision. Everything is ``cache=True``: the compile is paid once per machine.
+
+The hot loops (``step_rules``, ``_observe_rows``, ``_mask_rows``) carry a slot's work in their
+own bodies and reach its row by two-dimensional indices or flat offsets: a row view ``S[i]``,
+or an inlined call's array arguments, would cost two atomic reference counts each, every slot
+(a fifth of the time when they did).
 """
 
 from __future__ import annotations
@@ -199,10 +204,10 @@ def write_decisions(S, opts, obs, mask, seat, lo, hi):
 @njit(cache=True)
 def _observe_rows(S, n, obs, lo, hi, observer):
     """The observations of slots ``lo..hi-1`` (``observation.observe``) into their rows of
-    ``obs``: the acting seat's, or seat ``observer``'s where that is not negative. Rows are
-    reached by flat offsets (a view or an inlined call per slot costs two atomic reference
-    counts). Written front to back: a run copied in whole blocks (``blocks``) may spill past
-    its end into entries written after it; unsigned indices (no negative-index wrapping)."""
+    ``obs``: the acting seat's, or seat ``observer``'s where that is not negative (flat
+    offsets: see the module). Written front to back: a run copied in whole blocks (``blocks``)
+    may spill past its end into entries written after it; unsigned indices (no negative-index
+    wrapping)."""
     u = np.uint64
     s, o = S.reshape(-1), obs.reshape(-1)
     ws, wo = u(S.shape[1]), u(obs.shape[1])
@@ -351,9 +356,8 @@ def first_illegal(S, opts, actions):
 @njit(cache=True)
 def step_rules(S, R, rng, opts, actions, rows, rewards, terminated, truncated):
     """Play ``actions[i]`` (legal: checked before) for the acting seat of every slot ``i`` in
-    ``rows``; rewards are the step's return changes; a finished game restarts in the same step.
-    A slot's row is indexed in two dimensions, in this loop's own body: a row view, or an
-    inlined call's array arguments, would cost two atomic reference counts each a slot."""
+    ``rows``; rewards are the step's return changes; a finished game restarts in the same step
+    (the slot's step in this loop's own body: see the module)."""
     deck = np.empty(DECK_MAX, np.int64)
     ret = np.empty(MAXP, np.float64)
     n = opts[O_N]
