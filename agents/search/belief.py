@@ -42,21 +42,22 @@ WorldBelief = Callable[[State, int], Redraw | None]
 BELIEFS = ("uniform", "policy", "items")
 
 
-def _for_game(game_name: str, part: Callable[[GameAgents], Any], missing: str) -> Any:
-    """The game's agent part ``part(agents)``; refused without one, with ``missing`` and the
-    games that have one."""
+def _for_game(game_name: str, part: Callable[[GameAgents], Any], missing: str,
+              who: str = "ismcts agent") -> Any:
+    """The game's agent part ``part(agents)``; refused without one, with ``who``, ``missing``
+    and the games that have one."""
     found = part(game_agents(game_name))
     if found is None:
         have = games_with(lambda agents: part(agents) is not None)
-        raise ValueError(f"ismcts agent: {missing} in game {game_name!r}; games it has one "
+        raise ValueError(f"{who}: {missing} in game {game_name!r}; games it has one "
                          f"for: {', '.join(have)}")
     return found
 
 
-def rebuild_for(game_name: str) -> Rebuild:
+def rebuild_for(game_name: str, who: str = "ismcts agent") -> Rebuild:
     """The game's rebuild of earlier public choices; refused, naming the games, without one."""
     return _for_game(game_name, lambda agents: agents.rebuild,
-                     "belief='policy' cannot rebuild earlier choices")
+                     "belief='policy' cannot rebuild earlier choices", who)
 
 
 def consistent(world: State, me: int, rebuild: Rebuild,
@@ -68,6 +69,33 @@ def consistent(world: State, me: int, rebuild: Rebuild,
         if seat != me and policy is not None and policy(position, seat) != action:
             return False
     return True
+
+
+def sample_world(state: State, me: int, rng: np.random.Generator, rebuild: Rebuild,
+                 policies: list[Callable[[State, int], int] | None], tries: int) -> State:
+    """A determinization for ``me`` re-sampled (up to ``tries`` times, then the last one is
+    kept) until ``policies`` would have made the other seats' rebuilt choices in it."""
+    world = state.determinize(me, rng)
+    for _ in range(tries - 1):
+        if consistent(world, me, rebuild, policies):
+            return world
+        world = state.determinize(me, rng)
+    return world
+
+
+class AgentPolicy:
+    """An agent object as a ``(state, player) -> action`` policy (a search's playouts, or its
+    model of the others for ``belief="policy"``); ``agent`` stays reachable for its
+    ``action_values``."""
+
+    __slots__ = ("agent",)
+
+    def __init__(self, agent: Any):
+        self.agent = agent
+
+    def __call__(self, state: State, player: int) -> int:
+        return self.agent.act(state.observe(player), state.legal_mask(player), state=state,
+                              player=player)
 
 
 def world_belief_for(game_name: str) -> WorldBelief:

@@ -78,7 +78,13 @@ import numpy as np
 from tablezoo.agents.base import Agent, BaseAgent, acting_seat, search_preamble
 from tablezoo.agents.games import game_agents
 from tablezoo.agents.learned.policy import shipped_models, trained_factory
-from tablezoo.agents.search.belief import BELIEFS, consistent, rebuild_for, world_belief_for
+from tablezoo.agents.search.belief import (
+    BELIEFS,
+    AgentPolicy,
+    rebuild_for,
+    sample_world,
+    world_belief_for,
+)
 from tablezoo.agents.search.defaults import GameDefaults, SearchSettings
 from tablezoo.agents.search.leaf_values import (
     evaluator_names,
@@ -272,15 +278,15 @@ class ISMCTSAgent(BaseAgent):
             heuristic = game_agents(game_name).heuristic
             if heuristic is None:
                 raise ValueError(f"ismcts agent: no heuristic known for game {game_name!r}")
-            return _AgentPolicy(heuristic(seed=int(self.rng.integers(2**63))))
+            return AgentPolicy(heuristic(seed=int(self.rng.integers(2**63))))
         if spec == "trained":
             env_name = _env_id(game_name)
             if env_name is None:
                 raise ValueError(f"ismcts agent: no trained model known for game {game_name!r}")
             make = _trained_factory(env_name, num_players)
-            return _AgentPolicy(make(int(self.rng.integers(2**63))))
+            return AgentPolicy(make(int(self.rng.integers(2**63))))
         if hasattr(spec, "act"):
-            return _AgentPolicy(self._own_copy(spec))
+            return AgentPolicy(self._own_copy(spec))
         return spec  # a callable (state, player) -> action
 
     def _own_copy(self, agent: Any) -> Any:
@@ -345,7 +351,7 @@ class ISMCTSAgent(BaseAgent):
         """The prior's ``candidates`` best actions, best first, when the prior agent can value
         its actions (``action_values``); ``None`` when not asked for or not possible. Computed
         on a determinization, so it too depends only on what ``me`` has seen."""
-        if not self.candidates or not isinstance(self.prior, _AgentPolicy) \
+        if not self.candidates or not isinstance(self.prior, AgentPolicy) \
                 or not isinstance(self.prior.agent, Agent):
             return None
         values = self.prior.agent.action_values(first.observe(me), first.legal_mask(me),
@@ -379,15 +385,12 @@ class ISMCTSAgent(BaseAgent):
         weights; with ``belief="policy"`` re-sampled (up to ``belief_tries`` times, then the
         last one is kept) until the playout policy would have made the other seats' earlier
         choices."""
+        if self.rebuild is not None:
+            return sample_world(state, me, self.rng, self.rebuild, self.playout,
+                                self.belief_tries)
         world = state.determinize(me, self.rng)
         if self._redraw is not None:
             self._redraw(world, self.rng)
-        if self.rebuild is None:
-            return world
-        for _ in range(self.belief_tries - 1):
-            if consistent(world, me, self.rebuild, self.playout):
-                return world
-            world = state.determinize(me, self.rng)
         return world
 
     def _iterate_paired(self, world: State, me: int, root_key: tuple[int, bytes],
@@ -538,20 +541,6 @@ def _trained_factory(env_name: str, num_players: int | None) -> Callable[[int], 
     """``seed -> TrainedAgent`` for the shipped model, its weights loaded once per process (each
     search builds one per seat and the prior at every game's first move)."""
     return trained_factory(env_name, num_players)
-
-
-class _AgentPolicy:
-    """An agent object as a ``(state, player) -> action`` playout policy; ``agent`` stays
-    reachable for its ``action_values`` (``candidates=``)."""
-
-    __slots__ = ("agent",)
-
-    def __init__(self, agent: Any):
-        self.agent = agent
-
-    def __call__(self, state: State, player: int) -> int:
-        return self.agent.act(state.observe(player), state.legal_mask(player), state=state,
-                              player=player)
 
 
 def _check_policy_spec(label: str, spec: PolicySpec, allow_none: bool,

@@ -10,6 +10,9 @@ slot (``me``'s later ones too) to the end of the game, all slots stepped togethe
 candidate's value is its mean return over the worlds; the same worlds serve every
 candidate, and a world's slots share its generator too (``copy_slot``), so candidates are
 compared on the same deals and the same later chance (common random numbers).
+``belief="policy"`` keeps only worlds in which the game's heuristic, the same player the
+rollouts assume, would have made the others' earlier public choices (``agents/search/belief.py``;
+bauer_trick's trump call), re-sampling up to ``belief_tries`` times.
 
 This is perfect-information Monte-Carlo with a strong playout policy: cheap (the whole search is
 a few hundred batched steps) and a teacher for distillation; it inherits the known flaw of
@@ -26,7 +29,13 @@ import numpy as np
 
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
-from tablezoo.agents.games import agents_of, batched_agents
+from tablezoo.agents.games import agents_of, batched_agents, game_agents
+from tablezoo.agents.search.belief import (
+    AgentPolicy,
+    Rebuild,
+    rebuild_for,
+    sample_world,
+)
 from tablezoo.envs.core.game import State
 from tablezoo.envs.core.spec import spec_named
 
@@ -37,16 +46,27 @@ def rollout_games() -> list[str]:
             if record.compiled is not None and agents_of(env_id).compiled_heuristic is not None]
 
 
+BELIEFS = ("uniform", "policy")
+
+
 class RolloutAgent(BaseAgent):
     """The candidate whose batched heuristic rollouts return most for ``me`` (see the module)."""
 
     name = "rollout"
 
-    def __init__(self, seed: int | None = None, worlds: int = 32):
+    def __init__(self, seed: int | None = None, worlds: int = 32, belief: str = "uniform",
+                 belief_tries: int = 20):
         super().__init__(seed)
         if type(worlds) is not int or not 1 <= worlds <= 4096:
             raise ValueError(f"rollout agent: worlds={worlds!r}; allowed: an int in 1..4096")
+        if belief not in BELIEFS:
+            raise ValueError(f"rollout agent: belief={belief!r}; allowed: {', '.join(BELIEFS)}")
+        if type(belief_tries) is not int or belief_tries < 1:
+            raise ValueError(f"rollout agent: belief_tries={belief_tries!r}; allowed: an int >= 1")
         self.worlds = worlds
+        self.belief = belief
+        self.belief_tries = belief_tries
+        self._beliefs: dict[str, tuple[Rebuild, list[AgentPolicy]]] = {}  # game -> its model
         self._envs: dict[tuple, Any] = {}  # (env id, options, slots) -> its vector env
         self._policies: dict[tuple, Any] = {}  # (env id, options) -> the batched heuristic
 
@@ -73,7 +93,7 @@ class RolloutAgent(BaseAgent):
         if forced is not None:
             return forced
         me = acting_seat(state, player)
-        worlds = [state.determinize(me, self.rng) for _ in range(self.worlds)]
+        worlds = [self._sample_world(state, me) for _ in range(self.worlds)]
         used = len(ids) * self.worlds
         env, policy = self._engine(state, used)
         for w, world in enumerate(worlds):  # slot k holds world k % worlds (past ``used``:
@@ -85,6 +105,20 @@ class RolloutAgent(BaseAgent):
         self.last_iterations = used
         means = totals.reshape(len(ids), self.worlds).mean(axis=1)
         return {int(a): float(v) for a, v in zip(ids, means, strict=True)}
+
+    def _sample_world(self, state: State, me: int) -> State:
+        """A determinization, with ``belief="policy"`` one the heuristic agrees with."""
+        if self.belief == "uniform":
+            return state.determinize(me, self.rng)
+        name = state.game.name
+        if name not in self._beliefs:
+            heuristic = game_agents(name).heuristic
+            seats = state.game.num_players
+            self._beliefs[name] = (
+                rebuild_for(name, "rollout agent"),
+                [AgentPolicy(heuristic(seed=int(self.rng.integers(2**63)))) for _ in range(seats)])
+        rebuild, policies = self._beliefs[name]
+        return sample_world(state, me, self.rng, rebuild, policies, self.belief_tries)
 
     def _engine(self, state: State, slots: int) -> tuple[Any, Any]:
         """A vector env of at least ``slots`` games with the state's options (sizes are powers

@@ -10,6 +10,7 @@ from tablezoo import envs
 from tablezoo.agents.games import heuristic_class
 from tablezoo.agents.search.belief import consistent, rebuild_for
 from tablezoo.agents.search.ismcts import ISMCTSAgent
+from tablezoo.agents.search.rollouts import RolloutAgent
 from tablezoo.envs.bauer_trick.hidden import call_positions
 
 HEURISTIC = heuristic_class("bauer_trick_v0")
@@ -69,6 +70,27 @@ def test_kept_worlds_agree_with_the_model_and_uniform_ones_often_do_not():
         uniform_ok += consistent(uniform, me, rebuild, agent.playout)
         total += 1
     assert kept_ok == total  # the truth is consistent, so 400 tries always find one in practice
+    assert uniform_ok < 0.8 * total, (uniform_ok, total)
+
+
+def test_the_rollout_agent_keeps_worlds_in_which_the_heuristic_called_as_seen():
+    """The rollout agent's model of the others is the game's heuristic (its rollouts' player):
+    with ``belief="policy"`` every world it keeps has that heuristic's calls, which uniform
+    worlds often do not."""
+    rebuild = rebuild_for("bauer_trick")
+    model = [lambda world, seat: HEURISTIC(seed=0).act(world.observe(seat),
+                                                       world.legal_mask(seat), world, seat)] * 4
+    kept_ok = uniform_ok = total = 0
+    for i, (state, _) in enumerate(deals_in_play(60, 3.0, seed=5)):
+        me = state.to_act
+        agent = RolloutAgent(seed=i, worlds=1, belief="policy", belief_tries=400)
+        world = agent._sample_world(state, me)
+        assert np.array_equal(world.observe(me), state.observe(me))
+        kept_ok += consistent(world, me, rebuild, model)
+        uniform_ok += consistent(state.determinize(me, np.random.default_rng(i)), me, rebuild,
+                                 model)
+        total += 1
+    assert kept_ok == total
     assert uniform_ok < 0.8 * total, (uniform_ok, total)
 
 

@@ -66,17 +66,21 @@ def test_values_are_the_heuristic_playouts_of_the_sampled_worlds():
     assert checked >= 5
 
 
-@pytest.mark.parametrize("name", ["bauer_trick_v0", "ethnos_v0"])
-def test_the_choice_reads_only_the_seats_information(name):
+@pytest.mark.parametrize(("name", "belief"), [("bauer_trick_v0", "uniform"),
+                                              ("bauer_trick_v0", "policy"),
+                                              ("ethnos_v0", "uniform")])
+def test_the_choice_reads_only_the_seats_information(name, belief):
     """A re-sampled position (one the seat cannot tell from the truth) gets the same values
-    from equally seeded agents: the hidden cards are never read."""
+    from equally seeded agents: the hidden cards are never read, also not by the belief."""
     for k, (state, me) in enumerate(decisions(name, {}, seed=7, every=25)):
         mask = state.legal_mask(me)
         if mask.sum() < 2:
             continue
         twin = state.determinize(me, np.random.default_rng(k))
-        a = RolloutAgent(seed=k, worlds=4).action_values(state.observe(me), mask, state, me)
-        b = RolloutAgent(seed=k, worlds=4).action_values(twin.observe(me), mask, twin, me)
+        a = RolloutAgent(seed=k, worlds=4, belief=belief).action_values(
+            state.observe(me), mask, state, me)
+        b = RolloutAgent(seed=k, worlds=4, belief=belief).action_values(
+            twin.observe(me), mask, twin, me)
         assert a == b
         if k > 60:
             break
@@ -96,8 +100,19 @@ def test_a_move_is_legal_and_a_forced_one_needs_no_search():
 def test_bad_input_is_refused_by_name():
     with pytest.raises(ValueError, match="worlds=0.*1..4096"):
         RolloutAgent(worlds=0)
-    with pytest.raises(ValueError, match="unknown argument.*rollouts.*allowed: worlds"):
+    with pytest.raises(ValueError, match="unknown argument.*rollouts.*allowed: belief, "
+                                         "belief_tries, worlds"):
         make_agent("rollout", env_name="bauer_trick_v0", rollouts=3)
+    with pytest.raises(ValueError, match="belief='items'; allowed: uniform, policy"):
+        RolloutAgent(belief="items")
+    with pytest.raises(ValueError, match="belief_tries=0; allowed: an int >= 1"):
+        RolloutAgent(belief_tries=0)
+    draft = envs.make_game("bauer_draft_v0", num_players=2).new_state(0)
+    seat = draft.acting_players()[0]
+    with pytest.raises(ValueError, match="rollout agent: belief='policy' cannot rebuild earlier "
+                                         "choices in game 'bauer_draft'.*bauer_trick"):
+        RolloutAgent(belief="policy").act(draft.observe(seat), draft.legal_mask(seat), draft,
+                                          seat)
     state = envs.make_game("bauer_trick_v0").new_state(0)
     mask = state.legal_mask(state.acting_players()[0])
     with pytest.raises(ValueError, match="needs the engine state"):
