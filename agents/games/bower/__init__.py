@@ -3,7 +3,7 @@ position value as leaf values and the egg redraw by what the opponent has built.
 
 from tablezoo.agents.games import GameAgents
 from tablezoo.agents.games.bower.heuristic import HeuristicAgent
-from tablezoo.agents.games.bower.search import BowerValue, egg_lean
+from tablezoo.agents.games.bower.search import BowerValue, egg_lean, shipped_parameters
 from tablezoo.agents.search.defaults import GameDefaults
 from tablezoo.agents.search.leaf_values import LeafValue
 
@@ -24,6 +24,10 @@ AGENTS = GameAgents(
                                exact_turns=True),
         "world_heuristic": LeafValue(
             lambda scale, turns: BowerValue(world_eggs=True, exact_turns=turns),
+            exact_turns=True),
+        "trained_world": LeafValue(
+            lambda scale, turns: BowerValue(world_eggs=True, exact_turns=turns,
+                                            params=shipped_parameters()),
             exact_turns=True),
     },
     world_belief=egg_lean,

@@ -6,7 +6,9 @@ one seat's observation (materials, columns with the request probabilities it bel
 tiles, gems, holes); bower's scores stay 0 until the end, so the score margin says nothing
 there. ``"world_heuristic"`` is the same value with the sampled world's request eggs in place of
 the searcher's probabilities, so the average over the worlds follows the search's belief about
-the hidden eggs, where each egg lies in one place.
+the hidden eggs, where each egg lies in one place. ``"trained_world"`` is ``"world_heuristic"``
+read with the shipped model's evolved parameters (``agents/pretrained/bower_2p``): the value of
+the learned player, for a search built on it.
 
 The redraw weights each sampled world's hidden eggs, redrawn jointly, by ``exp(lean * units)``,
 ``units`` summed over the opponent's columns whose egg the searcher does not know: the units of
@@ -43,14 +45,16 @@ class BowerValue:
     turns of the game are left: there the playout is short, and the real eggs and the win
     decide, where the estimate only expects eggs."""
 
-    def __init__(self, scale: float = 2.0, world_eggs: bool = False, exact_turns: int = 0):
+    def __init__(self, scale: float = 2.0, world_eggs: bool = False, exact_turns: int = 0,
+                 params: dict[str, float] | None = None):
         self.scale = scale
         self.world_eggs = world_eggs
         self.exact_turns = exact_turns
         self.total_turns = 2 * TURNS_PER_PLAYER
         self.make_context = Context
         self.request_slot = [REQ_SLOT[code] for code in EGG_CODES]  # egg id -> request slot
-        self.reader = HeuristicAgent(seed=0)  # only its evaluation is used: no random choice
+        # only its evaluation is used (no random choice), with ``params`` for its defaults
+        self.reader = HeuristicAgent(seed=0, **(params or {}))
 
     def __call__(self, state: State, player: int) -> list[float] | None:
         if self.exact_turns and self.total_turns - sum(state.turns) <= self.exact_turns:
@@ -68,6 +72,15 @@ class BowerValue:
         out = [-v, -v]
         out[player] = v
         return out
+
+
+def shipped_parameters() -> dict[str, float]:
+    """The evolved heuristic parameters of bower's shipped model."""
+    from tablezoo.agents.learned.heuristic_weights import load_weights
+    from tablezoo.agents.learned.policy import shipped_models
+
+    (path,) = shipped_models("bower_v0")
+    return load_weights(path, "bower_v0").params
 
 
 def egg_lean(state: State, me: int) -> Redraw | None:

@@ -4,12 +4,16 @@ near it)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from tablezoo import envs
 from tablezoo.agents.games.bower.heuristic import HeuristicAgent
 from tablezoo.agents.games.bower.search import BowerValue
+from tablezoo.agents.learned.heuristic_weights import heuristic_parameters
+from tablezoo.agents.learned.policy import PRETRAINED_DIR
 from tablezoo.agents.search.belief import world_belief_for
 from tablezoo.agents.search.ismcts import ISMCTSAgent
 from tablezoo.agents.search.leaf_values import leaf_evaluator
@@ -126,6 +130,23 @@ def test_world_heuristic_is_the_heuristic_when_every_egg_is_known_and_differs_ot
         equal += 1
         differ += abs(world(state, me)[me] - believed(state, me)[me]) > 1e-6
     assert equal >= 20 and differ >= equal // 2
+
+
+def test_trained_world_reads_with_the_shipped_models_parameters():
+    """``"trained_world"`` is ``"world_heuristic"`` read with the parameters on the shipped
+    model's card; defaults given as parameters change nothing."""
+    card = json.loads((PRETRAINED_DIR / "bower_2p.json").read_text())
+    trained = leaf_evaluator("trained_world", "bower", 2.0)
+    by_card = BowerValue(world_eggs=True, params=card["parameters"])
+    plain = BowerValue(world_eggs=True)
+    defaults = BowerValue(world_eggs=True, params=heuristic_parameters("bower_v0"))
+    checked = differ = 0
+    for state, me in heuristic_positions(2, seed=450):
+        assert trained(state, me) == pytest.approx(by_card(state, me), abs=1e-12)
+        assert defaults(state, me) == pytest.approx(plain(state, me), abs=1e-12)
+        differ += abs(trained(state, me)[me] - plain(state, me)[me]) > 1e-6
+        checked += 1
+    assert checked >= 20 and differ >= checked // 2
 
 
 def test_exact_turns_plays_on_only_near_the_end():
