@@ -5,6 +5,7 @@ command-line tools use (``"random"``, ``"ismcts:iterations=300"``, ``"flat_searc
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from tablezoo.agents.search.defaults import SearchSettings
 from tablezoo.agents.search.flat import SearchAgent
 from tablezoo.agents.search.ismcts import ISMCTSAgent
 from tablezoo.agents.search.rollouts import RolloutAgent
+from tablezoo.agents.strongest import StrongestAgent
 
 
 def _policy(**kw: Any) -> BaseAgent:
@@ -39,7 +41,7 @@ def _params(cls: Callable[..., Any]) -> set[str]:
 
 
 AGENTS: tuple[str, ...] = ("random", "heuristic", "ismcts", "rollout", "flat_search", "search",
-                           "policy", "trained", "rllib")
+                           "policy", "trained", "rllib", "strongest")
 ALIASES: dict[str, str] = {"search": "flat_search"}  # old spec strings keep working
 _PATH_AGENTS = ("policy", "trained", "rllib")  # "NAME:PATH" is short for path=PATH
 
@@ -72,9 +74,14 @@ def agent_factory(
         raise ValueError(f"unknown env {env_name!r}; known envs: {', '.join(envs.ENVS)}")
     # numpy scalars (from a sweep over np.linspace) as the Python values they equal
     kw = {k: v.item() if isinstance(v, np.generic) else v for k, v in kw.items()}
-    if name != "heuristic" or env_name is not None:
+    if name not in ("heuristic", "strongest") or env_name is not None:
         _check_kinds(name, _signature_of(name, env_name), kw)
-    if name == "heuristic":
+    if name == "strongest":
+        if env_name is None:
+            raise ValueError("agent 'strongest' is game-specific: pass env_name=")
+        cls = functools.partial(StrongestAgent, env_name=env_name, make=agent_from_spec)
+        allowed = set()
+    elif name == "heuristic":
         if env_name is None:
             raise ValueError("agent 'heuristic' is game-specific: pass env_name=")
         cls: Callable[..., BaseAgent] = heuristic_class(env_name)
@@ -157,8 +164,8 @@ def _signature_of(name: str, env_name: str | None) -> Callable[..., Any]:
         from tablezoo.agents.learned.rllib import RLlibAgent
 
         return RLlibAgent
-    return {"random": RandomAgent, "ismcts": SearchSettings,
-            "rollout": RolloutAgent}.get(name, SearchAgent)
+    return {"random": RandomAgent, "ismcts": SearchSettings, "rollout": RolloutAgent,
+            "strongest": StrongestAgent}.get(name, SearchAgent)
 
 
 def _kind_of(param: inspect.Parameter) -> tuple[str | None, bool]:

@@ -45,6 +45,9 @@ class GameAgents:
     leaf_values: Mapping[str, LeafValue] = field(default_factory=dict)
     rebuild: Rebuild | None = None  # belief="policy": the earlier public choices to check
     world_belief: WorldBelief | None = None  # belief="items": the redraw of hidden pieces
+    # player count -> the spec of the agent that beat today's ``ismcts`` head to head there
+    # (``agents/strongest.py``; a count not named plays ``ismcts``)
+    strongest: Mapping[int, str] = field(default_factory=dict)
 
 
 NO_AGENTS = GameAgents()

@@ -170,7 +170,7 @@ def test_registry_errors_name_the_allowed_values(monkeypatch):
     with pytest.raises(ValueError, match="expected key=value"):
         agent_from_spec("search:64", env_name=ENV)
     assert set(AGENTS) == {"random", "heuristic", "ismcts", "rollout", "flat_search", "search",
-                           "policy", "trained", "rllib"}
+                           "policy", "trained", "rllib", "strongest"}
 
 
 def test_agent_specs_parse_types():

@@ -31,4 +31,6 @@ AGENTS = GameAgents(
             exact_turns=True),
     },
     world_belief=egg_lean,
+    # ISMCTS's defaults on the shipped model: its prior, its playouts, its value at the cut-off
+    strongest={2: "ismcts:prior=trained,playout=trained,evaluator=trained_world"},
 )
