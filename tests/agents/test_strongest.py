@@ -10,7 +10,9 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents import make_agent
-from tablezoo.agents.registry import agent_from_spec
+from tablezoo.agents.games import agents_of
+from tablezoo.agents.learned.policy import player_counts
+from tablezoo.agents.registry import agent_from_spec, factory_from_spec
 from tablezoo.agents.search.flat import SearchAgent
 from tablezoo.agents.search.ismcts import ISMCTSAgent
 from tablezoo.agents.strongest import strongest_spec
@@ -64,3 +66,12 @@ def test_bad_input_is_refused_by_name():
         make_agent("strongest")
     with pytest.raises(ValueError, match="unknown argument.*iterations.*allowed: \\(none\\)"):
         make_agent("strongest", env_name="bower_v0", iterations=3)
+
+
+@pytest.mark.parametrize("env_name", list(envs.ENVS))
+def test_every_named_spec_makes_an_agent_for_its_player_count(env_name):
+    """A game's named specs pass the registry's checks (a misspelt option would fail the
+    first game of whoever asks for ``strongest``)."""
+    for count, spec in agents_of(env_name).strongest.items():
+        assert count in player_counts(env_name)
+        assert factory_from_spec(spec, env_name, num_players=count)(0) is not None

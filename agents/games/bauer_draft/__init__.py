@@ -1,4 +1,5 @@
-"""bauer_draft's agent parts: the heuristic (Python and compiled) and ISMCTS's defaults."""
+"""bauer_draft's agent parts: the heuristic (Python and compiled), ISMCTS's defaults and the
+strongest agent for 2 players."""
 
 from tablezoo.agents.games import GameAgents
 from tablezoo.agents.games.bauer_draft.heuristic import HeuristicAgent
@@ -19,4 +20,7 @@ AGENTS = GameAgents(
         # 300 // players iterations
         untrained=GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
                                margin_weight=0.5)),
+    # 2 players: the compiled engine's heuristic rollouts over 256 sampled worlds (less than
+    # half ISMCTS's CPU a move)
+    strongest={2: "rollout:worlds=256"},
 )
