@@ -20,7 +20,7 @@ AGENTS = GameAgents(
         # 300 // players iterations
         untrained=GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
                                margin_weight=0.5)),
-    # 2 players: the compiled engine's heuristic rollouts over 256 sampled worlds (less than
-    # half ISMCTS's CPU a move)
+    # 2 players: the compiled engine's heuristic rollouts over 256 sampled worlds, at least as
+    # strong as ISMCTS at less than half its CPU a move
     strongest={2: "rollout:worlds=256"},
 )
