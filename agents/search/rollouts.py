@@ -5,8 +5,10 @@ For a decision of seat ``me`` the agent samples ``worlds`` determinizations of t
 (``state.determinize(me, rng)``: hidden cards re-drawn from what ``me`` has seen, so it never
 peeks), loads every (candidate, world) pair into one slot of the game's compiled vector env
 (each world by ``set_state`` once, then ``copy_slot`` to its other slots), plays the
-candidate for ``me`` and lets the game's compiled heuristic play every other decision of every
-slot (``me``'s later ones too) to the end of the game, all slots stepped together. A
+candidate for ``me`` and lets the game's compiled heuristic (``playout="trained"``: the shipped
+numpy model of the game and player count, greedy, one matrix product per step for all slots)
+play every other decision of every slot (``me``'s later ones too) to the end of the game, all
+slots stepped together. A
 candidate's value is its mean return over the worlds; the same worlds serve every
 candidate, and a world's slots share its generator too (``copy_slot``), so candidates are
 compared on the same deals and the same later chance (common random numbers).
@@ -30,6 +32,12 @@ import numpy as np
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
 from tablezoo.agents.games import agents_of, batched_agents, game_agents
+from tablezoo.agents.learned.model_files import read_card
+from tablezoo.agents.learned.policy import (
+    NumpyMLP,
+    load_model_file,
+    shipped_models,
+)
 from tablezoo.agents.search.belief import (
     AgentPolicy,
     Rebuild,
@@ -47,6 +55,7 @@ def rollout_games() -> list[str]:
 
 
 BELIEFS = ("uniform", "policy")
+PLAYOUTS = ("heuristic", "trained")
 
 
 class RolloutAgent(BaseAgent):
@@ -55,7 +64,7 @@ class RolloutAgent(BaseAgent):
     name = "rollout"
 
     def __init__(self, seed: int | None = None, worlds: int = 32, belief: str = "uniform",
-                 belief_tries: int = 20):
+                 belief_tries: int = 20, playout: str = "heuristic"):
         super().__init__(seed)
         if type(worlds) is not int or not 1 <= worlds <= 4096:
             raise ValueError(f"rollout agent: worlds={worlds!r}; allowed: an int in 1..4096")
@@ -63,12 +72,16 @@ class RolloutAgent(BaseAgent):
             raise ValueError(f"rollout agent: belief={belief!r}; allowed: {', '.join(BELIEFS)}")
         if type(belief_tries) is not int or belief_tries < 1:
             raise ValueError(f"rollout agent: belief_tries={belief_tries!r}; allowed: an int >= 1")
+        if playout not in PLAYOUTS:
+            raise ValueError(f"rollout agent: playout={playout!r}; allowed: "
+                             f"{', '.join(PLAYOUTS)}")
         self.worlds = worlds
+        self.playout = playout
         self.belief = belief
         self.belief_tries = belief_tries
         self._beliefs: dict[str, tuple[Rebuild, list[AgentPolicy]]] = {}  # game -> its model
         self._envs: dict[tuple, Any] = {}  # (env id, options, slots) -> its vector env
-        self._policies: dict[tuple, Any] = {}  # (env id, options) -> the batched heuristic
+        self._policies: dict[tuple, Any] = {}  # (env id, options) -> the batched playout policy
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray,
             state: State | None = None, player: int | None = None) -> int:
@@ -123,7 +136,7 @@ class RolloutAgent(BaseAgent):
     def _engine(self, state: State, slots: int) -> tuple[Any, Any]:
         """A vector env of at least ``slots`` games with the state's options (sizes are powers
         of two, each made once, so a game's many move counts share a few) and the batched
-        heuristic."""
+        playout policy."""
         record = spec_named(state.game.name)
         env_id = None if record is None else record.env_id
         if env_id not in rollout_games():
@@ -132,15 +145,52 @@ class RolloutAgent(BaseAgent):
                              f"{', '.join(rollout_games())}")
         options = dict(state.game.options)
         key = (env_id, tuple(sorted((k, repr(v)) for k, v in options.items())))
-        if key not in self._policies:
-            self._policies[key] = batched_agents(env_id, options)["heuristic"]
         size = 1 << (slots - 1).bit_length()
         if (*key, size) not in self._envs:
             seed = int(self.rng.integers(2**63))
             env = envs.make_vector(env_id, size, seed=seed, backend="compiled", **options)
             env.reset()
             self._envs[(*key, size)] = env
-        return self._envs[(*key, size)], self._policies[key]
+        env = self._envs[(*key, size)]
+        if key not in self._policies:
+            if self.playout == "trained":
+                self._policies[key] = _greedy_model(env_id, options, state.game.num_players,
+                                                    env.observe()[0].shape[1])
+            else:
+                self._policies[key] = batched_agents(env_id, options)["heuristic"]
+        return env, self._policies[key]
+
+
+def _greedy_model(env_id: str, options: dict[str, Any], num_players: int,
+                  obs_size: int) -> Any:
+    """The shipped numpy model of ``env_id`` and ``num_players`` as a batched ``(obs, mask) ->
+    actions`` policy playing its most likely legal move (an advised model reads the compiled
+    heuristic's move as its advice); refused by name where none is shipped or it reads another
+    observation (evolved heuristic weights: ``playout="heuristic"``)."""
+    shipped = shipped_models(env_id, num_players)
+    if not shipped:
+        counts = sorted(read_card(path).get("num_players") for path in shipped_models(env_id))
+        raise ValueError(f"rollout agent: playout='trained' needs a shipped model; {env_id} has "
+                         f"them for {counts or 'no'} players, not {num_players}")
+    model = load_model_file(shipped[0], env_id, num_players=num_players)
+    if not isinstance(model, NumpyMLP) or model.observation != "default":
+        raise ValueError(f"rollout agent: playout='trained' needs a network reading the "
+                         f"default observation; the shipped model of {env_id} "
+                         f"({num_players} players) is not one; use playout='heuristic'")
+    model.check_obs_size(obs_size + (model.num_actions if model.advice else 0))
+    advisor = batched_agents(env_id, options)["heuristic"] if model.advice else None
+
+    def greedy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        if advisor is not None:  # the observation, then a one-hot of the heuristic's move
+            advised = np.zeros((len(obs), obs_size + model.num_actions), np.float32)
+            advised[:, :obs_size] = obs
+            advised[np.arange(len(obs)), obs_size + advisor(obs, mask)] = 1.0
+            obs = advised
+        logits = model.logits(obs)
+        logits[~mask[:, :logits.shape[1]]] = -np.inf
+        return logits.argmax(axis=1)
+
+    return greedy
 
 
 def _play_out(env: Any, policy: Any, me: int, candidate: np.ndarray,

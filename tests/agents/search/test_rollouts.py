@@ -11,6 +11,7 @@ import pytest
 
 from tablezoo import envs
 from tablezoo.agents.games import agents_of, heuristic_class
+from tablezoo.agents.learned.policy import TrainedAgent
 from tablezoo.agents.registry import make_agent
 from tablezoo.agents.search.rollouts import RolloutAgent, rollout_games
 
@@ -31,36 +32,43 @@ def decisions(name: str, options: dict, seed: int, every: int):
         state.apply({p: int(rng.choice(np.flatnonzero(state.legal_mask(p)))) for p in acting})
 
 
-def python_playout(world, me: int, action: int, env_name: str) -> float:
-    """``me``'s return gained by ``action`` then the Python heuristic everywhere, on the Python
-    engine."""
+def python_playout(world, me: int, action: int, env_name: str, trained: bool = False) -> float:
+    """``me``'s return gained by ``action`` then the Python heuristic (``trained``: the shipped
+    model, greedy) everywhere, on the Python engine."""
     start = world.returns()[me]
     sim = world.clone()
     sim.apply({me: action})
-    cls = heuristic_class(env_name)
-    players = [cls(0, **agents_of(env_name).exact_heuristic) for _ in range(sim.game.num_players)]
+    seats = sim.game.num_players
+    if trained:
+        players = [TrainedAgent(env_name, num_players=seats, seed=0) for _ in range(seats)]
+    else:
+        cls = heuristic_class(env_name)
+        players = [cls(0, **agents_of(env_name).exact_heuristic) for _ in range(seats)]
     while not sim.is_over():
         (p,) = sim.acting_players()
         sim.apply({p: players[p].act(sim.observe(p), sim.legal_mask(p), state=sim, player=p)})
     return float(sim.returns()[me] - start)
 
 
-def test_values_are_the_heuristic_playouts_of_the_sampled_worlds():
+@pytest.mark.parametrize("playout", ["heuristic", "trained"])
+def test_values_are_the_playouts_of_the_sampled_worlds(playout):
     """bauer_trick (a deal has no chance after the cards are dealt): each move's value is the mean
-    over the same sampled worlds of the Python heuristic's playout after that move."""
+    over the same sampled worlds of the Python heuristic's (or the shipped model's, advised by the
+    heuristic) playout after that move."""
     name = "bauer_trick_v0"
     checked = 0
     for state, me in decisions(name, {"episode": "deal"}, seed=41, every=3):
         mask = state.legal_mask(me)
         if mask.sum() < 2:
             continue
-        agent = RolloutAgent(seed=checked, worlds=3)
+        agent = RolloutAgent(seed=checked, worlds=3, playout=playout)
         rng = copy.deepcopy(agent.rng)
         values = agent.action_values(state.observe(me), mask, state=state, player=me)
         worlds = [state.determinize(me, rng) for _ in range(3)]
         assert sorted(values) == np.flatnonzero(mask).tolist()
         for action, value in values.items():
-            expected = np.mean([python_playout(w, me, action, name) for w in worlds])
+            expected = np.mean([python_playout(w, me, action, name, playout == "trained")
+                                for w in worlds])
             assert value == pytest.approx(expected, abs=1e-9), (action, values)
         checked += 1
     assert checked >= 5
@@ -101,7 +109,7 @@ def test_bad_input_is_refused_by_name():
     with pytest.raises(ValueError, match="worlds=0.*1..4096"):
         RolloutAgent(worlds=0)
     with pytest.raises(ValueError, match="unknown argument.*rollouts.*allowed: belief, "
-                                         "belief_tries, worlds"):
+                                         "belief_tries, playout, worlds"):
         make_agent("rollout", env_name="bauer_trick_v0", rollouts=3)
     with pytest.raises(ValueError, match="belief='items'; allowed: uniform, policy"):
         RolloutAgent(belief="items")
@@ -113,6 +121,18 @@ def test_bad_input_is_refused_by_name():
                                          "choices in game 'bauer_draft'.*bauer_trick"):
         RolloutAgent(belief="policy").act(draft.observe(seat), draft.legal_mask(seat), draft,
                                           seat)
+    with pytest.raises(ValueError, match="playout='model'; allowed: heuristic, trained"):
+        RolloutAgent(playout="model")
+    for name, options, problem in [
+            ("bauer_draft_v0", {"num_players": 3}, "bauer_draft_v0 has them for .2, 4. players, "
+                                                   "not 3"),
+            ("bower_v0", {}, "needs a network reading the default observation; the shipped "
+                             "model of bower_v0 .2 players. is not one; use playout='heuristic'")]:
+        state = envs.make_game(name, **options).new_state(0)
+        seat = state.acting_players()[0]
+        with pytest.raises(ValueError, match=f"playout='trained'.*{problem}"):
+            RolloutAgent(playout="trained").act(state.observe(seat), state.legal_mask(seat),
+                                                 state, seat)
     state = envs.make_game("bauer_trick_v0").new_state(0)
     mask = state.legal_mask(state.acting_players()[0])
     with pytest.raises(ValueError, match="needs the engine state"):
