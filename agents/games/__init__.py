@@ -45,6 +45,9 @@ class GameAgents:
     leaf_values: Mapping[str, LeafValue] = field(default_factory=dict)
     rebuild: Rebuild | None = None  # belief="policy": the earlier public choices to check
     world_belief: WorldBelief | None = None  # belief="items": the redraw of hidden pieces
+    # the rank reward is ``envs.core.game.rank_rewards`` of the ``reward="score"`` returns (ties
+    # shared, no tie-breaks): the rollout agent's ``margin_weight`` plays for the scores then
+    rank_from_scores: bool = False
     # player count -> the spec of the agent that beat today's ``ismcts`` head to head there
     # (``agents/strongest.py``; a count not named plays ``ismcts``)
     strongest: Mapping[int, str] = field(default_factory=dict)

@@ -31,7 +31,7 @@ import numpy as np
 
 from tablezoo import envs
 from tablezoo.agents.base import BaseAgent, acting_seat, search_preamble
-from tablezoo.agents.games import agents_of, batched_agents, game_agents
+from tablezoo.agents.games import agents_of, batched_agents, game_agents, games_with
 from tablezoo.agents.learned.model_files import read_card
 from tablezoo.agents.learned.policy import (
     NumpyMLP,
@@ -64,7 +64,8 @@ class RolloutAgent(BaseAgent):
     name = "rollout"
 
     def __init__(self, seed: int | None = None, worlds: int = 32, belief: str = "uniform",
-                 belief_tries: int = 20, playout: str = "heuristic"):
+                 belief_tries: int = 20, playout: str = "heuristic", margin_weight: float = 0.0,
+                 margin_scale: float = 10.0):
         super().__init__(seed)
         if type(worlds) is not int or not 1 <= worlds <= 4096:
             raise ValueError(f"rollout agent: worlds={worlds!r}; allowed: an int in 1..4096")
@@ -75,8 +76,16 @@ class RolloutAgent(BaseAgent):
         if playout not in PLAYOUTS:
             raise ValueError(f"rollout agent: playout={playout!r}; allowed: "
                              f"{', '.join(PLAYOUTS)}")
+        for label, value, low in (("margin_weight", margin_weight, 0.0),
+                                  ("margin_scale", margin_scale, 1e-6)):
+            if (type(value) not in (int, float) or not np.isfinite(value) or value < low
+                    or value > 1e6):
+                raise ValueError(f"rollout agent: {label}={value!r}; allowed: a number in "
+                                 f"{low:g}..1e6")
         self.worlds = worlds
         self.playout = playout
+        self.margin_weight = float(margin_weight)
+        self.margin_scale = float(margin_scale)
         self.belief = belief
         self.belief_tries = belief_tries
         self._beliefs: dict[str, tuple[Rebuild, list[AgentPolicy]]] = {}  # game -> its model
@@ -106,6 +115,10 @@ class RolloutAgent(BaseAgent):
         if forced is not None:
             return forced
         me = acting_seat(state, player)
+        options = self._rollout_options(state)
+        if options != state.game.options:  # the same position, in the game the rollouts play
+            state = type(state.game)(**options).state_from_dict(
+                {**state.to_dict(), "options": options})
         worlds = [self._sample_world(state, me) for _ in range(self.worlds)]
         used = len(ids) * self.worlds
         env, policy = self._engine(state, used)
@@ -116,7 +129,14 @@ class RolloutAgent(BaseAgent):
         candidate[:used] = np.repeat(ids, self.worlds)
         totals = _play_out(env, policy, me, candidate, state.game.max_decisions + 1)[:used]
         self.last_iterations = used
-        means = totals.reshape(len(ids), self.worlds).mean(axis=1)
+        if self.margin_weight:  # totals are the final scores: rank reward plus margin value
+            values = (rank_values(totals, me)
+                      + self.margin_weight * np.mean(np.tanh(
+                          (totals[:, [me]] - np.delete(totals, me, axis=1)) / self.margin_scale),
+                          axis=1))
+        else:
+            values = totals[:, me]
+        means = values.reshape(len(ids), self.worlds).mean(axis=1)
         return {int(a): float(v) for a, v in zip(ids, means, strict=True)}
 
     def _sample_world(self, state: State, me: int) -> State:
@@ -132,6 +152,21 @@ class RolloutAgent(BaseAgent):
                 [AgentPolicy(heuristic(seed=int(self.rng.integers(2**63)))) for _ in range(seats)])
         rebuild, policies = self._beliefs[name]
         return sample_world(state, me, self.rng, rebuild, policies, self.belief_tries)
+
+    def _rollout_options(self, state: State) -> dict[str, Any]:
+        """The state's options; with ``margin_weight`` its rank reward played as ``"score"`` (the
+        rules are the same; the game declares its rank reward the scores' ``rank_rewards``), so
+        the rollouts return every seat's final score."""
+        options = dict(state.game.options)
+        if not self.margin_weight:
+            return options
+        if not game_agents(state.game.name).rank_from_scores or options.get("reward") != "rank":
+            games = games_with(lambda parts: parts.rank_from_scores)
+            raise ValueError(f"rollout agent: margin_weight needs a game played for its rank "
+                             f"reward that is the rank of the final scores ({', '.join(games)}); "
+                             f"game {state.game.name!r} has reward="
+                             f"{options.get('reward', 'none')!r}")
+        return {**options, "reward": "score"}
 
     def _engine(self, state: State, slots: int) -> tuple[Any, Any]:
         """A vector env of at least ``slots`` games with the state's options (sizes are powers
@@ -193,23 +228,33 @@ def _greedy_model(env_id: str, options: dict[str, Any], num_players: int,
     return greedy
 
 
+def rank_values(scores: np.ndarray, me: int) -> np.ndarray:
+    """``me``'s rank reward (``envs.core.game.rank_rewards``: first +1, last -1, linear, ties
+    share their places' mean) in each row of final ``scores`` ``[rows, seats]``."""
+    others = np.delete(scores, me, axis=1)
+    above = (others > scores[:, [me]]).sum(axis=1)
+    tied = (others == scores[:, [me]]).sum(axis=1)
+    return 1.0 - (2.0 * above + tied) / (scores.shape[1] - 1)
+
+
 def _play_out(env: Any, policy: Any, me: int, candidate: np.ndarray,
               limit: int) -> np.ndarray:
     """Play every slot on from its loaded position: ``candidate[i]`` for ``me``'s first
-    decision in slot ``i``, ``policy`` for every other; ``me``'s return gained in each slot
-    until its game ends (a slot restarts after its end: what follows is not counted)."""
+    decision in slot ``i``, ``policy`` for every other; every seat's return gained in each slot
+    ``[slots, seats]`` until its game ends (a slot restarts after its end: what follows is not
+    counted)."""
     obs, mask, seat = env.observe()
     slots = len(candidate)
     played = np.zeros(slots, bool)
     live = np.ones(slots, bool)
-    totals = np.zeros(slots)
+    totals = np.zeros((slots, env.num_players))
     for _ in range(limit):
         actions = policy(obs, mask)
         root = ~played & (seat == me)
         actions[root] = candidate[root]
         played |= root
         obs, mask, seat, rewards, terminated, truncated = env.step(actions, copy=False)
-        totals[live] += rewards[live, me]
+        totals[live] += rewards[live]
         live &= ~(terminated | truncated)
         if not live.any():
             return totals

@@ -23,4 +23,5 @@ AGENTS = GameAgents(
     # 2 players: the compiled engine's heuristic rollouts over 256 sampled worlds, at least as
     # strong as ISMCTS at less than half its CPU a move
     strongest={2: "rollout:worlds=256"},
+    rank_from_scores=True,
 )

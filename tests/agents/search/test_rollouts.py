@@ -13,7 +13,8 @@ from tablezoo import envs
 from tablezoo.agents.games import agents_of, heuristic_class
 from tablezoo.agents.learned.policy import TrainedAgent
 from tablezoo.agents.registry import make_agent
-from tablezoo.agents.search.rollouts import RolloutAgent, rollout_games
+from tablezoo.agents.search.rollouts import RolloutAgent, rank_values, rollout_games
+from tablezoo.envs.core.game import rank_rewards
 
 pytest.importorskip("numba")
 
@@ -94,6 +95,37 @@ def test_the_choice_reads_only_the_seats_information(name, belief):
             break
 
 
+def test_rank_values_are_the_games_rank_rewards():
+    rng = np.random.default_rng(3)
+    for seats in (2, 3, 4, 5):
+        scores = rng.integers(0, 4, size=(200, seats)).astype(float)  # many ties
+        for me in range(seats):
+            expected = [rank_rewards(row)[me] for row in scores]
+            assert rank_values(scores, me) == pytest.approx(expected, abs=1e-12)
+
+
+def test_margin_weight_adds_the_margin_value_to_the_rank_reward():
+    """bauer_draft: equally seeded agents play the same worlds and rollouts whatever their
+    ``margin_weight`` (the rank reward's game played for its scores has the same rules), so a
+    move's value is the rank reward's plus ``margin_weight`` times a margin value in [-1, 1]."""
+    checked = 0
+    for state, me in decisions("bauer_draft_v0", {"num_players": 3}, seed=5, every=1):
+        mask = state.legal_mask(me)
+        if mask.sum() < 2:
+            continue
+        values = {w: RolloutAgent(seed=checked, worlds=8, margin_weight=w).action_values(
+            state.observe(me), mask, state, me) for w in (0.0, 1e-9, 0.5, 1.0)}
+        margin = {a: values[1.0][a] - values[0.0][a] for a in values[0.0]}
+        for a, rank in values[0.0].items():
+            assert values[1e-9][a] == pytest.approx(rank, abs=1e-6)
+            assert values[0.5][a] == pytest.approx(rank + 0.5 * margin[a], abs=1e-9)
+            assert -1.0 <= margin[a] <= 1.0
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4 and any(m != 0 for m in margin.values())
+
+
 def test_a_move_is_legal_and_a_forced_one_needs_no_search():
     name = "bauer_trick_v0"
     agent = make_agent("rollout", env_name=name, seed=0, worlds=2)
@@ -109,7 +141,8 @@ def test_bad_input_is_refused_by_name():
     with pytest.raises(ValueError, match="worlds=0.*1..4096"):
         RolloutAgent(worlds=0)
     with pytest.raises(ValueError, match="unknown argument.*rollouts.*allowed: belief, "
-                                         "belief_tries, playout, worlds"):
+                                         "belief_tries, margin_scale, margin_weight, playout, "
+                                         "worlds"):
         make_agent("rollout", env_name="bauer_trick_v0", rollouts=3)
     with pytest.raises(ValueError, match="belief='items'; allowed: uniform, policy"):
         RolloutAgent(belief="items")
@@ -123,6 +156,21 @@ def test_bad_input_is_refused_by_name():
                                           seat)
     with pytest.raises(ValueError, match="playout='model'; allowed: heuristic, trained"):
         RolloutAgent(playout="model")
+    for bad in (-0.5, float("nan"), "1", 1e7):
+        with pytest.raises(ValueError, match=r"margin_weight=.*allowed: a number in 0\.\.1e6"):
+            RolloutAgent(margin_weight=bad)
+    with pytest.raises(ValueError, match=r"margin_scale=0; allowed: a number in 1e-06\.\.1e6"):
+        RolloutAgent(margin_scale=0)
+    for name, options, reward in [("bauer_trick_v0", {}, "'game'"),
+                                  ("bauer_draft_v0", {"reward": "margin"}, "'margin'"),
+                                  ("ethnos_v0", {}, "'rank'")]:
+        state = envs.make_game(name, **options).new_state(0)
+        seat = state.acting_players()[0]
+        with pytest.raises(ValueError, match=f"margin_weight needs a game played for its rank "
+                                             f"reward that is the rank of the final scores "
+                                             f"\\(bauer_draft\\); game .* has reward={reward}"):
+            RolloutAgent(margin_weight=0.5).act(state.observe(seat), state.legal_mask(seat),
+                                                state, seat)
     for name, options, problem in [
             ("bauer_draft_v0", {"num_players": 3}, "bauer_draft_v0 has them for .2, 4. players, "
                                                    "not 3"),
