@@ -8,10 +8,10 @@ peeks), loads every (candidate, world) pair into one slot of the game's compiled
 candidate for ``me`` and lets the game's compiled heuristic (``playout="trained"``: the shipped
 numpy model of the game and player count, greedy, one matrix product per step for all slots)
 play every other decision of every slot (``me``'s later ones too) to the end of the game, all
-slots stepped together. A
-candidate's value is its mean return over the worlds; the same worlds serve every
-candidate, and a world's slots share its generator too (``copy_slot``), so candidates are
-compared on the same deals and the same later chance (common random numbers).
+slots stepped together. A candidate's value is its mean return over the worlds
+(``margin_weight``: plus ISMCTS's score-margin value); the same worlds serve every candidate,
+and a world's slots share its generator too (``copy_slot``), so candidates are compared on the
+same deals and the same later chance (common random numbers).
 ``belief="policy"`` keeps only worlds in which the game's heuristic, the same player the
 rollouts assume, would have made the others' earlier public choices (``agents/search/belief.py``;
 bauer_trick's trump call), re-sampling up to ``belief_tries`` times.
