@@ -1,5 +1,4 @@
-"""bauer_draft's agent parts: the heuristic (Python and compiled), ISMCTS's defaults and the
-strongest agent for 2 players."""
+"""bauer_draft's agent parts: the heuristic (Python and compiled) and ISMCTS's defaults."""
 
 from tablezoo.agents.games import GameAgents
 from tablezoo.agents.games.bauer_draft.heuristic import HeuristicAgent
@@ -20,8 +19,5 @@ AGENTS = GameAgents(
         # 300 // players iterations
         untrained=GameDefaults(iterations=150, seat_budget=300, playout="heuristic",
                                margin_weight=0.5)),
-    # 2 players: the compiled engine's heuristic rollouts over 256 sampled worlds, at least as
-    # strong as ISMCTS at less than half its CPU a move
-    strongest={2: "rollout:worlds=256"},
     rank_from_scores=True,
 )
