@@ -29,13 +29,15 @@ from tablezoo.training.cli.options import (
     usage_of,
 )
 from tablezoo.training.cli.selfplay import train
+from tablezoo.training.imitation.cloning import VALUE_TARGETS
 
 DEFAULT_GAMES = 400  # where neither --games nor the config's bc_games says
 # imitate's flag -> tablezoo train's; a flag left out leaves the config's value (or train's
 # default) in place, so `--config` runs the config's own warm start
 TRAIN_FLAGS = {"games": "--bc-games", "teacher": "--bc-teacher", "epochs": "--bc-epochs",
                "dagger_rounds": "--dagger-rounds", "dagger_games": "--dagger-games",
-               "seed": "--seed", "processes": "--processes", "env": "--env"}
+               "seed": "--seed", "processes": "--processes", "env": "--env",
+               "temperature": "--bc-temperature", "value_target": "--bc-value-target"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "labelling (default: the config's, else 0)")
     p.add_argument("--dagger-games", type=positive_int, default=None,
                    help="games per DAgger round (default: the config's, else --games)")
+    p.add_argument("--temperature", type=float, default=None,
+                   help="soft targets: fit the softmax of the teacher's move values at this "
+                        "temperature (default: the config's bc_temperature, else its chosen "
+                        "move)")
+    p.add_argument("--value-target", default=None, choices=VALUE_TARGETS,
+                   help="the critic's target: the final return or the search's value "
+                        "(default: the config's bc_value_target, else return)")
     add_seed(p, default=None, help="seed of the teacher's games (game k uses seed + k) and of "
                                    "the network (default: the config's, else 0)")
     p.add_argument("--processes", type=int, default=None,

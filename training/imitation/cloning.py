@@ -6,6 +6,14 @@ and the seat's final return). The actor is fitted by cross-entropy on the *maske
 (the one MaskablePPO samples from) and the critic by squared error on the final return, so PPO
 starts from the teacher's play with a value function that already knows what a position is worth.
 
+Soft targets (``temperature``): a teacher that values its moves (``action_values``: the
+rollout search's mean return of every legal move) labels each decision with all its values, and
+the actor is fitted to their softmax at that temperature instead of the one chosen move, so a
+clone learns which moves are close and which are blunders (Hinton et al.'s distillation; the
+search's value distribution of expert iteration). ``value_target="search"`` fits the critic to
+the search's value of the position (its best move's value) instead of the game's final return,
+which is far less noisy.
+
 DAgger (``dagger``): the clone plays against the teacher, a teacher that follows the clone's seat
 labels the positions the clone's own play reached, and the policy is refitted on all samples so
 far. Cloning alone never shows the teacher's answer in positions the teacher would not have
@@ -29,13 +37,15 @@ from typing import Any
 
 import numpy as np
 
-from tablezoo.agents.base import Agent
+from tablezoo.agents.base import Agent, BaseAgent
 from tablezoo.agents.learned.advice import advice_of, advisor_factory, advisor_seed, with_advice
 from tablezoo.agents.registry import factory_from_spec
 from tablezoo.envs.core.game import Game
 from tablezoo.training.evaluation.match import seeds_for
 from tablezoo.training.evaluation.teams import partners_of
 
+# the critic's target: the deciding seat's final return, or the search's value of the position
+VALUE_TARGETS = ("return", "search")
 # DAgger round r plays its games on seeds from seed + r * DAGGER_SEED_STRIDE (cloning: seed..)
 DAGGER_SEED_STRIDE = 1_000_000
 
@@ -45,10 +55,19 @@ class Demonstrations:
     obs: np.ndarray       # (n, obs_size) float32, already scaled
     masks: np.ndarray     # (n, num_actions) bool
     actions: np.ndarray   # (n,) int64
-    returns: np.ndarray   # (n,) float32: the deciding seat's final return
+    returns: np.ndarray   # (n,) float32: the critic's target (final return or search value)
+    # (n, num_actions) float32: the teacher's value of each move (NaN: not valued); None where
+    # the teacher's moves were recorded without values
+    values: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    def head(self, count: int) -> Demonstrations:
+        """The first ``count`` samples."""
+        return Demonstrations(self.obs[:count], self.masks[:count], self.actions[:count],
+                              self.returns[:count],
+                              None if self.values is None else self.values[:count])
 
 
 def generate(game: Game, settings: ImitationSettings) -> Demonstrations:
@@ -134,8 +153,7 @@ def _record_split(game: Game, settings: ImitationSettings, games: int, seed: int
     samples = samples[:played]
     samples[-1] -= max(0, sum(samples) - max_samples)  # that game's samples beyond the cap
     joined = functools.reduce(merge, (p.demos for p in parts))
-    demos = Demonstrations(joined.obs[:max_samples], joined.masks[:max_samples],
-                           joined.actions[:max_samples], joined.returns[:max_samples])
+    demos = joined.head(max_samples)
     return Recording(demos, samples,
                      [k for p in parts for k in p.game_decisions][:played],
                      [k for p in parts for k in p.game_hits][:played])
@@ -152,7 +170,8 @@ def _record(game_ids: range, game: Game, settings: ImitationSettings, seed: int,
     label_is_advice = advice == teacher
     make_advisor = None if advice is None or label_is_advice else advisor_factory(advice, env_name)
     n = game.num_players
-    obs, masks, actions, owners, finals = [], [], [], [], []
+    valued = settings.temperature is not None or settings.value_target == "search"
+    obs, masks, actions, owners, finals, rows = [], [], [], [], [], []
     game_samples, game_decisions, game_hits = [], [], []
     for g in game_ids:
         # the first n + 1 seeds are those of teacher self-play (SeedSequence children do not
@@ -169,6 +188,7 @@ def _record(game_ids: range, game: Game, settings: ImitationSettings, seed: int,
         advisors = ({} if make_advisor is None else
                     {p: make_advisor(advisor_seed(state_seed, p)) for p in range(n)})
         state = game.new_state(state_seed)
+        ties = np.random.default_rng(state_seed)  # breaks a valuing teacher's exact ties
         first = len(actions)
         decisions = learner_decisions = hits = 0
         while not state.is_over() and decisions < game.max_decisions:
@@ -176,10 +196,17 @@ def _record(game_ids: range, game: Game, settings: ImitationSettings, seed: int,
             for p in state.acting_players():
                 mask = state.legal_mask(p)
                 o = state.observe(p)
-                a = players[p].act(o, mask, state=state, player=p)
+                row = None
+                if valued and mask.sum() > 1:  # the teacher's values; it plays the best
+                    row = move_values(labellers.get(p, players[p]), o, mask, state, p, teacher)
+                    label = best_move(row, ties)
+                    a = label if p not in labellers else players[p].act(o, mask, state=state,
+                                                                        player=p)
+                else:
+                    a = players[p].act(o, mask, state=state, player=p)
+                    label = a if p not in labellers else labellers[p].act(o, mask, state=state,
+                                                                          player=p)
                 joint[p] = a
-                label = a if p not in labellers else labellers[p].act(o, mask, state=state,
-                                                                      player=p)
                 if label_is_advice:
                     o = with_advice(o, label if mask[:game.num_actions].sum() > 1
                                     else game.num_actions, game.num_actions)
@@ -195,10 +222,15 @@ def _record(game_ids: range, game: Game, settings: ImitationSettings, seed: int,
                         masks.append(mask.copy())
                         actions.append(label)
                         owners.append(p)
+                        if row is not None:
+                            rows.append(row)
             state.apply(joint)
             decisions += 1
         r = state.returns()
-        finals.extend(float(r[p]) * reward_scale for p in owners[first:])
+        if settings.value_target == "search":
+            finals.extend(float(np.nanmax(v)) * reward_scale for v in rows[first:])
+        else:
+            finals.extend(float(r[p]) * reward_scale for p in owners[first:])
         game_samples.append(len(actions) - first)
         game_decisions.append(learner_decisions)
         game_hits.append(int(hits))
@@ -210,8 +242,46 @@ def _record(game_ids: range, game: Game, settings: ImitationSettings, seed: int,
     if settings.scaled:
         scale_inputs(x, game)
     m = np.stack(masks).astype(bool) if masks else np.zeros((0, game.num_actions), bool)
-    demos = Demonstrations(x, m, np.asarray(actions, np.int64), np.asarray(finals, np.float32))
+    values = None
+    if valued:
+        values = (np.stack(rows).astype(np.float32) if rows
+                  else np.zeros((0, game.num_actions), np.float32))
+    demos = Demonstrations(x, m, np.asarray(actions, np.int64), np.asarray(finals, np.float32),
+                           values)
     return Recording(demos, game_samples, game_decisions, game_hits)
+
+
+def values_moves(agent: Agent) -> bool:
+    """Whether ``agent`` says what each move is worth (overrides ``action_values``)."""
+    return type(agent).action_values is not BaseAgent.action_values
+
+
+def move_values(agent: Agent, observation: np.ndarray, mask: np.ndarray, state: Any,
+                player: int, teacher: str) -> np.ndarray:
+    """The teacher's value of each action (``action_values``), NaN where it values none (an
+    illegal move, or one a candidate-limited teacher left out)."""
+    values = agent.action_values(observation, mask, state=state, player=player)
+    if not values:
+        raise ValueError(f"teacher {teacher!r} gave no values for a decision with "
+                         f"{int(mask.sum())} legal moves; soft targets and the search's value "
+                         "need a teacher that values its moves (e.g. rollout)")
+    row = np.full(len(mask), np.nan, np.float32)
+    row[np.fromiter(values, np.int64)] = np.fromiter(values.values(), np.float64)
+    return row
+
+
+def best_move(row: np.ndarray, rng: np.random.Generator) -> int:
+    """The highest-valued move, exact ties broken by ``rng``."""
+    best = np.flatnonzero(row == np.nanmax(row))
+    return int(best[rng.integers(best.size)])
+
+
+def soft_targets(values: np.ndarray, temperature: float) -> np.ndarray:
+    """Each row's softmax of ``values / temperature`` over its valued moves (0 elsewhere)."""
+    logits = np.where(np.isnan(values), -np.inf, values / temperature)
+    logits -= logits.max(axis=1, keepdims=True)
+    weights = np.exp(logits)
+    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 def scale_inputs(x: np.ndarray, game: Game) -> None:
@@ -221,10 +291,12 @@ def scale_inputs(x: np.ndarray, game: Game) -> None:
 
 
 def merge(a: Demonstrations, b: Demonstrations) -> Demonstrations:
-    """DAgger's aggregate: every sample of both."""
+    """DAgger's aggregate: every sample of both (their values where both have them)."""
+    values = (None if a.values is None or b.values is None
+              else np.concatenate([a.values, b.values]))
     return Demonstrations(np.concatenate([a.obs, b.obs]), np.concatenate([a.masks, b.masks]),
                           np.concatenate([a.actions, b.actions]),
-                          np.concatenate([a.returns, b.returns]))
+                          np.concatenate([a.returns, b.returns]), values)
 
 
 @dataclass(kw_only=True)
@@ -233,8 +305,10 @@ class ImitationSettings:
     imitate``): the ``teacher`` plays ``games`` seeded games from ``seed`` on, at most
     ``max_samples`` decisions are kept (per DAgger round too), the clone fits them in ``epochs``
     passes; then ``dagger_rounds`` rounds of ``dagger_games`` games (default: ``games``) and
-    ``dagger_epochs`` passes. ``reward_scale``, ``advice`` and ``scaled`` (the network reads
-    the observations times the spec's scale) are the training run's."""
+    ``dagger_epochs`` passes. ``temperature``: the actor fits the softmax of the teacher's move
+    values at that temperature (None: its chosen move); ``value_target``: the critic fits the
+    final ``"return"`` or the ``"search"``'s value. ``reward_scale``, ``advice`` and ``scaled``
+    (the network reads the observations times the spec's scale) are the training run's."""
 
     env: str
     games: int
@@ -248,7 +322,18 @@ class ImitationSettings:
     dagger_rounds: int = 0
     dagger_games: int | None = None
     dagger_epochs: int = 4
+    temperature: float | None = None
+    value_target: str = "return"
     scaled: bool = True
+
+    def __post_init__(self) -> None:
+        if self.temperature is not None and not (
+                isinstance(self.temperature, int | float) and 0 < self.temperature < np.inf):
+            raise ValueError(f"imitation: temperature={self.temperature!r}; allowed: a number "
+                             "above 0, or None (the teacher's chosen move)")
+        if self.value_target not in VALUE_TARGETS:
+            raise ValueError(f"imitation: value_target={self.value_target!r}; allowed: "
+                             f"{', '.join(VALUE_TARGETS)}")
 
 
 def warm_start(policy: Any, game: Game, settings: ImitationSettings,
@@ -257,8 +342,11 @@ def warm_start(policy: Any, game: Game, settings: ImitationSettings,
     card's ``bc`` record (samples, agreement, the rounds, the seconds)."""
     t0 = time.perf_counter()
     demos = generate(game, settings)
-    info = clone(policy, demos, epochs=settings.epochs, seed=settings.seed, log=log)
+    info = clone(policy, demos, epochs=settings.epochs, seed=settings.seed, log=log,
+                 temperature=settings.temperature)
     info.update({"games": settings.games, "teacher": settings.teacher})
+    if settings.temperature is not None or settings.value_target != "return":
+        info.update({"temperature": settings.temperature, "value_target": settings.value_target})
     if settings.dagger_rounds > 0:
         info["dagger"] = dagger(policy, demos, game, settings, log=log)
     info["seconds"] = round(time.perf_counter() - t0, 1)
@@ -284,7 +372,8 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, settings: ImitationSe
         learner = MLPAgent(export_policy(policy, game, s.scaled, card), deterministic=True)
         recording = generate_dagger(game, s, learner, s.seed + DAGGER_SEED_STRIDE * (r + 1))
         demos = merge(demos, recording.demos)
-        fit = clone(policy, demos, epochs=s.dagger_epochs, seed=s.seed + r + 1, log=log)
+        fit = clone(policy, demos, epochs=s.dagger_epochs, seed=s.seed + r + 1, log=log,
+                    temperature=s.temperature)
         # clone's held-out split is drawn afresh from the aggregate, so it can hold samples an
         # earlier round was fitted on: optimistic, hence its own name; the clean figure is
         # learner_agreement (fresh games, before the fit)
@@ -300,11 +389,18 @@ def dagger(policy: Any, demos: Demonstrations, game: Game, settings: ImitationSe
 
 def clone(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: int = 512,
           lr: float = 1e-3, value_coef: float = 0.5, holdout: float = 0.1, seed: int = 0,
-          log: Any = print) -> dict[str, float]:
-    """Fit ``policy`` (an sb3 MaskablePPO policy) to ``demos``; returns held-out agreement."""
+          log: Any = print, temperature: float | None = None) -> dict[str, float]:
+    """Fit ``policy`` (an sb3 MaskablePPO policy) to ``demos``: the actor to the teacher's move
+    (``temperature``: to the softmax of its move values), the critic to ``returns``; returns
+    held-out agreement."""
     if epochs < 1:
         raise ValueError(f"clone: epochs={epochs}; allowed: 1 or more")
+    if temperature is not None and demos.values is None:
+        raise ValueError(f"clone: temperature={temperature}: the demonstrations hold no move "
+                         "values (record them with a teacher that values its moves)")
     import torch
+
+    targets = None if temperature is None else soft_targets(demos.values, temperature)
 
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(demos))
@@ -317,14 +413,24 @@ def clone(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: int 
         return (torch.as_tensor(demos.obs[idx]), demos.masks[idx],
                 torch.as_tensor(demos.actions[idx]), torch.as_tensor(demos.returns[idx]))
 
+    def actor_loss(obs: Any, masks: np.ndarray, acts: Any, idx: np.ndarray) -> Any:
+        """Cross-entropy of the masked policy against the teacher's move (or soft targets)."""
+        if targets is None:
+            _, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
+            return -log_prob.mean()
+        log_probs = policy.get_distribution(obs, action_masks=masks).distribution.logits
+        target = torch.as_tensor(targets[idx])
+        return -torch.where(target > 0, target * log_probs, 0.0).sum(dim=1).mean()
+
     for epoch in range(epochs):
         rng.shuffle(train)
         total = 0.0
         for start in range(0, len(train), batch_size):
-            obs, masks, acts, rets = tensors(train[start:start + batch_size])
-            _, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
+            idx = train[start:start + batch_size]
+            obs, masks, acts, rets = tensors(idx)
             values = policy.predict_values(obs).flatten()
-            loss = -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(values, rets)
+            loss = (actor_loss(obs, masks, acts, idx)
+                    + value_coef * torch.nn.functional.mse_loss(values, rets))
             total += descend(policy, optimizer, loss) * len(acts)
         agree = agreement(policy, demos, val)
         log(f"bc epoch {epoch + 1}/{epochs}: loss {total / len(train):.4f}, "

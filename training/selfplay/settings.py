@@ -52,6 +52,8 @@ class TrainSettings:
     bc_teacher: str = "heuristic"
     bc_epochs: int = 10
     bc_max_samples: int = 200_000
+    bc_temperature: float | None = None
+    bc_value_target: str = "return"
     advice: str | None = None
     dagger_rounds: int = 0
     dagger_games: int | None = None
@@ -99,7 +101,8 @@ class TrainSettings:
             epochs=self.bc_epochs, max_samples=self.bc_max_samples,
             reward_scale=self.reward_scale, advice=self.advice, processes=self.processes,
             dagger_rounds=self.dagger_rounds, dagger_games=self.dagger_games,
-            dagger_epochs=self.dagger_epochs, scaled=not self.no_obs_scale)
+            dagger_epochs=self.dagger_epochs, temperature=self.bc_temperature,
+            value_target=self.bc_value_target, scaled=not self.no_obs_scale)
 
 # setting -> (the test a value must pass, the allowed values in words); ``None`` is always
 # allowed where the option's default is ``None`` (it means "not set")
@@ -133,6 +136,7 @@ RANGES: dict[str, Check] = {
     "bc_games": _at_least(0),
     "bc_epochs": _at_least(1),
     "bc_max_samples": _at_least(1),
+    "bc_temperature": _above(0),
     "dagger_games": _at_least(1),
     "dagger_epochs": _at_least(1),
     "rollout_candidates": _at_least(1),

@@ -418,6 +418,7 @@ def _check_counts(settings: TrainSettings) -> None:
 def _check_improvement(settings: TrainSettings, game: Any) -> Any:
     """The rollout improvement's and the teacher's settings; returns the values of
     ``rollout_values`` (loaded once, fitted later) or ``None``."""
+    from tablezoo.training.imitation.cloning import values_moves
     from tablezoo.training.imitation.rollout_improvement import (
         check_candidates,
         check_game,
@@ -450,7 +451,13 @@ def _check_improvement(settings: TrainSettings, game: Any) -> Any:
             check_symmetries(game, settings.env, not settings.no_obs_scale,
                              settings.advice is not None)
         if settings.rollout_games > 0 or settings.bc_games > 0:
-            factory_from_spec(settings.bc_teacher, settings.env, game.num_players)  # before OUT
+            teacher = factory_from_spec(settings.bc_teacher, settings.env, game.num_players)(0)
+            if (settings.bc_games > 0 and not values_moves(teacher)
+                    and (settings.bc_temperature is not None
+                         or settings.bc_value_target != "return")):
+                raise ValueError(f"--bc-temperature/--bc-value-target search need a teacher "
+                                 f"that values its moves (action_values, e.g. rollout); "
+                                 f"--bc-teacher {settings.bc_teacher!r} does not")
     except (ValueError, OSError) as exc:  # OSError: a teacher's model file that is not there
         raise SettingsError(str(exc)) from exc
     return saved_values

@@ -24,6 +24,7 @@ from tablezoo.training.cli.options import (
     parse_with_config,
     positive_int,
 )
+from tablezoo.training.imitation.cloning import VALUE_TARGETS
 from tablezoo.training.runs import SettingsError
 from tablezoo.training.selfplay import train
 from tablezoo.training.selfplay.settings import TrainSettings
@@ -79,6 +80,13 @@ def build_parser(prog: str = "train", usage: str | None = None
     p.add_argument("--bc-epochs", type=int, default=10, help="BC training epochs")
     p.add_argument("--bc-max-samples", type=int, default=200_000,
                    help="BC decisions kept at most (per DAgger round too)")
+    p.add_argument("--bc-temperature", type=float, default=None,
+                   help="soft targets: the actor fits the softmax of the teacher's move values "
+                        "(action_values, e.g. the rollout search's) at this temperature instead "
+                        "of its chosen move (default: the chosen move)")
+    p.add_argument("--bc-value-target", default="return", choices=VALUE_TARGETS,
+                   help="the critic's target in cloning: the game's final return, or the "
+                        "search's value of the position (a teacher that values its moves)")
     p.add_argument("--advice", default=None, choices=ADVISORS,
                    help="the network also reads this agent's move in each position "
                         "(tablezoo.agents.learned.advice: residual learning on top of the "
