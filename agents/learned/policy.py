@@ -548,11 +548,12 @@ def trained_constructor(env_name: str | None, kw: dict[str, Any]
     return TrainedAgent, kw, {"models", "env_name", "deterministic"}
 
 
-def trained_factory(env_name: str, num_players: int | None = None
-                    ) -> Callable[[int | None], BaseAgent]:
+def trained_factory(env_name: str, num_players: int | None = None,
+                    path: str | Path | None = None) -> Callable[[int | None], BaseAgent]:
     """``seed -> a fresh trained agent`` playing the shipped model of ``env_name`` (and
-    ``num_players``), its weights loaded once."""
-    cls, kw, _ = trained_constructor(env_name, {"num_players": num_players})
+    ``num_players``), or the model file ``path``, its weights loaded once."""
+    options = {"num_players": num_players, **({"path": path} if path is not None else {})}
+    cls, kw, _ = trained_constructor(env_name, options)
     return lambda seed: cls(seed=seed, **kw)
 
 

@@ -22,6 +22,7 @@ class SearchSettings:
     depth: int | None = None
     leaf_scale: float | None = None
     prior: Any = "default"  # "default": the game's; None: no prior
+    model: str | None = None  # a numpy model file "trained" plays instead of the shipped one
     prior_weight: float | None = None
     evaluator: Any = None  # a named leaf evaluator or a callable
     margin_weight: float | None = None

@@ -55,7 +55,9 @@ Each iteration samples a fresh world from what the searching seat has seen
   to the real end when at most ``K`` turns of the game are left at its cut-off.
 - ``playout="trained"`` / ``prior="trained"`` play the shipped numpy model of the game and
   player count (``agents/pretrained``); as a game default they fall back to the heuristic for
-  player counts without a shipped model.
+  player counts without a shipped model. ``model=PATH`` plays that numpy model file there
+  instead (checked against the game and player count), so a search built on an earlier model
+  stays reachable as a spec.
 
 The budget is ``iterations=`` or ``seconds=`` (CPU time of this process) per move; the defaults
 per game (``GameAgents.search``) take well under 0.5 s per move on the project machine.
@@ -71,6 +73,7 @@ import dataclasses
 import time
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -170,6 +173,10 @@ class ISMCTSAgent(BaseAgent):
         self.given = {name: getattr(o, name) for name in GIVEN}
         self.seconds = o.seconds
         self.prior_spec = o.prior
+        if o.model is not None and not isinstance(o.model, str | Path):
+            raise ValueError(f"ismcts agent: model={o.model!r}; expected the path of a numpy "
+                             "model file (.npz), or None for the shipped model")
+        self.model = None if o.model is None else str(o.model)
         self.keys_given = o.keys
         if o.candidates is not None and (type(o.candidates) is not int or o.candidates < 1):
             raise ValueError(
@@ -223,7 +230,7 @@ class ISMCTSAgent(BaseAgent):
             return
         self._game_name = (game.name, game.num_players)
         self.table = {}
-        base = _defaults_for(game)
+        base = _defaults_for(game, self.model)
         given = self.given
         default_iterations = (base.iterations if base.seat_budget is None
                               else max(1, base.seat_budget // game.num_players))
@@ -258,6 +265,11 @@ class ISMCTSAgent(BaseAgent):
         self.playout = [self._policy(playout, game.name, game.num_players)
                         for _ in range(game.num_players)]
         prior = base.prior if self.prior_spec == "default" else self.prior_spec
+        if self.model is not None and "trained" not in (playout, prior):
+            raise ValueError(f"ismcts agent: model={self.model!r} replaces the shipped model, "
+                             f"but this search of {game.name} plays none (playout={playout!r}, "
+                             f"prior={prior!r}); allowed: model= with playout=trained or "
+                             "prior=trained")
         self.prior = None if prior is None else self._policy(prior, game.name, game.num_players)
         self.opponents = _opponents(game)
         belief = self.belief_given if self.belief_given is not None else base.belief
@@ -283,7 +295,7 @@ class ISMCTSAgent(BaseAgent):
             env_name = _env_id(game_name)
             if env_name is None:
                 raise ValueError(f"ismcts agent: no trained model known for game {game_name!r}")
-            make = _trained_factory(env_name, num_players)
+            make = _trained_factory(env_name, num_players, self.model)
             return AgentPolicy(make(int(self.rng.integers(2**63))))
         if hasattr(spec, "act"):
             return AgentPolicy(self._own_copy(spec))
@@ -512,11 +524,11 @@ def _env_id(game_name: str) -> str | None:
     return None if record is None else record.env_id
 
 
-def _defaults_for(game: Any) -> GameDefaults:
+def _defaults_for(game: Any, model: str | None = None) -> GameDefaults:
     """The game's ISMCTS defaults (its ``GameAgents.search``); their ``untrained`` set where they
-    play a shipped model that this player count lacks."""
+    play a shipped model that this player count lacks (and no ``model`` file is given)."""
     base = game_agents(game.name).search
-    if base.needs_model() and base.untrained is not None:
+    if base.needs_model() and base.untrained is not None and model is None:
         env_name = _env_id(game.name)
         if not (env_name and shipped_models(env_name, game.num_players)):
             return base.untrained
@@ -537,10 +549,12 @@ def _opponents(game: Any) -> list[tuple[int, ...]]:
 
 
 @cache
-def _trained_factory(env_name: str, num_players: int | None) -> Callable[[int], BaseAgent]:
-    """``seed -> TrainedAgent`` for the shipped model, its weights loaded once per process (each
-    search builds one per seat and the prior at every game's first move)."""
-    return trained_factory(env_name, num_players)
+def _trained_factory(env_name: str, num_players: int | None,
+                     model: str | None = None) -> Callable[[int], BaseAgent]:
+    """``seed -> TrainedAgent`` for the shipped model (or the ``model`` file), its weights
+    loaded once per process (each search builds one per seat and the prior at every game's
+    first move)."""
+    return trained_factory(env_name, num_players, model)
 
 
 def _check_policy_spec(label: str, spec: PolicySpec, allow_none: bool,

@@ -376,3 +376,31 @@ def test_bauer_draft_defaults_fall_back_to_the_heuristic_without_a_shipped_model
         assert shipped == (players in (2, 4))
         assert agent.keys == ("root" if shipped else "searcher")
         assert agent.paired is shipped
+
+
+def test_model_option_plays_that_file_where_the_search_plays_trained(tmp_path):
+    """``model=PATH`` replaces the shipped model in the prior and the playouts; a search that
+    plays no trained policy, or a file for another player count, is refused by name."""
+    from tablezoo.agents.learned.policy import TrainedAgent, load_model_file, shipped_models
+
+    (shipped,) = shipped_models("bauer_draft_v0", 2)
+    model = load_model_file(shipped)
+    model.weights[-1] = model.weights[-1][::-1].copy()  # another network of the same shape
+    path = model.save(tmp_path / "other.npz")
+    state, me = next(positions("bauer_draft_v0", {"num_players": 2}, 1, seed=5))
+    obs, mask = state.observe(me), state.legal_mask(me)
+    agent = agent_from_spec(f"ismcts:model={path},iterations=8", env_name="bauer_draft_v0",
+                            seed=0)
+    assert mask[agent.act(obs, mask, state=state, player=me)]
+    own = TrainedAgent(seed=0, path=str(path))
+    default = agent_from_spec("ismcts:iterations=8", env_name="bauer_draft_v0", seed=0)
+    default.act(obs, mask, state=state, player=me)
+    for search, expected in ((agent, own), (default, TrainedAgent(seed=0, path=str(shipped)))):
+        assert search.prior.agent.action_values(obs, mask) == expected.action_values(obs, mask)
+        assert all(isinstance(p.agent, TrainedAgent) for p in search.playout)
+    assert agent.prior.agent.action_values(obs, mask) != default.prior.agent.action_values(
+        obs, mask)
+    with pytest.raises(ValueError, match="model=.*plays none.*playout=trained or prior=trained"):
+        factory_from_spec(f"ismcts:model={path}", "ethnos_v0", 2)
+    with pytest.raises(ValueError, match="trained for 2 players.*has 4"):
+        factory_from_spec(f"ismcts:model={path}", "bauer_draft_v0", 4)
